@@ -1,0 +1,3 @@
+module github.com/mpbench/mpbench
+
+go 1.26.8
