@@ -149,3 +149,16 @@ func (e *PeerError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *PeerError) Unwrap() error { return e.Err }
+
+// FailureHandler may be implemented by a Handler to learn that the
+// connection to a peer rank failed (for example because that rank's process
+// died or its host became unreachable). A transport that detects such a
+// failure calls PeerFailed at most once per peer, from a transport
+// goroutine, with err of type *PeerError; after that call no more frames
+// from that peer are delivered and Sends to it fail. A peer that shut down
+// in an orderly way (its Endpoint was closed) is not reported, nor is any
+// peer once the local Endpoint's Close has begun. PeerFailed must not block
+// on the progress of other ranks.
+type FailureHandler interface {
+	PeerFailed(peer int, err error)
+}
