@@ -1,0 +1,138 @@
+package bench
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// area is a buffer cut into equal slots, one per repetition, reused
+// cyclically. Without -off_cache it has one slot, so every repetition reuses
+// the same bytes (and measures from cache, as IMB does by default).
+//
+// With -off_cache (IMB's -off_cache cache_size[,cache_line_size], see
+// IMB_mem_manager.c and IMB_mem_info.h) the slot stride is the area size
+// rounded up to a cache line plus two cache lines, and the buffer spans at
+// least twice the cache size, so a repetition's bytes have been evicted by
+// the time the cycle comes back to them.
+type area struct {
+	buf    []byte
+	size   int // bytes per slot in use
+	stride int // bytes between slot starts
+	slots  int
+}
+
+// newArea allocates an area for size bytes per repetition; cache is the
+// off-cache size in bytes (0: off) and line the cache line in bytes.
+func newArea(size int64, cache int64, line int) (*area, error) {
+	if size < 0 || size > 4*MaxMsgLen {
+		return nil, fmt.Errorf("buffer of %d bytes: outside 0..%d", size, 4*MaxMsgLen)
+	}
+	a := &area{size: int(size), stride: int(size), slots: 1}
+	if cache > 0 {
+		if line <= 0 {
+			line = DefaultCacheLine
+		}
+		a.stride = (int(size)+line-1)/line*line + 2*line
+		span := 2 * cache
+		a.slots = int((span + int64(a.stride) - 1) / int64(a.stride))
+		if a.slots < 2 {
+			a.slots = 2
+		}
+	}
+	a.buf = make([]byte, a.stride*(a.slots-1)+a.size)
+	return a, nil
+}
+
+// area returns the slot of repetition rep (rep >= 0).
+func (a *area) area(rep int) []byte {
+	off := (rep % a.slots) * a.stride
+	return a.buf[off : off+a.size : off+a.size]
+}
+
+// buffers are the send and receive areas of one measurement.
+type buffers struct {
+	send, recv *area
+}
+
+// newBuffers allocates the areas of spec s for message size bytes on procs
+// processes under the off-cache options of o.
+func newBuffers(s *Spec, bytes int64, procs int, o *Options) (*buffers, error) {
+	cache := o.OffCache
+	if cache == -1 {
+		cache = DefaultCacheBytes
+	}
+	sb, rb := s.areas(bytes, procs)
+	send, err := newArea(sb, cache, o.CacheLine)
+	if err != nil {
+		return nil, err
+	}
+	recv, err := newArea(rb, cache, o.CacheLine)
+	if err != nil {
+		return nil, err
+	}
+	return &buffers{send: send, recv: recv}, nil
+}
+
+// Pattern fills buf with the -check pattern of world-independent group rank
+// rank, message size bytes and repetition rep, starting at byte offset off
+// of the message (so a receive area holding several messages can be
+// expected piecewise). Different (rank, bytes, rep) give unrelated byte
+// streams, so a message from the wrong rank or repetition, a truncated
+// message or a flipped byte is detected. (IMB's -DCHECK fills buffers with
+// BUF_VALUE(rank,i) = 0.1*(rank+1)+i; mpbench checks bytes, not floats, and
+// adds the repetition so stale data is caught too.)
+func Pattern(buf []byte, rank int, bytes int64, rep int, off int64) {
+	seed := mix(uint64(rank)<<1 ^ uint64(bytes)<<20 ^ uint64(rep)<<45 ^ 0x5bd1e995)
+	var w [8]byte
+	for i := range buf {
+		pos := uint64(off) + uint64(i)
+		if i == 0 || pos%8 == 0 {
+			binary.LittleEndian.PutUint64(w[:], mix(seed^(pos/8)))
+		}
+		buf[i] = w[pos%8]
+	}
+}
+
+// mix is the splitmix64 finaliser (Steele, Lea, Flood: "Fast splittable
+// pseudorandom number generators", OOPSLA 2014).
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// poison overwrites buf with the complement of want, so that every byte a
+// receive does not write is reported as a defect.
+func poison(buf, want []byte) {
+	for i := range buf {
+		buf[i] = ^want[i]
+	}
+}
+
+// firstDefect compares got with want and returns the number of differing
+// bytes and the offset of the first (-1 when equal).
+func firstDefect(got, want []byte) (count int64, first int) {
+	first = -1
+	for i := range want {
+		if got[i] != want[i] {
+			if first < 0 {
+				first = i
+			}
+			count++
+		}
+	}
+	return count, first
+}
+
+// ExpectFrom returns a Spec.Expect for point-to-point patterns: sources(rank,
+// procs) names, for the calling group rank, the group rank whose send area
+// lands in each consecutive e.Bytes-long part of the receive area.
+func ExpectFrom(sources func(rank, procs int) []int) func(e *Env, rep int, want []byte) {
+	return func(e *Env, rep int, want []byte) {
+		for k, src := range sources(e.Comm.Rank(), e.Comm.Size()) {
+			lo := int64(k) * e.Bytes
+			Pattern(want[lo:lo+e.Bytes], src, e.Bytes, rep, 0)
+		}
+	}
+}

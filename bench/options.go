@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// Defaults of the IMB-MPI1 options, from IMB's src_c/IMB_settings.h
+// (MINMSGLOG, MAXMSGLOG, MSGSPERSAMPLE, OVERALL_VOL, SECS_PER_SAMPLE).
+const (
+	DefaultMsgLogMin       = 0
+	DefaultMsgLogMax       = 22
+	DefaultMsgsPerSample   = 1000
+	DefaultOverallVolBytes = 40 << 20 // 40 MiB
+	DefaultTimeLimit       = 10.0     // seconds per message size
+	// MaxMsgLog is the largest accepted -msglog exponent: sizes stay at or
+	// below 2^30 bytes (IMB requires max < 31).
+	MaxMsgLog = 30
+	// MaxMsgLen is the largest accepted message size in bytes.
+	MaxMsgLen = int64(1) << MaxMsgLog
+)
+
+// Off-cache defaults used for "-off_cache -1" (IMB takes them from
+// src_c/IMB_mem_info.h, which is per machine; mpbench fixes them).
+const (
+	DefaultCacheBytes = 8 << 20 // 8 MiB: larger than the last-level cache slice of one core on common CPUs
+	DefaultCacheLine  = 64      // bytes
+)
+
+// Options are the IMB-MPI1 run options, named after IMB's command-line
+// flags. The zero value is not valid; start from DefaultOptions.
+type Options struct {
+	NPMin                int      // -npmin: smallest process count of the sweep, default 2
+	MsgLogMin, MsgLogMax int      // -msglog a:b: sizes 0, 2^a, ..., 2^b bytes; default 0:22
+	MsgLens              []int64  // -msglen FILE contents in bytes; overrides -msglog when non-nil
+	MsgsPerSample        int      // -iter first value: repetitions for small sizes, default 1000
+	OverallVolBytes      int64    // -iter second value (IMB takes it in MiB): volume cap per size in bytes, default 40 MiB
+	TimeLimit            float64  // -time: seconds per message size, default 10
+	OffCache             int64    // -off_cache: 0 off (default), -1 DefaultCacheBytes, >0 cache size in bytes
+	CacheLine            int      // -off_cache second value: cache line in bytes; 0 means DefaultCacheLine
+	Sync                 bool     // -sync (default true): barrier between timed calls of collectives, as IMB does
+	Warmup               bool     // -warm_up (default true): warm-up iterations before timing
+	Check                bool     // -check: verify every received byte of every repetition
+	Multi                int      // -multi: result.MultiNone (default), result.MultiWorst (0), result.MultiEach (1)
+	MByte                float64  // bytes per Mbyte in Mbytes/sec: result.MB (default, IMB >= 2018) or result.MiB (IMB <= 2017)
+	Benchmarks           []string // benchmark names in run order, case-insensitive; empty means DefaultNames()
+}
+
+// DefaultOptions returns IMB-MPI1 2021.x defaults: -npmin 2, -msglog 0:22,
+// -iter 1000,40, -time 10, no -off_cache, -sync on, -warm_up on, no -check,
+// no -multi, Mbytes of 10^6 bytes, the default benchmark list.
+func DefaultOptions() Options {
+	return Options{
+		NPMin:           2,
+		MsgLogMin:       DefaultMsgLogMin,
+		MsgLogMax:       DefaultMsgLogMax,
+		MsgsPerSample:   DefaultMsgsPerSample,
+		OverallVolBytes: DefaultOverallVolBytes,
+		TimeLimit:       DefaultTimeLimit,
+		Sync:            true,
+		Warmup:          true,
+		Multi:           result.MultiNone,
+		MByte:           result.MB,
+	}
+}
+
+// Validate checks every option and returns the first problem as one line
+// naming the option and its accepted form, or nil.
+func (o *Options) Validate() error {
+	if o.NPMin < 1 {
+		return fmt.Errorf("-npmin %d: expected -npmin P with an integer P >= 1", o.NPMin)
+	}
+	if o.MsgLens == nil {
+		if o.MsgLogMin < 0 || o.MsgLogMax > MaxMsgLog || o.MsgLogMin > o.MsgLogMax {
+			return fmt.Errorf("-msglog %d:%d: expected -msglog a:b with integers 0 <= a <= b <= %d", o.MsgLogMin, o.MsgLogMax, MaxMsgLog)
+		}
+	} else {
+		if len(o.MsgLens) == 0 {
+			return fmt.Errorf("-msglen: the file lists no sizes; expected one size in bytes per line")
+		}
+		for _, n := range o.MsgLens {
+			if n < 0 || n > MaxMsgLen {
+				return fmt.Errorf("-msglen: size %d: expected sizes 0 <= bytes <= %d", n, MaxMsgLen)
+			}
+		}
+	}
+	if o.MsgsPerSample < 1 {
+		return fmt.Errorf("-iter %d: expected -iter n[,MiB] with n >= 1", o.MsgsPerSample)
+	}
+	if o.OverallVolBytes < 1 {
+		return fmt.Errorf("-iter volume %d bytes: expected -iter n,MiB with MiB >= 1", o.OverallVolBytes)
+	}
+	if !(o.TimeLimit > 0) {
+		return fmt.Errorf("-time %v: expected -time seconds with seconds > 0", o.TimeLimit)
+	}
+	if o.OffCache < -1 {
+		return fmt.Errorf("-off_cache %d: expected -off_cache -1 or a cache size > 0", o.OffCache)
+	}
+	if o.CacheLine < 0 || o.CacheLine > 1<<20 {
+		return fmt.Errorf("-off_cache line %d: expected a cache line of 1..1048576 bytes", o.CacheLine)
+	}
+	switch o.Multi {
+	case result.MultiNone, result.MultiWorst, result.MultiEach:
+	default:
+		return fmt.Errorf("-multi %d: expected -multi 0 or -multi 1", o.Multi)
+	}
+	if o.MByte != result.MB && o.MByte != result.MiB {
+		return fmt.Errorf("Mbyte of %v bytes: expected %v (MB) or %v (MiB)", o.MByte, float64(result.MB), float64(result.MiB))
+	}
+	for _, name := range o.Benchmarks {
+		if _, ok := Lookup(name); !ok {
+			return unknownBenchmark(name)
+		}
+	}
+	return nil
+}
+
+// unknownBenchmark is the error for a name that is not registered.
+func unknownBenchmark(name string) error {
+	return fmt.Errorf("unknown benchmark %q: accepted names are %s", name, strings.Join(Names(), ", "))
+}

@@ -1,0 +1,158 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mpbench/mpbench/comm"
+)
+
+// Kernel runs n iterations of a benchmark's communication pattern on the
+// calling rank of e.Comm and returns the elapsed wall time in seconds
+// (from e.Comm.Wtime), as IMB's kernels do (*time -= MPI_Wtime(); loop;
+// *time += MPI_Wtime()). Iteration i uses e.Send(i) and e.Recv(i). The
+// runner divides by n and applies Spec.ScaleTime. A kernel only moves bytes:
+// warm-up, repetitions, barriers, checks and aggregation are the runner's.
+type Kernel func(e *Env, n int) (seconds float64, err error)
+
+// Spec registers one benchmark (IMB's BENCHMARK(fn, Name) with its flags,
+// src_cpp/MPI1/MPI1_benchmark.cpp).
+type Spec struct {
+	Name    string // IMB name, e.g. "PingPong"; looked up case-insensitively
+	Class   Class
+	Default bool // in the default run list (IMB's DEFAULT flag)
+	// Pair: the benchmark runs on exactly 2 processes per group (IMB's
+	// single-transfer benchmarks); otherwise on every process count of the
+	// -npmin sweep.
+	Pair bool
+	// ScaleTime multiplies the measured time per iteration (0.5 for
+	// PingPong's half round trip); 0 means 1.
+	ScaleTime float64
+	// ScaleBW is IMB's scale_bw: Mbytes/sec = ScaleBW*bytes/t_max. 0 means
+	// the benchmark has no bandwidth column (collectives).
+	ScaleBW float64
+	// Areas gives the sizes in bytes of the send and receive areas one
+	// iteration uses for message size bytes on procs processes; nil means
+	// (bytes, bytes). Exchange uses (bytes, 2*bytes).
+	Areas func(bytes int64, procs int) (send, recv int64)
+	// Expect, when set, enables -check: it writes into want (len = receive
+	// area) what the calling rank's receive area must hold after one
+	// iteration of repetition rep when every rank r of e.Comm has
+	// Pattern(r, e.Bytes, rep, ...) in its send area. nil: -check is not
+	// supported and rows carry no defects value.
+	Expect func(e *Env, rep int, want []byte)
+	Kernel Kernel
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Spec{} // by lower-case name
+)
+
+// Register adds a benchmark. It panics on an empty name, a nil kernel or a
+// duplicate name (programmer errors, as database/sql.Register does); call it
+// from an init function.
+func Register(s Spec) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if s.Name == "" || s.Kernel == nil {
+		panic("bench: Register: spec needs a Name and a Kernel")
+	}
+	key := strings.ToLower(s.Name)
+	if _, dup := registry[key]; dup {
+		panic("bench: Register called twice for " + s.Name)
+	}
+	registry[key] = s
+}
+
+// Lookup returns the benchmark registered under name, ignoring case as IMB
+// does.
+func Lookup(name string) (Spec, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	s, ok := registry[strings.ToLower(name)]
+	return s, ok
+}
+
+// imbOrder is IMB-MPI1's run order (the "# List of Benchmarks to run" of
+// IMB 2021.x, then its non-default benchmarks). Names() follows it so that
+// a benchmark's file only has to register itself.
+var imbOrder = []string{
+	"PingPong", "PingPongSpecificSource", "PingPongAnySource",
+	"PingPing", "PingPingSpecificSource", "PingPingAnySource",
+	"Sendrecv", "Exchange", "Uniband", "Biband",
+	"Allreduce", "Reduce", "Reduce_local", "Reduce_scatter", "Reduce_scatter_block",
+	"Allgather", "Allgatherv", "Gather", "Gatherv", "Scatter", "Scatterv",
+	"Alltoall", "Alltoallv", "Bcast", "Barrier",
+}
+
+// Names returns the registered benchmark names in IMB's run order; names
+// IMB does not know come last, alphabetically.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	rank := func(name string) int {
+		for i, n := range imbOrder {
+			if strings.EqualFold(n, name) {
+				return i
+			}
+		}
+		return len(imbOrder)
+	}
+	names := make([]string, 0, len(registry))
+	for _, s := range registry {
+		names = append(names, s.Name)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := rank(names[i]), rank(names[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// DefaultNames returns the names of the benchmarks registered with
+// Default, in run order: what runs when Options.Benchmarks is empty.
+func DefaultNames() []string {
+	var out []string
+	for _, n := range Names() {
+		if s, _ := Lookup(n); s.Default {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Env is what a kernel sees: the group communicator, the message size and
+// the buffers of one measurement.
+type Env struct {
+	Comm  comm.Comm // the group's communicator: active ranks of this group only
+	Bytes int64     // message size in bytes
+	Sync  bool      // Options.Sync: collectives barrier between timed calls
+	bufs  *buffers
+	first int // repetition index of the kernel's iteration 0
+}
+
+// Send returns the send area of iteration i (len = Spec.Areas send size).
+// Under -off_cache consecutive iterations get areas at least two cache
+// lines apart, cycling through a buffer larger than the cache.
+func (e *Env) Send(i int) []byte { return e.bufs.send.area(e.first + i) }
+
+// Recv returns the receive area of iteration i (len = Spec.Areas receive
+// size), placed as Send's.
+func (e *Env) Recv(i int) []byte { return e.bufs.recv.area(e.first + i) }
+
+// areas returns the area sizes of s for bytes on procs processes.
+func (s *Spec) areas(bytes int64, procs int) (send, recv int64) {
+	if s.Areas == nil {
+		return bytes, bytes
+	}
+	return s.Areas(bytes, procs)
+}
+
+// String describes the spec for error messages.
+func (s Spec) String() string { return fmt.Sprintf("%s (%s)", s.Name, s.Class) }

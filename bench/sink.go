@@ -1,0 +1,61 @@
+package bench
+
+import "github.com/mpbench/mpbench/result"
+
+// Class is IMB's benchmark group, which decides the table layout
+// (IMB's BTYPES in src_c/IMB_benchmark.h).
+type Class int
+
+// The IMB-MPI1 benchmark classes.
+const (
+	SingleTransfer   Class = iota // PingPong, PingPing: one pair, other ranks idle
+	ParallelTransfer              // Sendrecv, Exchange: every rank of the group in a periodic chain
+	Collective                    // Allreduce ... Bcast
+	Sync                          // Barrier: no message size
+)
+
+// String returns the class name as IMB's documentation spells it.
+func (c Class) String() string {
+	switch c {
+	case SingleTransfer:
+		return "single transfer"
+	case ParallelTransfer:
+		return "parallel transfer"
+	case Collective:
+		return "collective"
+	case Sync:
+		return "sync"
+	}
+	return "unknown"
+}
+
+// Block describes one "# Benchmarking X" block of output: one benchmark at
+// one process count.
+type Block struct {
+	Benchmark string  // benchmark name without "Multi-", e.g. "PingPong"
+	Class     Class   // IMB group, decides the table layout
+	Processes int     // active processes per group
+	Multi     int     // result.MultiNone, result.MultiWorst or result.MultiEach
+	Groups    [][]int // world ranks of each group; one group without -multi
+	Idle      int     // ranks not in any group, waiting for the block to end (IMB: "waiting in MPI_Barrier")
+	MByte     float64 // bytes per Mbyte in the rows' MBps (result.MB or result.MiB)
+	// ScaleBW is the number of message sizes counted per iteration in
+	// Mbytes/sec (1 PingPong/PingPing, 2 Sendrecv, 4 Exchange; 0 when the
+	// block has no bandwidth column). Writers may print it to state the
+	// byte-counting rule.
+	ScaleBW float64
+	// Check is true when rows carry a Defects value (-check).
+	Check bool
+}
+
+// Sink receives results as they are measured. Only world rank 0 calls it.
+// For each block the runner calls Begin once, Row once per row in output
+// order (per size; per size and group under -multi 1), and End once, also
+// when the block ends early with an error (End is then called before Run
+// returns the error). An error from a Sink method aborts the run on every
+// rank with that error.
+type Sink interface {
+	Begin(b Block) error
+	Row(b Block, r result.Row) error
+	End(b Block) error
+}
