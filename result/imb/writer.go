@@ -1,0 +1,348 @@
+package imb
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// OutFormat is one of IMB's table layouts, named after the enum
+// output_format in IMB's src_c/IMB_output.c. It decides the columns of a
+// benchmark table.
+type OutFormat int
+
+// The table layouts, with the columns IMB prints (each right-aligned in 13
+// characters).
+const (
+	// OutTimeBW: #bytes #repetitions t[usec] Mbytes/sec. Single-transfer
+	// benchmarks (PingPong, PingPing) without -multi or under -multi 1.
+	OutTimeBW OutFormat = iota
+	// OutBWMsgRate: #bytes #repetitions Mbytes/sec Msg/sec (Uniband,
+	// Biband; Msg/sec printed without decimals).
+	OutBWMsgRate
+	// OutTimeRangeBW: #bytes #repetitions t_min[usec] t_max[usec]
+	// t_avg[usec] Mbytes/sec. Parallel transfer (Sendrecv, Exchange) and
+	// single transfer under -multi 0.
+	OutTimeRangeBW
+	// OutTimeRange: #bytes #repetitions t_min[usec] t_max[usec]
+	// t_avg[usec]. Collectives.
+	OutTimeRange
+	// OutSync: #repetitions t_min[usec] t_max[usec] t_avg[usec] (no
+	// #bytes column). Barrier.
+	OutSync
+)
+
+// writerColWidth is IMB's ow_format: every column is printed right-aligned
+// in 13 characters (%13s headings, %13d integers, %13.2f floats).
+const writerColWidth = 13
+
+// CompatVersion is the IMB-MPI1 version whose output layout the Writer
+// reproduces (64-dash banner, "Intel(R)" without a space, trailing blanks
+// as printed by IMB 2021.x). Mbytes/sec in that version uses 1 Mbyte =
+// 10^6 bytes; the header's "# Mbyte" line states the definition in use.
+const CompatVersion = "2021.3"
+
+// RunInfo is what the Writer prints in the header block of an
+// IMB-MPI1-format file.
+type RunInfo struct {
+	// Version is the mpbench version, printed on the "# mpbench version"
+	// line that identifies mpbench output among IMB files.
+	Version string
+	// Date is the start time of the run, printed as C's ctime does
+	// ("Mon Nov 20 19:56:00 2023").
+	Date time.Time
+	// Machine, System, Release and KernelVersion are the uname fields
+	// (machine, sysname, release, version), e.g. "x86_64", "Linux".
+	Machine, System, Release, KernelVersion string
+	// Transport is printed on the "# MPI Version" line as "mpbench <transport>".
+	Transport string
+	// MByte is the number of bytes per Mbyte in the Mbytes/sec columns
+	// (result.MB or result.MiB); 0 means result.MB.
+	MByte float64
+	// Command is the calling sequence (argv, program name first).
+	Command []string
+	// UserLengths is true when message lengths came from -msglen; then
+	// MinBytes and MaxBytes are not printed.
+	UserLengths bool
+	// MinBytes and MaxBytes are the smallest and largest message sizes in
+	// bytes.
+	MinBytes, MaxBytes int64
+	// Benchmarks lists the benchmarks to run, in order, by IMB name.
+	Benchmarks []string
+	// Multi is true under -multi 0 or 1: the list entries get the
+	// "(Multi-)" prefix as IMB prints them.
+	Multi bool
+}
+
+// TableSpec describes one benchmark table (one "# Benchmarking" section).
+type TableSpec struct {
+	Benchmark string    // IMB name without the "Multi-" prefix
+	Format    OutFormat // column layout
+	Processes int       // processes per group (the whole run when Groups <= 1)
+	// Groups is the number of groups running simultaneously (-multi);
+	// 0 or 1 means one group. Group i holds the ranks i*Processes ..
+	// (i+1)*Processes-1, as IMB's color = rank/Processes split.
+	Groups int
+	// Multi is result.MultiNone, result.MultiWorst (-multi 0) or
+	// result.MultiEach (-multi 1, adds the leading Group column).
+	Multi int
+	// Idle is the number of ranks that wait in MPI_Barrier while the table
+	// is measured.
+	Idle int
+	// Check adds IMB's defects column (-check), except for OutSync tables.
+	Check bool
+}
+
+// Writer writes benchmark results in the text format of IMB-MPI1 (see
+// IMB's src_c/IMB_output.c: IMB_print_header, IMB_show_procids,
+// IMB_display_times, IMB_edit_format, IMB_make_line), byte for byte as
+// IMB 2021.x prints it, so that scripts reading IMB output read mpbench
+// output too. Call WriteHeader once, then for each table BeginTable and
+// WriteRow per row, and Close at the end of a complete run (it prints
+// "# All processes entering MPI_Finalize"). Every call writes through to
+// the underlying writer before it returns, so an interrupted run keeps
+// every row already written. A Writer is not safe for concurrent use.
+type Writer struct {
+	w         io.Writer
+	table     TableSpec
+	inTable   bool
+	lastBytes int64
+	rows      int
+}
+
+// NewWriter returns a Writer printing to w.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{w: w}
+}
+
+// writerPut writes s and flushes w if it buffers.
+func (w *Writer) writerPut(s string) error {
+	if _, err := io.WriteString(w.w, s); err != nil {
+		return fmt.Errorf("imb: write: %w", err)
+	}
+	if f, ok := w.w.(interface{ Flush() error }); ok {
+		if err := f.Flush(); err != nil {
+			return fmt.Errorf("imb: write: %w", err)
+		}
+	}
+	return nil
+}
+
+// writerRule is IMB_make_line: "#" followed by cols*13-1 dashes.
+func writerRule(cols int) string {
+	return "#" + strings.Repeat("-", cols*writerColWidth-1) + "\n"
+}
+
+// writerInfoLine prints one "# Key                   : value" line (key
+// padded to 22 characters as in IMB_general_info).
+func writerInfoLine(b *strings.Builder, key, value string) {
+	fmt.Fprintf(b, "# %-22s: %s\n", key, value)
+}
+
+// WriteHeader prints the header block: banner, machine information, the
+// calling sequence, message length range, data types and the list of
+// benchmarks. mpbench adds three lines in IMB's "# Key : value" style
+// after "# MPI Thread Environment:": "# mpbench version", "# Transport" and
+// "# Mbyte" (bytes per Mbyte in Mbytes/sec), which IMB readers skip as
+// unknown keys.
+func (w *Writer) WriteHeader(h RunInfo) error {
+	var b strings.Builder
+	banner := "#" + strings.Repeat("-", 64) + "\n"
+	b.WriteString(banner)
+	fmt.Fprintf(&b, "#    Intel(R) MPI Benchmarks %s, MPI-1 part\n", CompatVersion)
+	b.WriteString(banner)
+	writerInfoLine(&b, "Date", h.Date.Format("Mon Jan _2 15:04:05 2006"))
+	writerInfoLine(&b, "Machine", h.Machine)
+	writerInfoLine(&b, "System", h.System)
+	writerInfoLine(&b, "Release", h.Release)
+	writerInfoLine(&b, "Version", h.KernelVersion)
+	writerInfoLine(&b, "MPI Version", strings.TrimSpace("mpbench "+h.Transport))
+	writerInfoLine(&b, "MPI Thread Environment", "")
+	writerInfoLine(&b, "mpbench version", h.Version)
+	writerInfoLine(&b, "Transport", h.Transport)
+	mbyte := h.MByte
+	if mbyte == 0 {
+		mbyte = result.MB
+	}
+	writerInfoLine(&b, "Mbyte", fmt.Sprintf("%.0f bytes", mbyte))
+	b.WriteString("\n\n# Calling sequence was: \n\n#")
+	for _, a := range h.Command {
+		b.WriteString(" " + a)
+	}
+	b.WriteString(" \n\n")
+	if h.UserLengths {
+		b.WriteString("# Message lengths were user defined\n")
+	} else {
+		fmt.Fprintf(&b, "# Minimum message length in bytes:   %d\n", h.MinBytes)
+		fmt.Fprintf(&b, "# Maximum message length in bytes:   %d\n", h.MaxBytes)
+	}
+	b.WriteString("#\n")
+	b.WriteString("# MPI_Datatype                   :   MPI_BYTE \n")
+	b.WriteString("# MPI_Datatype for reductions    :   MPI_FLOAT \n")
+	b.WriteString("# MPI_Op                         :   MPI_SUM  \n")
+	b.WriteString("# \n# \n\n# List of Benchmarks to run:\n\n")
+	for _, name := range h.Benchmarks {
+		if h.Multi {
+			b.WriteString("# (Multi-)" + name + "\n")
+		} else {
+			b.WriteString("# " + name + "\n")
+		}
+	}
+	return w.writerPut(b.String())
+}
+
+// writerHeadings returns the column headings of t in print order.
+func writerHeadings(t TableSpec) []string {
+	var cols []string
+	if t.Multi == result.MultiEach {
+		cols = append(cols, "Group")
+	}
+	switch t.Format {
+	case OutTimeBW:
+		cols = append(cols, "#bytes", "#repetitions", "t[usec]", "Mbytes/sec")
+	case OutBWMsgRate:
+		cols = append(cols, "#bytes", "#repetitions", "Mbytes/sec", "Msg/sec")
+	case OutTimeRangeBW:
+		cols = append(cols, "#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]", "Mbytes/sec")
+	case OutTimeRange:
+		cols = append(cols, "#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]")
+	case OutSync:
+		cols = append(cols, "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]")
+	}
+	if t.Check && t.Format != OutSync {
+		cols = append(cols, "defects")
+	}
+	return cols
+}
+
+// Headings returns the column headings IMB prints for a table, in order
+// (e.g. "#bytes", "#repetitions", "t[usec]", "Mbytes/sec").
+func Headings(t TableSpec) []string { return writerHeadings(t) }
+
+// writerGroupLines is IMB_print_array for the group rank lists:
+// "# Group  i: " then " %4d" per rank, 16 per line, each line ended by
+// "\n# ", and a final "\n".
+func writerGroupLines(b *strings.Builder, t TableSpec) {
+	for g := 0; g < t.Groups; g++ {
+		fmt.Fprintf(b, "# Group  %d: ", g)
+		first := g * t.Processes
+		for i := 0; i < t.Processes; i += 16 {
+			for k := i; k < t.Processes && k < i+16; k++ {
+				fmt.Fprintf(b, " %4d", first+k)
+			}
+			b.WriteString("\n# ")
+		}
+		b.WriteString("\n")
+	}
+}
+
+// BeginTable prints the section header of a benchmark table: blank line,
+// rule, "# Benchmarking [Multi-]Name ", the process line(s), the idle
+// ranks line, rule and the column headings.
+func (w *Writer) BeginTable(t TableSpec) error {
+	if t.Groups < 1 {
+		t.Groups = 1
+	}
+	cols := writerHeadings(t)
+	var b strings.Builder
+	b.WriteString("\n")
+	b.WriteString(writerRule(len(cols)))
+	if t.Groups > 1 {
+		fmt.Fprintf(&b, "# Benchmarking Multi-%s \n", t.Benchmark)
+		fmt.Fprintf(&b, "# ( %d groups of %d processes each running simultaneous ) \n", t.Groups, t.Processes)
+		writerGroupLines(&b, t)
+	} else {
+		fmt.Fprintf(&b, "# Benchmarking %s \n", t.Benchmark)
+		fmt.Fprintf(&b, "# #processes = %d \n", t.Processes)
+	}
+	switch {
+	case t.Idle == 1:
+		b.WriteString("# ( 1 additional process waiting in MPI_Barrier)\n")
+	case t.Idle > 1:
+		fmt.Fprintf(&b, "# ( %d additional processes waiting in MPI_Barrier)\n", t.Idle)
+	}
+	b.WriteString(writerRule(len(cols)))
+	for _, c := range cols {
+		fmt.Fprintf(&b, "%*s", writerColWidth, c)
+	}
+	b.WriteString("\n")
+	w.table, w.inTable, w.rows = t, true, 0
+	return w.writerPut(b.String())
+}
+
+// WriteRow prints one row of the current table with IMB's number formats
+// (%13d for Group, #bytes and #repetitions, %13.2f for times in usec and
+// Mbytes/sec, %13.0f for Msg/sec). The t[usec] column is r.TMax (IMB prints
+// the maximum over ranks). Under -multi 1 a blank line precedes the group
+// rows of each message size, as IMB prints it. It is an error to call
+// WriteRow before BeginTable.
+func (w *Writer) WriteRow(r result.Row) error {
+	if !w.inTable {
+		return fmt.Errorf("imb: WriteRow for %s before BeginTable", r.Benchmark)
+	}
+	t := w.table
+	var b strings.Builder
+	d := func(v int64) { fmt.Fprintf(&b, "%*d", writerColWidth, v) }
+	f := func(v float64) { fmt.Fprintf(&b, "%*.2f", writerColWidth, v) }
+	if t.Multi == result.MultiEach {
+		if w.rows == 0 || r.Bytes != w.lastBytes {
+			b.WriteString("\n")
+		}
+		d(int64(r.Group))
+	}
+	switch t.Format {
+	case OutTimeBW:
+		d(r.Bytes)
+		d(r.Repetitions)
+		f(r.TMax)
+		f(r.MBps)
+	case OutBWMsgRate:
+		d(r.Bytes)
+		d(r.Repetitions)
+		f(r.MBps)
+		fmt.Fprintf(&b, "%*.0f", writerColWidth, r.MsgRate)
+	case OutTimeRangeBW:
+		d(r.Bytes)
+		d(r.Repetitions)
+		f(r.TMin)
+		f(r.TMax)
+		f(r.TAvg)
+		f(r.MBps)
+	case OutTimeRange:
+		d(r.Bytes)
+		d(r.Repetitions)
+		f(r.TMin)
+		f(r.TMax)
+		f(r.TAvg)
+	case OutSync:
+		d(r.Repetitions)
+		f(r.TMin)
+		f(r.TMax)
+		f(r.TAvg)
+	}
+	if t.Check && t.Format != OutSync {
+		f(r.Defects)
+	}
+	b.WriteString("\n")
+	w.lastBytes = r.Bytes
+	w.rows++
+	return w.writerPut(b.String())
+}
+
+// WriteComment prints "# " + msg as its own line, e.g. to record why a run
+// stopped early. IMB readers skip such lines.
+func (w *Writer) WriteComment(msg string) error {
+	return w.writerPut("# " + strings.ReplaceAll(msg, "\n", " ") + "\n")
+}
+
+// Close ends a complete run with IMB's closing lines
+// ("# All processes entering MPI_Finalize"). It does not close the
+// underlying writer. Do not call it for an interrupted run: a file without
+// the closing line is read as truncated.
+func (w *Writer) Close() error {
+	w.inTable = false
+	return w.writerPut("\n\n# All processes entering MPI_Finalize\n\n")
+}

@@ -1,0 +1,317 @@
+package imb
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// writerTestSection is one "# Benchmarking" section cut out of a real IMB
+// file: its text (starting with the blank separator line) and what the
+// Writer needs to reproduce it.
+type writerTestSection struct {
+	text string
+	spec TableSpec
+	rows []result.Row
+}
+
+// writerTestFormats maps IMB's heading lines (without a Group column and
+// defects) to layouts.
+var writerTestFormats = map[string]OutFormat{
+	"#bytes #repetitions t[usec] Mbytes/sec":                             OutTimeBW,
+	"#bytes #repetitions Mbytes/sec Msg/sec":                             OutBWMsgRate,
+	"#bytes #repetitions t_min[usec] t_max[usec] t_avg[usec] Mbytes/sec": OutTimeRangeBW,
+	"#bytes #repetitions t_min[usec] t_max[usec] t_avg[usec]":            OutTimeRange,
+	"#repetitions t_min[usec] t_max[usec] t_avg[usec]":                   OutSync,
+}
+
+// writerTestSections cuts the benchmark sections out of a real IMB output
+// file with a minimal, test-only scan (the full reader lives elsewhere).
+func writerTestSections(t *testing.T, name string) []writerTestSection {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "writer", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var out []writerTestSection
+	for i := 1; i+1 < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "#---") || !strings.HasPrefix(lines[i+1], "# Benchmarking ") {
+			continue
+		}
+		var s writerTestSection
+		title := strings.TrimSpace(strings.TrimPrefix(lines[i+1], "# Benchmarking "))
+		s.spec.Benchmark = strings.TrimPrefix(title, "Multi-")
+		s.spec.Multi = result.MultiNone
+		j := i + 2
+		for ; !strings.HasPrefix(lines[j], "#---"); j++ {
+			l := lines[j]
+			switch {
+			case strings.HasPrefix(l, "# #processes = "):
+				s.spec.Processes, _ = strconv.Atoi(strings.TrimSpace(l[len("# #processes = "):]))
+			case strings.HasPrefix(l, "# ( ") && strings.Contains(l, "groups of"):
+				fmt.Sscanf(l, "# ( %d groups of %d", &s.spec.Groups, &s.spec.Processes)
+				s.spec.Multi = result.MultiWorst
+			case strings.Contains(l, "waiting in MPI_Barrier"):
+				fmt.Sscanf(l, "# ( %d", &s.spec.Idle)
+			}
+		}
+		heads := strings.Fields(lines[j+1])
+		if heads[len(heads)-1] == "defects" {
+			s.spec.Check = true
+			heads = heads[:len(heads)-1]
+		}
+		f, ok := writerTestFormats[strings.Join(heads, " ")]
+		if !ok {
+			t.Fatalf("%s:%d: unknown headings %q", name, j+2, lines[j+1])
+		}
+		s.spec.Format = f
+		k := j + 2
+		for ; k < len(lines) && strings.TrimSpace(lines[k]) != "" && !strings.HasPrefix(lines[k], "#"); k++ {
+			s.rows = append(s.rows, writerTestRow(t, s.spec, strings.Fields(lines[k])))
+		}
+		s.text = "\n" + strings.Join(lines[i:k], "\n") + "\n"
+		out = append(out, s)
+		i = k
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no sections", name)
+	}
+	return out
+}
+
+// writerTestRow turns the fields of a printed row into a Row.
+func writerTestRow(t *testing.T, spec TableSpec, f []string) result.Row {
+	t.Helper()
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("bad number %q", s)
+		}
+		return v
+	}
+	r := result.NewRow(spec.Benchmark, spec.Processes, -1)
+	r.Multi = spec.Multi
+	if spec.Format != OutSync {
+		r.Bytes = int64(num(f[0]))
+		f = f[1:]
+	}
+	r.Repetitions = int64(num(f[0]))
+	f = f[1:]
+	switch spec.Format {
+	case OutTimeBW:
+		r.TMax, r.MBps = num(f[0]), num(f[1])
+	case OutBWMsgRate:
+		r.MBps, r.MsgRate = num(f[0]), num(f[1])
+	case OutTimeRangeBW:
+		r.TMin, r.TMax, r.TAvg, r.MBps = num(f[0]), num(f[1]), num(f[2]), num(f[3])
+	case OutTimeRange, OutSync:
+		r.TMin, r.TMax, r.TAvg = num(f[0]), num(f[1]), num(f[2])
+	}
+	return r
+}
+
+// writerTestTable writes one table with the Writer.
+func writerTestTable(t *testing.T, spec TableSpec, rows []result.Row) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.BeginTable(spec); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if err := w.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.String()
+}
+
+// writerTestTrim removes trailing blanks of every line: some published
+// files (PerfKitBenchmarker's test data) had them stripped.
+func writerTestTrim(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestWriterSectionsMatchRealIMB reproduces every benchmark section of real
+// IMB outputs (section header, process lines, column headings, rows) and
+// compares the text byte for byte.
+func TestWriterSectionsMatchRealIMB(t *testing.T) {
+	cases := []struct {
+		file    string
+		trimmed bool // file had trailing blanks removed
+		n       int  // sections expected
+	}{
+		{"001-imb41-mpi1-full-aarch64.txt", false, 17},
+		{"006-imb2019u3-pingpong.txt", false, 1},
+		{"027-imb2021.3-allreduce-np1-prompt.txt", false, 1},
+		{"030-imb-uniband-csd3-impi19.txt", false, 0},
+		{"010-imb2019u6-multi-pingpong.txt", true, 1},
+		{"011-imb2019u6-multi-barrier.txt", true, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			secs := writerTestSections(t, c.file)
+			if c.n > 0 && len(secs) != c.n {
+				t.Fatalf("got %d sections, want %d", len(secs), c.n)
+			}
+			for _, s := range secs {
+				got := writerTestTable(t, s.spec, s.rows)
+				want := s.text
+				if c.trimmed {
+					got = writerTestTrim(got)
+				}
+				if got != want {
+					t.Errorf("section %s (np %d):\n got:\n%s\nwant:\n%s", s.spec.Benchmark, s.spec.Processes, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestWriterWholeFile2021 reproduces a complete IMB 2021.3 output: banner,
+// machine lines, calling sequence, data types, benchmark list, table and
+// closing line. mpbench's own three header lines are inserted into the
+// expected text, and "# MPI Version" names the transport.
+func TestWriterWholeFile2021(t *testing.T) {
+	const name = "027-imb2021.3-allreduce-np1-prompt.txt"
+	data, err := os.ReadFile(filepath.Join("testdata", "writer", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(data)
+	want = want[strings.Index(want, "\n")+1:] // drop the shell prompt line
+	want = strings.Replace(want, "# MPI Version           : 3.1\n", "# MPI Version           : mpbench tcp\n", 1)
+	want = strings.Replace(want, "# MPI Thread Environment: \n",
+		"# MPI Thread Environment: \n"+
+			"# mpbench version       : 0.1.0\n"+
+			"# Transport             : tcp\n"+
+			"# Mbyte                 : 1000000 bytes\n", 1)
+	sec := writerTestSections(t, name)[0]
+
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	err = w.WriteHeader(RunInfo{
+		Version: "0.1.0", Date: time.Date(2023, 11, 20, 19, 56, 0, 0, time.UTC),
+		Machine: "x86_64", System: "Linux", Release: "5.10.134-15.al8.x86_64",
+		KernelVersion: "#1 SMP Thu Jul 20 00:44:04 CST 2023", Transport: "tcp",
+		Command: []string{"./IMB-MPI1", "allreduce"}, MinBytes: 0, MaxBytes: 4194304,
+		Benchmarks: []string{"Allreduce"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginTable(sec.spec); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sec.rows {
+		if err := w.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.TrimRight(buf.String(), "\n")
+	want = strings.TrimRight(want, "\n")
+	if got != want {
+		t.Errorf("whole file differs:\n got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestWriterMultiEach checks the -multi 1 layout as IMB_output prints it:
+// a leading Group column, a 5-column rule (64 dashes), and a blank line
+// before the group rows of every message size.
+func TestWriterMultiEach(t *testing.T) {
+	spec := TableSpec{Benchmark: "PingPong", Format: OutTimeBW, Processes: 2, Groups: 2, Multi: result.MultiEach, Idle: 1}
+	var rows []result.Row
+	for _, size := range []int64{0, 1024} {
+		for g := 0; g < 2; g++ {
+			r := result.NewRow("PingPong", 2, size)
+			r.Multi, r.Groups, r.Group, r.Repetitions = result.MultiEach, 2, g, 1000
+			r.TMax = 10.19 + float64(g)/100 + float64(size)/1024
+			r.MBps = float64(size) / r.TMax
+			rows = append(rows, r)
+		}
+	}
+	got := writerTestTable(t, spec, rows)
+	rule := "#" + strings.Repeat("-", 64) + "\n"
+	want := "\n" + rule +
+		"# Benchmarking Multi-PingPong \n" +
+		"# ( 2 groups of 2 processes each running simultaneous ) \n" +
+		"# Group  0:     0    1\n# \n" +
+		"# Group  1:     2    3\n# \n" +
+		"# ( 1 additional process waiting in MPI_Barrier)\n" +
+		rule +
+		"        Group       #bytes #repetitions      t[usec]   Mbytes/sec\n" +
+		"\n" +
+		"            0            0         1000        10.19         0.00\n" +
+		"            1            0         1000        10.20         0.00\n" +
+		"\n" +
+		"            0         1024         1000        11.19        91.51\n" +
+		"            1         1024         1000        11.20        91.43\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestWriterCheckAndLongGroups covers the defects column (-check; 6
+// columns, 77 dashes, as in the openucx/ucx#2799 paste) and group rank
+// lists longer than IMB's 16 ranks per line.
+func TestWriterCheckAndLongGroups(t *testing.T) {
+	spec := TableSpec{Benchmark: "Allreduce", Format: OutTimeRange, Processes: 64, Check: true}
+	r := result.NewRow("Allreduce", 64, 4)
+	r.Repetitions, r.TMin, r.TMax, r.TAvg, r.Defects = 1000, 13.49, 13.54, 13.51, 0
+	got := writerTestTable(t, spec, []result.Row{r})
+	want := "\n#" + strings.Repeat("-", 77) + "\n# Benchmarking Allreduce \n# #processes = 64 \n#" + strings.Repeat("-", 77) + "\n" +
+		"       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects\n" +
+		"            4         1000        13.49        13.54        13.51         0.00\n"
+	if got != want {
+		t.Errorf("check layout:\n got:\n%s\nwant:\n%s", got, want)
+	}
+
+	spec = TableSpec{Benchmark: "PingPong", Format: OutTimeRangeBW, Processes: 18, Groups: 2, Multi: result.MultiWorst}
+	got = writerTestTable(t, spec, nil)
+	var ranks strings.Builder
+	for i := 0; i < 16; i++ {
+		fmt.Fprintf(&ranks, " %4d", i)
+	}
+	wantGroup0 := "# Group  0: " + ranks.String() + "\n#    16   17\n# \n"
+	if !strings.Contains(got, wantGroup0) {
+		t.Errorf("group 0 lines: want %q in\n%s", wantGroup0, got)
+	}
+	if !strings.Contains(got, "# Group  1:    18   19") {
+		t.Errorf("group 1 should start at rank 18:\n%s", got)
+	}
+}
+
+// TestWriterRowBeforeTable checks the misuse error.
+func TestWriterRowBeforeTable(t *testing.T) {
+	w := NewWriter(&bytes.Buffer{})
+	if err := w.WriteRow(result.NewRow("PingPong", 2, 0)); err == nil {
+		t.Fatal("WriteRow before BeginTable: want error")
+	}
+}
+
+// TestWriterNaNPrinted makes sure an absent value is visible, not zero.
+func TestWriterNaNPrinted(t *testing.T) {
+	r := result.NewRow("PingPong", 2, 8)
+	r.Repetitions = 10
+	r.TMax = math.NaN()
+	got := writerTestTable(t, TableSpec{Benchmark: "PingPong", Format: OutTimeBW, Processes: 2}, []result.Row{r})
+	if !strings.Contains(got, "NaN") {
+		t.Errorf("NaN time should print as NaN:\n%s", got)
+	}
+}
