@@ -1,0 +1,223 @@
+package tcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+)
+
+// Listener is a rank's bound TCP port before the mesh is built.
+type Listener struct {
+	opts Options
+	ln   *net.TCPListener
+}
+
+// Listen validates o and binds the rank's TCP port on o.Addr. The caller
+// publishes Addr to the other ranks and then calls Connect, or Close to give
+// up.
+func Listen(o Options) (*Listener, error) {
+	opts, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("tcp: rank %d: %w", opts.Rank, err)
+	}
+	return &Listener{opts: opts, ln: ln.(*net.TCPListener)}, nil
+}
+
+// Addr is the "host:port" peers dial to reach this rank.
+func (l *Listener) Addr() string { return l.ln.Addr().String() }
+
+// Close releases the port; use it only if Connect is not called.
+func (l *Listener) Close() error { return l.ln.Close() }
+
+// Connect builds the full mesh: addrs[r] is rank r's Listener.Addr for every
+// rank (len(addrs) == Size). This rank dials every higher rank and accepts
+// every lower one. Connect returns when a connection to each peer has passed
+// the handshake, or with an error naming the failing peer when ctx ends or a
+// peer rejects the handshake. The listener is closed in every case.
+func (l *Listener) Connect(ctx context.Context, addrs []string) (*Endpoint, error) {
+	o := &l.opts
+	if len(addrs) != o.Size {
+		l.ln.Close()
+		return nil, fmt.Errorf("tcp: %d peer addresses for a job of %d ranks", len(addrs), o.Size)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	conns := make([]*net.TCPConn, o.Size)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := l.acceptLower(ctx, conns, &mu); err != nil {
+			fail(err)
+		}
+	}()
+	for peer := o.Rank + 1; peer < o.Size; peer++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, err := l.dial(ctx, peer, addrs[peer])
+			if err != nil {
+				fail(fmt.Errorf("tcp: rank %d connecting to rank %d at %s: %w", o.Rank, peer, addrs[peer], err))
+				return
+			}
+			mu.Lock()
+			conns[peer] = c
+			mu.Unlock()
+		}()
+	}
+	// Unblock Accept when ctx ends.
+	stop := context.AfterFunc(ctx, func() { l.ln.Close() })
+	wg.Wait()
+	stop()
+	l.ln.Close()
+	if firstErr != nil {
+		for _, c := range conns {
+			if c != nil {
+				c.Close()
+			}
+		}
+		return nil, firstErr
+	}
+	return newEndpoint(o, conns), nil
+}
+
+// acceptLower accepts until every lower rank has connected and passed the
+// handshake. Connections that fail the handshake are answered, closed and
+// otherwise ignored.
+func (l *Listener) acceptLower(ctx context.Context, conns []*net.TCPConn, mu *sync.Mutex) error {
+	o := &l.opts
+	need := o.Rank
+	for need > 0 {
+		c, err := l.ln.AcceptTCP()
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("tcp: rank %d waiting for lower ranks %v: %w", o.Rank, missing(conns, mu, 0, o.Rank), context.Cause(ctx))
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("tcp: rank %d accept: %w", o.Rank, err)
+		}
+		rank, ok := l.acceptHandshake(c, conns, mu)
+		if !ok {
+			c.Close()
+			continue
+		}
+		mu.Lock()
+		conns[rank] = c
+		mu.Unlock()
+		need--
+	}
+	return nil
+}
+
+// acceptHandshake runs the acceptor's side of the handshake on c.
+func (l *Listener) acceptHandshake(c *net.TCPConn, conns []*net.TCPConn, mu *sync.Mutex) (int, bool) {
+	o := &l.opts
+	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
+	h, err := readHello(c)
+	if err != nil {
+		return 0, false
+	}
+	status, _ := h.check(o, func(r int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return r >= 0 && r < o.Rank && conns[r] == nil
+	})
+	reply := hello{status: status, rank: o.Rank, size: o.Size}
+	if status == statusOK {
+		reply.secret = o.Secret
+	}
+	if err := reply.write(c); err != nil || status != statusOK {
+		return 0, false
+	}
+	if err := o.tune(c); err != nil {
+		return 0, false
+	}
+	c.SetDeadline(time.Time{})
+	return h.rank, true
+}
+
+// dial connects to peer at addr, retrying refused or dropped connections with
+// exponential backoff until ctx ends, and runs the dialer's handshake.
+func (l *Listener) dial(ctx context.Context, peer int, addr string) (*net.TCPConn, error) {
+	var d net.Dialer
+	backoff := 5 * time.Millisecond
+	for {
+		c, err := d.DialContext(ctx, "tcp", addr)
+		if err == nil {
+			err = l.dialHandshake(c.(*net.TCPConn), peer)
+			if err == nil {
+				return c.(*net.TCPConn), nil
+			}
+			c.Close()
+			if errors.Is(err, errRejected) {
+				return nil, err
+			}
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%w (last attempt: %v)", context.Cause(ctx), err)
+		case <-t.C:
+		}
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+func (l *Listener) dialHandshake(c *net.TCPConn, peer int) error {
+	o := &l.opts
+	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
+	if err := (&hello{rank: o.Rank, size: o.Size, secret: o.Secret}).write(c); err != nil {
+		return err
+	}
+	h, err := readHello(c)
+	if err != nil {
+		return err
+	}
+	if h.status != statusOK {
+		return fmt.Errorf("%w by rank %d: %s", errRejected, h.rank, statusText(h.status))
+	}
+	if _, err := h.check(o, func(r int) bool { return r == peer }); err != nil {
+		return fmt.Errorf("%w: %v", errRejected, err)
+	}
+	if err := o.tune(c); err != nil {
+		return err
+	}
+	return c.SetDeadline(time.Time{})
+}
+
+// missing lists the ranks in [lo, hi) without a connection.
+func missing(conns []*net.TCPConn, mu *sync.Mutex, lo, hi int) []int {
+	mu.Lock()
+	defer mu.Unlock()
+	var m []int
+	for r := lo; r < hi; r++ {
+		if conns[r] == nil {
+			m = append(m, r)
+		}
+	}
+	return m
+}

@@ -1,0 +1,88 @@
+package tcp
+
+import (
+	"fmt"
+	"net"
+	"time"
+)
+
+// MaxSecretBytes is the longest job secret the handshake carries.
+const MaxSecretBytes = 1024
+
+// DefaultSocketBufferBytes is the SO_SNDBUF and SO_RCVBUF size (4 MiB) set on
+// every connection unless Options.SocketBufferBytes says otherwise.
+const DefaultSocketBufferBytes = 4 << 20
+
+// Options configure one rank's endpoint.
+type Options struct {
+	// Rank is this rank, 0 <= Rank < Size.
+	Rank int
+	// Size is the number of ranks in the job (>= 1).
+	Size int
+	// Secret is the job secret every connection must present (1 to
+	// MaxSecretBytes bytes).
+	Secret []byte
+	// Addr is the interface address to bind and advertise, as "host" or
+	// "host:port" (port 0 or absent: an ephemeral port). It must be a
+	// concrete address that peers can reach, not 0.0.0.0 or ::. Empty means
+	// "127.0.0.1".
+	Addr string
+	// SocketBufferBytes sets SO_SNDBUF and SO_RCVBUF in bytes on every
+	// connection. 0 means DefaultSocketBufferBytes; a negative value leaves
+	// the kernel's defaults (and its buffer auto-tuning) alone.
+	SocketBufferBytes int
+	// HandshakeTimeout bounds one connection's handshake. 0 means 10 s.
+	HandshakeTimeout time.Duration
+	// CloseTimeout bounds how long Close waits for peers to close their
+	// side. 0 means 10 s.
+	CloseTimeout time.Duration
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	c := *o
+	if c.Size < 1 || c.Rank < 0 || c.Rank >= c.Size {
+		return c, fmt.Errorf("tcp: rank %d, size %d: need size >= 1 and 0 <= rank < size", c.Rank, c.Size)
+	}
+	if len(c.Secret) == 0 || len(c.Secret) > MaxSecretBytes {
+		return c, fmt.Errorf("tcp: secret of %d bytes: need 1 to %d bytes", len(c.Secret), MaxSecretBytes)
+	}
+	if c.Addr == "" {
+		c.Addr = "127.0.0.1"
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		c.Addr = net.JoinHostPort(c.Addr, "0")
+	}
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return c, fmt.Errorf("tcp: address %q: want host or host:port", o.Addr)
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		return c, fmt.Errorf("tcp: address %q: need a concrete interface address peers can reach, not %s", o.Addr, host)
+	}
+	if c.SocketBufferBytes == 0 {
+		c.SocketBufferBytes = DefaultSocketBufferBytes
+	}
+	if c.HandshakeTimeout <= 0 {
+		c.HandshakeTimeout = 10 * time.Second
+	}
+	if c.CloseTimeout <= 0 {
+		c.CloseTimeout = 10 * time.Second
+	}
+	return c, nil
+}
+
+// tune sets TCP_NODELAY and the socket buffer sizes on a new connection.
+func (o *Options) tune(c *net.TCPConn) error {
+	if err := c.SetNoDelay(true); err != nil {
+		return err
+	}
+	if o.SocketBufferBytes > 0 {
+		if err := c.SetWriteBuffer(o.SocketBufferBytes); err != nil {
+			return err
+		}
+		if err := c.SetReadBuffer(o.SocketBufferBytes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
