@@ -1,0 +1,71 @@
+// Package native reads and writes mpbench's own result files: JSON Lines
+// and CSV. Both are written as the run goes, one row at a time, so that an
+// interrupted or failed run keeps every row measured before it stopped, and
+// a truncated file still reads (its Run is marked Aborted).
+//
+// Units in both formats are those of package result: sizes in bytes, times
+// in microseconds, bandwidth in Mbytes/sec with the Mbyte given by the
+// "mbyte" meta field (1000000 or 1048576 bytes).
+//
+// # JSON Lines (schema 1)
+//
+// One JSON object per line. The first line of a run is its meta object;
+// then one object per measured row, in output order; a complete run ends
+// with an end object. A new meta object starts a new run (concatenated
+// files).
+//
+//	{"type":"meta","format":"mpbench-jsonl","schema":1,"tool":"mpbench",
+//	 "version":"0.1.0","mbyte":1000000,"date":"2026-01-02T15:04:05Z",
+//	 "host":"node1","transport":"tcp","command":"mpbench run -np 2 pingpong",
+//	 "options":{"np":"2","msglog":"0:22",...},
+//	 "info":{"cpu":"...","cores":"2","go":"go1.26.8","os":"linux/amd64",...}}
+//	{"type":"row","benchmark":"PingPong","processes":2,"multi":-1,"groups":1,
+//	 "group":-1,"bytes":1024,"repetitions":1000,"t_max_usec":2.01,
+//	 "mbytes_per_sec":509.55}
+//	{"type":"end","status":"ok"}
+//	{"type":"end","status":"failed","error":"rank 1: connection reset"}
+//
+// Row fields: benchmark (IMB/OSU name without "Multi-"), processes, multi
+// (-1 none, 0 -multi 0, 1 -multi 1), groups, group (-1 unless -multi 1),
+// bytes (-1 for tables without a size, Barrier), repetitions (-1 unknown),
+// and the optional numbers t_min_usec, t_max_usec, t_avg_usec,
+// mbytes_per_sec, msg_per_sec, defects, which are left out when the source
+// did not report them (NaN in result.Row); algorithm (string, left out when
+// empty); extra (object of further numeric columns by printed header).
+//
+// # CSV
+//
+// Meta data come first as comment lines "# key=value" (keys: format, tool,
+// version, mbyte, date, host, transport, command, option.NAME, info.NAME),
+// then one header line naming every column, then one line per row. The
+// columns are those of the JSON row object in this order: benchmark,
+// processes, multi, groups, group, bytes, repetitions, t_min_usec,
+// t_max_usec, t_avg_usec, mbytes_per_sec, msg_per_sec, defects, algorithm,
+// extra. Absent numbers are empty cells; extra is a JSON object or empty. A
+// complete run ends with the comment line "# end=ok", a failed one with
+// "# end=failed: <error>". Values in comment lines have line breaks
+// replaced by spaces. A "# format=mpbench-csv" line starts a new run.
+package native
+
+import "github.com/mpbench/mpbench/result"
+
+// Writer is implemented by the JSON Lines and CSV writers: WriteMeta once
+// first, WriteRow per row (each written through before it returns) and
+// WriteEnd once at the end with the run's error (nil: complete).
+type Writer interface {
+	WriteMeta(m result.Meta) error
+	WriteRow(r result.Row) error
+	WriteEnd(runErr error) error
+}
+
+// flushWrite writes s to w in one call and flushes w when it buffers, so
+// that every row reaches the file as soon as it is measured.
+func flushWrite(w interface{ Write([]byte) (int, error) }, s []byte) error {
+	if _, err := w.Write(s); err != nil {
+		return err
+	}
+	if f, ok := w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
+}
