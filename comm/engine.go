@@ -1,0 +1,195 @@
+package comm
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mpbench/mpbench/transport"
+)
+
+// engine is one rank's matching and protocol state, shared by all
+// communicators of that rank. It implements transport.Handler and
+// transport.FailureHandler.
+//
+// Locking: mu guards the queues, the rendezvous tables, failure state and
+// the guarded fields of requests. It is never held across a transport
+// Send or a payload read, so Deliver never waits on another rank.
+type engine struct {
+	ep    transport.Endpoint
+	rank  int
+	size  int
+	eager int
+
+	cookies atomic.Uint64 // last rendezvous cookie used by this rank
+
+	mu      sync.Mutex
+	queues  map[uint32]*matchQueue // by transport context
+	rdvSend map[uint64]*request    // sends whose RTS awaits a CTS, by cookie
+	rdvRecv map[rdvKey]*request    // receives whose CTS awaits Data
+	failed  []error                // by world rank: why the peer failed, nil if alive
+	closed  bool
+	nextID  uint32 // smallest communicator id this rank has not used
+}
+
+// rdvKey names a rendezvous at the receiver: sender's world rank and the
+// sender's cookie.
+type rdvKey struct {
+	src    int
+	cookie uint64
+}
+
+func newEngine(ep transport.Endpoint, eager int) *engine {
+	return &engine{
+		ep:      ep,
+		rank:    ep.Rank(),
+		size:    ep.Size(),
+		eager:   eager,
+		queues:  make(map[uint32]*matchQueue),
+		rdvSend: make(map[uint64]*request),
+		rdvRecv: make(map[rdvKey]*request),
+		failed:  make([]error, ep.Size()),
+		nextID:  worldID + 1,
+	}
+}
+
+// queue returns the matching queues of context ctx, creating them (a
+// message may arrive before the local rank created its communicator).
+// Caller holds e.mu.
+func (e *engine) queue(ctx uint32) *matchQueue {
+	q := e.queues[ctx]
+	if q == nil {
+		q = new(matchQueue)
+		e.queues[ctx] = q
+	}
+	return q
+}
+
+// Deliver handles one incoming frame (transport.Handler).
+func (e *engine) Deliver(h transport.Header, read func(dst []byte) error) error {
+	src := int(h.Source)
+	if src < 0 || src >= e.size || src == e.rank {
+		return fmt.Errorf("comm: rank %d got a %v frame from invalid source rank %d", e.rank, h.Kind, src)
+	}
+	switch h.Kind {
+	case transport.Eager:
+		return e.deliverEager(h, read)
+	case transport.RTS:
+		e.deliverRTS(h)
+	case transport.CTS:
+		e.deliverCTS(h)
+	case transport.Data:
+		return e.deliverData(h, read)
+	case transport.Control:
+		if h.Length > 0 {
+			return read(nil)
+		}
+	default:
+		return fmt.Errorf("comm: rank %d got a frame of unknown kind %d from rank %d", e.rank, h.Kind, src)
+	}
+	return nil
+}
+
+// PeerFailed fails every pending operation that involves world rank peer
+// (transport.FailureHandler): receives from it, wildcard receives on
+// communicators containing it, rendezvous sends to it awaiting a CTS and
+// receives awaiting its Data. Later operations involving peer fail at
+// once.
+func (e *engine) PeerFailed(peer int, cause error) {
+	if peer < 0 || peer >= e.size {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.failed[peer] != nil {
+		return
+	}
+	e.failed[peer] = cause
+	for _, q := range e.queues {
+		for r := q.postedHead; r != nil; {
+			next := r.next
+			if r.peer == peer || (r.peer == AnySource && r.c.local[peer] >= 0) {
+				q.unlinkPosted(r)
+				r.finish(Status{}, r.c.peerErr(peer, cause))
+			}
+			r = next
+		}
+	}
+	for k, r := range e.rdvSend {
+		if r.peer == peer {
+			delete(e.rdvSend, k)
+			r.finish(Status{}, r.c.peerErr(peer, cause))
+		}
+	}
+	for k, r := range e.rdvRecv {
+		if k.src == peer {
+			delete(e.rdvRecv, k)
+			r.finish(Status{}, r.c.peerErr(peer, cause))
+		}
+	}
+}
+
+// peerErr is the error of an operation on c that failed because world
+// rank peer failed.
+func (c *communicator) peerErr(peer int, cause error) error {
+	return fmt.Errorf("comm: rank %d (world rank %d) failed: %w", c.local[peer], peer, cause)
+}
+
+// recvFailure returns why a receive r cannot be posted: the world is
+// closed, its source failed, or (for AnySource) some member of its
+// communicator failed; nil if it can. Caller holds e.mu.
+func (e *engine) recvFailure(r *request) error {
+	if e.closed {
+		return ErrClosed
+	}
+	if r.peer != AnySource {
+		if err := e.failed[r.peer]; err != nil {
+			return r.c.peerErr(r.peer, err)
+		}
+		return nil
+	}
+	for _, w := range r.c.world {
+		if err := e.failed[w]; err != nil {
+			return r.c.peerErr(w, err)
+		}
+	}
+	return nil
+}
+
+// close fails all pending operations with ErrClosed and closes the
+// endpoint.
+func (e *engine) close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	for _, q := range e.queues {
+		for r := q.postedHead; r != nil; {
+			next := r.next
+			q.unlinkPosted(r)
+			r.finish(Status{}, ErrClosed)
+			r = next
+		}
+		for m := q.unexpHead; m != nil; {
+			next := m.next
+			q.unlinkUnexpected(m)
+			if m.sreq != nil {
+				m.sreq.finish(Status{}, ErrClosed)
+			}
+			putMessage(m)
+			m = next
+		}
+	}
+	for k, r := range e.rdvSend {
+		delete(e.rdvSend, k)
+		r.finish(Status{}, ErrClosed)
+	}
+	for k, r := range e.rdvRecv {
+		delete(e.rdvRecv, k)
+		r.finish(Status{}, ErrClosed)
+	}
+	e.mu.Unlock()
+	return e.ep.Close()
+}

@@ -1,0 +1,228 @@
+package comm
+
+import "sync"
+
+// reqKind says whether a request sends or receives.
+type reqKind uint8
+
+const (
+	reqSend reqKind = iota + 1
+	reqRecv
+)
+
+// action is protocol work a request still has to do on its owner's side.
+type action uint8
+
+const (
+	actNone action = iota
+	actCTS         // receive matched an RTS: send the CTS
+	actData        // send got its CTS: send the Data frame
+)
+
+// request is the runtime's state of one send or receive (MPI_Request).
+// Fields below the line are guarded by engine.mu.
+type request struct {
+	e      *engine
+	c      *communicator // for translating world ranks into c's ranks
+	kind   reqKind
+	buf    []byte
+	peer   int    // send: destination world rank; receive: wanted source world rank or AnySource
+	ctx    uint32 // transport context
+	tag    int32  // wire tag; AnyTag for a wildcard receive
+	cookie uint64 // rendezvous cookie (sender's)
+
+	// blocking: the owner is inside a blocking call (Send, Recv,
+	// Sendrecv, Barrier) and runs pending actions itself; otherwise an
+	// action found while the owner is not waiting runs on a new goroutine.
+	blocking bool
+	own      chan struct{} // the request's own wake-up channel (capacity 1)
+	ch       chan struct{} // channel the owner waits on (own, or shared in Sendrecv)
+
+	// ---- guarded by engine.mu
+	next, prev *request // posted-receive queue links
+	waiting    bool     // the owner waits on ch
+	act        action
+	claimed    bool // act is being run
+	msrc       int  // receive: world rank of the matched message's sender
+	mtag       int32
+	mlen       int
+	done       bool
+	st         Status
+	err        error
+}
+
+// reqPool holds requests of blocking calls; they never escape to users.
+var reqPool = sync.Pool{New: func() any {
+	r := &request{own: make(chan struct{}, 1)}
+	r.ch = r.own
+	return r
+}}
+
+// getReq returns a pooled request for a blocking call.
+func getReq() *request {
+	r := reqPool.Get().(*request)
+	r.blocking = true
+	return r
+}
+
+// putReq returns a completed pooled request to the pool.
+func putReq(r *request) {
+	own := r.own
+	select {
+	case <-own:
+	default:
+	}
+	*r = request{own: own, ch: own}
+	reqPool.Put(r)
+}
+
+// newReq returns a request for a non-blocking call (Isend, Irecv), owned
+// by the caller until garbage collected.
+func newReq() *request {
+	r := &request{own: make(chan struct{}, 1)}
+	r.ch = r.own
+	return r
+}
+
+// newRequest returns a request of kind for buf with peer (send: destination
+// world rank; receive: source world rank or AnySource), context ctx and wire
+// tag (or AnyTag). Blocking calls get a pooled request; ch, if not nil,
+// replaces its wake-up channel (Sendrecv waits on two requests at once).
+func (e *engine) newRequest(c *communicator, kind reqKind, buf []byte, peer int, ctx uint32, tag int32, blocking bool, ch chan struct{}) *request {
+	var r *request
+	if blocking {
+		r = getReq()
+	} else {
+		r = newReq()
+	}
+	r.e, r.c, r.kind, r.buf, r.peer, r.ctx, r.tag = e, c, kind, buf, peer, ctx, tag
+	if ch != nil {
+		r.ch = ch
+	}
+	return r
+}
+
+// Wait blocks until r completes and returns its status and error; later
+// calls return the same again.
+func (r *request) Wait() (Status, error) {
+	r.e.wait(r, nil)
+	return r.st, r.err
+}
+
+// Test reports whether r has completed, without blocking; once done it
+// returns r's status and error.
+func (r *request) Test() (bool, Status, error) {
+	r.e.mu.Lock()
+	done := r.done
+	r.e.mu.Unlock()
+	if !done {
+		return false, Status{}, nil
+	}
+	return true, r.st, r.err
+}
+
+// doneRequest is a send that completed when it was started (eager sends):
+// Wait and Test return a zero Status and nil at once.
+type doneRequest struct{}
+
+func (doneRequest) Wait() (Status, error)       { return Status{}, nil }
+func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
+
+// wait blocks the owner until a and b (b may be nil) are done, running
+// their pending protocol actions on the way. Both must wait on the same
+// channel.
+func (e *engine) wait(a, b *request) {
+	for {
+		e.mu.Lock()
+		r := a
+		if r.done || r.act == actNone || r.claimed {
+			r = b
+		}
+		if r != nil && !r.done && r.act != actNone && !r.claimed {
+			act := r.act
+			r.claimed = true
+			e.mu.Unlock()
+			e.run(r, act)
+			continue
+		}
+		if a.done && (b == nil || b.done) {
+			e.mu.Unlock()
+			return
+		}
+		a.waiting = !a.done
+		if b != nil {
+			b.waiting = !b.done
+		}
+		e.mu.Unlock()
+		<-a.ch
+	}
+}
+
+// wake signals r's owner if it waits. Caller holds e.mu.
+func (r *request) wake() {
+	if r.waiting {
+		r.waiting = false
+		select {
+		case r.ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// finish completes r with st and err unless it is already done. Caller
+// holds e.mu.
+func (r *request) finish(st Status, err error) {
+	if r.done {
+		return
+	}
+	r.done = true
+	r.st, r.err = st, err
+	r.act = actNone
+	r.wake()
+}
+
+// trigger gives r protocol work to do: its owner does it if it is in a
+// blocking call or waiting, else a new goroutine does. Caller holds e.mu.
+func (e *engine) trigger(r *request, act action) {
+	r.act, r.claimed = act, false
+	if r.blocking || r.waiting {
+		r.wake()
+		return
+	}
+	go e.runUnclaimed(r)
+}
+
+// runUnclaimed runs r's pending action unless its owner already took it.
+func (e *engine) runUnclaimed(r *request) {
+	e.mu.Lock()
+	if r.done || r.act == actNone || r.claimed {
+		e.mu.Unlock()
+		return
+	}
+	act := r.act
+	r.claimed = true
+	e.mu.Unlock()
+	e.run(r, act)
+}
+
+// cancel fails receive r with err if no message is being copied into it:
+// it is still posted, or matched to an RTS whose Data has not begun.
+// Otherwise r completes normally.
+func (e *engine) cancel(r *request, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r.done {
+		return
+	}
+	q := e.queue(r.ctx)
+	if r.prev != nil || q.postedHead == r {
+		q.unlinkPosted(r)
+		r.finish(Status{}, err)
+		return
+	}
+	key := rdvKey{r.msrc, r.cookie}
+	if r.mlen > 0 && e.rdvRecv[key] == r {
+		delete(e.rdvRecv, key)
+		r.finish(Status{}, err)
+	}
+}
