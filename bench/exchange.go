@@ -1,0 +1,48 @@
+package bench
+
+import "github.com/mpbench/mpbench/comm"
+
+// Exchange (IMB_exchange.c): in the periodic chain every rank sends its
+// message to both neighbours with two non-blocking sends, receives one
+// message from the left then one from the right, and waits for its sends.
+// t = time per iteration; Mbytes/sec = 4*bytes/t_max (IMB's scale_bw 4:
+// two messages out and two in per rank). The receive area holds both
+// messages: left's first, then right's.
+func init() {
+	Register(Spec{
+		Name: "Exchange", Class: ParallelTransfer, Default: true,
+		ScaleTime: 1, ScaleBW: 4,
+		Areas:  func(bytes int64, _ int) (int64, int64) { return bytes, 2 * bytes },
+		Expect: ExpectFrom(func(rank, procs int) []int { return []int{left(rank, procs), right(rank, procs)} }),
+		Kernel: exchange,
+	})
+}
+
+func exchange(e *Env, n int) (float64, error) {
+	c := e.Comm
+	l, r := left(c.Rank(), c.Size()), right(c.Rank(), c.Size())
+	b := e.Bytes
+	reqs := make([]comm.Request, 2)
+	start := c.Wtime()
+	for i := 0; i < n; i++ {
+		send, recv := e.Send(i), e.Recv(i)
+		var err error
+		if reqs[0], err = c.Isend(send, r, 0); err != nil {
+			return 0, err
+		}
+		if reqs[1], err = c.Isend(send, l, 0); err != nil {
+			comm.Waitall(reqs[:1])
+			return 0, err
+		}
+		if _, err = c.Recv(recv[:b], l, 0); err == nil {
+			_, err = c.Recv(recv[b:2*b], r, 0)
+		}
+		if werr := comm.Waitall(reqs); err == nil {
+			err = werr
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	return c.Wtime() - start, nil
+}

@@ -1,0 +1,36 @@
+package bench
+
+import "github.com/mpbench/mpbench/comm"
+
+// PingPing (IMB_pingping.c): both ranks of the pair post a non-blocking
+// send to each other at the same time, receive the other's message, then
+// wait for their send; messages cross in flight. t = time per iteration,
+// Mbytes/sec = bytes/t (one direction counted).
+func init() {
+	Register(Spec{
+		Name: "PingPing", Class: SingleTransfer, Default: true, Pair: true,
+		ScaleTime: 1, ScaleBW: 1,
+		Expect: ExpectFrom(otherOfPair),
+		Kernel: pingPing,
+	})
+}
+
+func pingPing(e *Env, n int) (float64, error) {
+	c := e.Comm
+	peer := 1 - c.Rank()
+	start := c.Wtime()
+	for i := 0; i < n; i++ {
+		req, err := c.Isend(e.Send(i), peer, 0)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := c.Recv(e.Recv(i), peer, 0); err != nil {
+			comm.Waitall([]comm.Request{req})
+			return 0, err
+		}
+		if _, err := req.Wait(); err != nil {
+			return 0, err
+		}
+	}
+	return c.Wtime() - start, nil
+}

@@ -1,0 +1,74 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// blockPlan is one block to run: a benchmark at one process count.
+type blockPlan struct {
+	spec  Spec
+	block Block
+	sizes []int64
+}
+
+// makePlan lists the blocks of a run on np processes in run order. Every
+// rank computes the same plan, so plan errors need no communication.
+func makePlan(o *Options, np int) ([]blockPlan, error) {
+	names := o.Benchmarks
+	if len(names) == 0 {
+		names = DefaultNames()
+	}
+	sizes := o.Sizes()
+	var plan []blockPlan
+	for _, name := range names {
+		spec, ok := Lookup(name)
+		if !ok {
+			return nil, unknownBenchmark(name)
+		}
+		counts, err := spec.processCounts(o.NPMin, np)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range counts {
+			nGroups := 1
+			if o.Multi != result.MultiNone {
+				nGroups = np / p
+			}
+			groups := make([][]int, nGroups)
+			for g := range groups {
+				for k := 0; k < p; k++ {
+					groups[g] = append(groups[g], g*p+k)
+				}
+			}
+			bp := blockPlan{spec: spec, sizes: sizes, block: Block{
+				Benchmark: spec.Name, Class: spec.Class, Processes: p, Multi: o.Multi,
+				Groups: groups, Idle: np - nGroups*p, MByte: o.MByte,
+				ScaleBW: spec.ScaleBW, Check: o.Check && spec.Expect != nil,
+			}}
+			if spec.Class == Sync {
+				bp.sizes = []int64{0}
+			}
+			plan = append(plan, bp)
+		}
+	}
+	return plan, nil
+}
+
+// processCounts returns the process counts (per group) s runs at on np
+// processes: 2 for Pair benchmarks (IMB runs single transfers on 2
+// processes), else the -npmin sweep.
+func (s *Spec) processCounts(npmin, np int) ([]int, error) {
+	if s.Pair {
+		if np < 2 {
+			return nil, fmt.Errorf("%s needs 2 processes, %d running: run with -np 2 or more", s.Name, np)
+		}
+		return []int{2}, nil
+	}
+	counts, err := ProcessCounts(npmin, np)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return counts, nil
+}

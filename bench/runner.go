@@ -1,0 +1,275 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/result"
+)
+
+// Verdicts rank 0 distributes before each message size and at the end of a
+// block (record.count of a tagVerdict message).
+const (
+	verdictGo    = 1  // measure the next size
+	verdictDone  = 0  // block finished
+	verdictStop  = -1 // context cancelled at rank 0: stop between sizes
+	verdictAbort = -2 // a rank failed (-check defect, sink error): note says why
+)
+
+// CheckError reports received bytes that differ from the -check pattern.
+type CheckError struct {
+	Benchmark string
+	Bytes     int64 // message size
+	Rank      int   // world rank that received the wrong bytes
+	Defects   int64 // wrong bytes summed over the row's ranks and repetitions
+	Msg       string
+}
+
+func (e *CheckError) Error() string { return e.Msg }
+
+// Run runs the benchmarks of opts on communicator c and reports each block
+// and row to sink as soon as it is measured. It is collective: every rank
+// of c calls Run with the same opts; only rank 0 uses sink (others may pass
+// nil). Control traffic (probe times, repetition counts, results, verdicts)
+// uses point-to-point messages only.
+//
+// For each benchmark and process count (IMB's -npmin sweep, 2 only for
+// single-transfer benchmarks) the active ranks form one group, or np/N
+// groups of N under -multi, and idle ranks wait for rank 0's verdict (IMB's
+// "waiting in MPI_Barrier"). For each message size every active rank:
+// probes one iteration; rank 0 takes the maximum and fixes the repetition
+// count (BaseRepetitions, CapRepetitions) for all; warm-up
+// (WarmupRepetitions, -warm_up); two barriers (IMB's N_BARR); the timed loop;
+// under -check an untimed verification pass over the same number of
+// repetitions that checks every received byte against Pattern. Rank 0
+// gathers each rank's time per iteration (scaled by Spec.ScaleTime, usec)
+// and sets t_min, t_max, t_avg over the row's ranks and
+// Mbytes/sec = ScaleBW*bytes/t_max in opts.MByte bytes per Mbyte
+// (IMB_output.c, IMB_calculate_times). For single-transfer benchmarks
+// t_max is IMB's t[usec] (IMB prints timing[MAX] there too).
+//
+// Errors: invalid options or too few processes return before any
+// communication, identically on every rank. A communication error returns
+// at once, naming benchmark, size and rank. A -check defect or a sink error
+// is sent to every rank, which all return it (a *CheckError for defects)
+// after the rows already measured were given to the sink. Cancelling ctx
+// at rank 0 stops every rank before the next size; Run then returns an
+// error wrapping context.Canceled (ctx.Err() at rank 0).
+func Run(ctx context.Context, c comm.Comm, opts Options, sink Sink) error {
+	if err := opts.Validate(); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	plan, err := makePlan(&opts, c.Size())
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if c.Rank() != 0 {
+		sink = nil
+	}
+	for _, p := range plan {
+		br := &blockRun{plan: p, opts: &opts, world: c, sink: sink}
+		if err := br.run(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockRun is the state of one block on one rank.
+type blockRun struct {
+	plan   blockPlan
+	opts   *Options
+	world  comm.Comm
+	active comm.Comm // ranks of all groups; nil on idle ranks
+	group  comm.Comm // this rank's group
+	sink   Sink      // nil except on world rank 0
+	fail   error     // first failure known at rank 0
+}
+
+func (r *blockRun) name() string { return r.plan.block.Benchmark }
+
+// errf formats an error with the block's context.
+func (r *blockRun) errf(bytes int64, format string, args ...any) error {
+	return fmt.Errorf("bench: %s: %d processes: %d bytes: rank %d: %w", r.name(), r.plan.block.Processes,
+		bytes, r.world.Rank(), fmt.Errorf(format, args...))
+}
+
+func (r *blockRun) run(ctx context.Context) error {
+	b := r.plan.block
+	me := r.world.Rank()
+	nActive := len(b.Groups) * b.Processes
+	color := comm.Undefined
+	if me < nActive {
+		color = 0
+	}
+	var err error
+	if r.active, err = r.world.Split(color, me); err != nil {
+		return r.errf(-1, "split active ranks: %w", err)
+	}
+	if r.active == nil {
+		return r.awaitVerdict()
+	}
+	if r.group, err = r.active.Split(me/b.Processes, me); err != nil {
+		return r.errf(-1, "split groups: %w", err)
+	}
+	if r.sink != nil {
+		r.fail = r.sink.Begin(b)
+	}
+	verdict, err := r.sizes(ctx)
+	if err == nil && me == 0 {
+		// Release the idle ranks with the block's outcome.
+		for idle := nActive; idle < r.world.Size(); idle++ {
+			if serr := r.world.Send(verdict.encode(), idle, tagVerdict); serr != nil {
+				err = r.errf(-1, "release idle rank %d: %w", idle, serr)
+				break
+			}
+		}
+	}
+	if r.sink != nil {
+		if eerr := r.sink.End(b); eerr != nil && err == nil && r.fail == nil {
+			err = fmt.Errorf("bench: %s: %w", r.name(), eerr)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return r.verdictErr(verdict)
+}
+
+// awaitVerdict is an idle rank's part of a block.
+func (r *blockRun) awaitVerdict() error {
+	buf := make([]byte, 16+maxNote)
+	st, err := r.world.Recv(buf, 0, tagVerdict)
+	if err != nil {
+		return r.errf(-1, "idle rank waiting for the block's end: %w", err)
+	}
+	v, err := decode(buf[:st.Count])
+	if err != nil {
+		return r.errf(-1, "%w", err)
+	}
+	return r.verdictErr(v)
+}
+
+// verdictErr turns a final verdict into Run's result on this rank.
+func (r *blockRun) verdictErr(v record) error {
+	switch v.count {
+	case verdictDone:
+		return nil
+	case verdictStop:
+		if r.world.Rank() == 0 && r.fail != nil {
+			return r.fail
+		}
+		return fmt.Errorf("bench: %s: stopped by rank 0 (%s): %w", r.name(), v.note, context.Canceled)
+	}
+	if r.world.Rank() == 0 && r.fail != nil {
+		return r.fail
+	}
+	return errors.New(v.note)
+}
+
+// sizes measures every message size of the block; it returns the final
+// verdict (done, stop or abort) or a communication error.
+func (r *blockRun) sizes(ctx context.Context) (record, error) {
+	sizes := r.plan.sizes
+	prev := 0
+	for i := 0; ; i++ {
+		v := record{count: verdictGo}
+		if i == len(sizes) {
+			v.count = verdictDone
+		}
+		if r.world.Rank() == 0 {
+			if r.fail != nil {
+				v = record{count: verdictAbort, note: r.fail.Error()}
+			} else if err := ctx.Err(); err != nil {
+				v = record{count: verdictStop, note: err.Error()}
+				r.fail = fmt.Errorf("bench: %s: stopped: %w", r.name(), err)
+			}
+		}
+		var err error
+		if v, err = bcast(r.active, v, tagVerdict); err != nil {
+			return v, r.errf(-1, "verdict: %w", err)
+		}
+		if v.count != verdictGo {
+			return v, nil
+		}
+		res, n, err := r.measure(sizes[i], prev)
+		if err != nil {
+			return v, err
+		}
+		prev = n
+		recs, err := gather(r.active, res, tagResult)
+		if err != nil {
+			return v, r.errf(sizes[i], "gather results: %w", err)
+		}
+		if r.world.Rank() == 0 {
+			r.report(sizes[i], n, recs)
+		}
+	}
+}
+
+// report builds the rows of one size at rank 0 and hands them to the sink.
+func (r *blockRun) report(bytes int64, n int, recs []record) {
+	b := r.plan.block
+	before := r.fail                  // rows measured after a failure are not reported
+	spans := [][2]int{{0, len(recs)}} // active ranks per row
+	if b.Multi == result.MultiEach {
+		spans = spans[:0]
+		for g := range b.Groups {
+			spans = append(spans, [2]int{g * b.Processes, (g + 1) * b.Processes})
+		}
+	}
+	for g, span := range spans {
+		row := r.row(bytes, n, recs[span[0]:span[1]])
+		if b.Multi == result.MultiEach {
+			row.Group = g
+		}
+		if row.Defects > 0 && r.fail == nil {
+			for k, rec := range recs[span[0]:span[1]] {
+				if rec.count > 0 {
+					r.fail = &CheckError{Benchmark: b.Benchmark, Bytes: bytes, Rank: span[0] + k,
+						Defects: int64(row.Defects), Msg: rec.note}
+					break
+				}
+			}
+		}
+		if r.sink != nil && before == nil {
+			if err := r.sink.Row(b, row); err != nil && r.fail == nil {
+				r.fail = fmt.Errorf("bench: %s: %d bytes: %w", b.Benchmark, bytes, err)
+			}
+		}
+	}
+}
+
+// row aggregates the records of one row's ranks (IMB_calculate_times).
+func (r *blockRun) row(bytes int64, n int, recs []record) result.Row {
+	b := r.plan.block
+	rowBytes := bytes
+	if b.Class == Sync {
+		rowBytes = -1
+	}
+	row := result.NewRow(b.Benchmark, b.Processes, rowBytes)
+	row.Multi = b.Multi
+	row.Groups = len(b.Groups)
+	row.Repetitions = int64(n)
+	row.TMin, row.TMax, row.TAvg = math.Inf(1), math.Inf(-1), 0
+	var defects int64
+	for _, rec := range recs {
+		row.TMin = math.Min(row.TMin, rec.value)
+		row.TMax = math.Max(row.TMax, rec.value)
+		row.TAvg += rec.value / float64(len(recs))
+		defects += rec.count
+	}
+	if s := r.plan.spec.ScaleBW; s > 0 {
+		row.MBps = 0
+		if row.TMax > 0 {
+			row.MBps = s * float64(bytes) / row.TMax * 1e6 / b.MByte
+		}
+	}
+	if b.Check {
+		row.Defects = float64(defects)
+	}
+	return row
+}

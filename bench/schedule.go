@@ -1,0 +1,181 @@
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Sizes returns the message sizes of a run in bytes, in order: the -msglen
+// list when o.MsgLens is non-nil, else 0 followed by 2^a, 2^(a+1), ...,
+// 2^b for -msglog a:b (IMB's sweep, src_c/IMB_settings.h MINMSGLOG and
+// MAXMSGLOG; sample: -msglog 3:28 gives 0, 8, 16, ...). Sizes are int64 so
+// the largest, 2^30, cannot wrap.
+func (o *Options) Sizes() []int64 {
+	if o.MsgLens != nil {
+		return append([]int64(nil), o.MsgLens...)
+	}
+	sizes := []int64{0}
+	for e := o.MsgLogMin; e <= o.MsgLogMax; e++ {
+		sizes = append(sizes, int64(1)<<e)
+	}
+	return sizes
+}
+
+// BaseRepetitions is IMB's repetition count before the time cap, for
+// message size bytes: MsgsPerSample for 0 bytes, else
+// max(1, min(OverallVolBytes/bytes, MsgsPerSample)) (IMB_mem_manager.c with
+// MSGSPERSAMPLE 1000, OVERALL_VOL 40 MiB: 1000 up to 32 KiB, 640 at 64 KiB,
+// ..., 10 at 4 MiB).
+func (o *Options) BaseRepetitions(bytes int64) int {
+	if bytes <= 0 {
+		return o.MsgsPerSample
+	}
+	n := o.OverallVolBytes / bytes
+	if n > int64(o.MsgsPerSample) {
+		n = int64(o.MsgsPerSample)
+	}
+	if n < 1 {
+		n = 1
+	}
+	return int(n)
+}
+
+// CapRepetitions applies IMB's dynamic iteration policy (ITER_POLICY
+// imode_dynamic, IMB_mem_manager.c): given the base count n, the previous
+// size's count prev (0 for the first size) and probe, the time in seconds
+// of one iteration (maximum over ranks), it returns
+// min(n, prev, 1 + limit/probe), at least 1. Counts therefore never grow
+// from one size to the next, and one size takes about limit seconds at
+// most.
+func CapRepetitions(n, prev int, probe, limit float64) int {
+	if prev > 0 && prev < n {
+		n = prev
+	}
+	if probe > 0 {
+		fit := 1 + limit/probe
+		if fit < float64(n) {
+			n = int(fit)
+		}
+	}
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+// WarmupRepetitions is the number of untimed iterations before the timed
+// ones: n/10, at least 10 (IMB_warm_up.c: WARMUP_PERCENT 10,
+// MIN_WARMUP_ITERS 10), but never more than n itself, which keeps warm-up
+// of large messages (n = 1 at 1 GiB) within the -time budget.
+func WarmupRepetitions(n int) int {
+	w := n / 10
+	if w < 10 {
+		w = 10
+	}
+	if w > n {
+		w = n
+	}
+	return w
+}
+
+// ProcessCounts returns the process counts of the -npmin sweep on np
+// processes: npmin, 2*npmin, 4*npmin, ... below np, then np itself
+// (IMB.c's loop: NP = min(2*NP, np) until np is reached). It returns an
+// error when npmin > np.
+func ProcessCounts(npmin, np int) ([]int, error) {
+	if npmin < 1 {
+		return nil, fmt.Errorf("-npmin %d: expected -npmin P with an integer P >= 1", npmin)
+	}
+	if npmin > np {
+		return nil, fmt.Errorf("-npmin %d: only %d processes are running; use -npmin 1..%d or run with -np %d or more", npmin, np, np, npmin)
+	}
+	var out []int
+	for p := npmin; ; p *= 2 {
+		if p >= np {
+			out = append(out, np)
+			return out, nil
+		}
+		out = append(out, p)
+	}
+}
+
+// ParseMsgLog parses IMB's -msglog value "a:b" (sizes 0, 2^a, ..., 2^b) or
+// "b" (meaning 0:b) into its exponents, with 0 <= a <= b <= MaxMsgLog.
+func ParseMsgLog(s string) (lo, hi int, err error) {
+	bad := func() (int, int, error) {
+		return 0, 0, fmt.Errorf("-msglog %s: expected -msglog a:b with integers 0 <= a <= b <= %d", s, MaxMsgLog)
+	}
+	a, b, found := strings.Cut(strings.TrimSpace(s), ":")
+	if !found {
+		a, b = "0", a
+	}
+	if lo, err = strconv.Atoi(strings.TrimSpace(a)); err != nil {
+		return bad()
+	}
+	if hi, err = strconv.Atoi(strings.TrimSpace(b)); err != nil {
+		return bad()
+	}
+	if lo < 0 || hi > MaxMsgLog || lo > hi {
+		return bad()
+	}
+	return lo, hi, nil
+}
+
+// ReadMsgLen reads an IMB -msglen file: one message size in bytes per
+// line, blank lines and lines starting with '#' ignored; sizes need not be
+// powers of two and are kept in file order. Errors name the line:
+// "-msglen line 3: "12k": expected a size in bytes 0..1073741824".
+func ReadMsgLen(r io.Reader) ([]int64, error) {
+	sc := bufio.NewScanner(r)
+	sizes := []int64{}
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || n < 0 || n > MaxMsgLen {
+			return nil, fmt.Errorf("-msglen line %d: %q: expected a size in bytes 0..%d", line, text, MaxMsgLen)
+		}
+		sizes = append(sizes, n)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("-msglen: %w", err)
+	}
+	if len(sizes) == 0 {
+		return nil, fmt.Errorf("-msglen: the file lists no sizes; expected one size in bytes per line")
+	}
+	return sizes, nil
+}
+
+// ParseOffCache parses IMB's -off_cache value "cache_size[,cache_line_size]":
+// "-1" selects DefaultCacheBytes and DefaultCacheLine; otherwise cache_size
+// is in MiB (a decimal number, as IMB reads it) and the optional line size
+// in bytes. It returns the cache size and line in bytes.
+func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
+	bad := func() (int64, int, error) {
+		return 0, 0, fmt.Errorf("-off_cache %s: expected -off_cache -1 or -off_cache MiB[,line_bytes] with MiB > 0", s)
+	}
+	size, ls, hasLine := strings.Cut(strings.TrimSpace(s), ",")
+	mib, err := strconv.ParseFloat(strings.TrimSpace(size), 64)
+	if err != nil || math.IsNaN(mib) || math.IsInf(mib, 0) {
+		return bad()
+	}
+	line = DefaultCacheLine
+	if hasLine {
+		if line, err = strconv.Atoi(strings.TrimSpace(ls)); err != nil || line < 1 || line > 1<<20 {
+			return bad()
+		}
+	}
+	if mib == -1 {
+		return -1, line, nil
+	}
+	if mib <= 0 || mib > 1<<20 {
+		return bad()
+	}
+	return int64(mib * (1 << 20)), line, nil
+}
