@@ -1,0 +1,37 @@
+//go:build mpi
+
+// Package mpi implements comm.Comm on a real MPI library through cgo, so that
+// mpbench's benchmarks and collective algorithms, written once against
+// comm.Comm, can measure Open MPI or MPICH as well as mpbench's own runtime.
+//
+// The package is compiled only with the build tag mpi: "-tags mpi" links Open
+// MPI (pkg-config ompi), "-tags mpi,mpich" links MPICH (pkg-config mpich).
+// Without the tag nothing here is built and the default build needs no MPI.
+// Programs using it are started by the library's launcher (mpirun or
+// mpiexec.mpich), e.g.
+//
+//	mpirun --allow-run-as-root --oversubscribe -np 2 ./prog
+//
+// Call Init once, from the main goroutine, before anything else; it returns
+// the world communicator (MPI_COMM_WORLD). The library runs at thread level
+// MPI_THREAD_FUNNELED (MPI-3.1 §12.4.3): the package locks the main goroutine
+// to the main OS thread at start-up, and every MPI call must be made from the
+// goroutine that called Init. Finalize ends MPI.
+//
+// Point-to-point operations move bytes (MPI_BYTE) and map comm.AnySource and
+// comm.AnyTag to MPI_ANY_SOURCE and MPI_ANY_TAG. Non-blocking operations are
+// zero-copy: the Go buffer is pinned with runtime.Pinner from Isend/Irecv
+// until Wait or Test reports completion, and the library reads or writes it
+// in place. Every request must therefore be completed; a request dropped
+// before completion keeps its buffer pinned.
+//
+// Errors come back as *Error (the library communicator's error handler is set
+// to MPI_ERRORS_RETURN). MPI_ERR_TRUNCATE, MPI_ERR_RANK and MPI_ERR_TAG
+// unwrap to comm.ErrTruncate, comm.ErrRank and comm.ErrTag.
+//
+// Besides comm.Comm, *Comm offers the library's own collectives (Bcast,
+// Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v), Alltoall(v),
+// ReduceScatter, ReduceScatterBlock) on byte buffers, with reductions typed by
+// Op and Datatype, so that the library's algorithms can be measured next to
+// package coll's.
+package mpi

@@ -1,0 +1,161 @@
+//go:build mpi
+
+package mpi
+
+// #include "shim.h"
+import "C"
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/mpbench/mpbench/comm"
+)
+
+// ptr is the address of b's first byte, or nil for an empty slice (MPI
+// accepts any address, NULL included, with a count of 0).
+func ptr(b []byte) unsafe.Pointer {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&b[0])
+}
+
+// count checks that n bytes fit the library's int count argument.
+func count(op string, n int) (C.int, error) {
+	if n > math.MaxInt32 {
+		return 0, fmt.Errorf("mpi: %s: %d bytes exceed the largest count the library takes (%d)", op, n, math.MaxInt32)
+	}
+	return C.int(n), nil
+}
+
+// dest checks a destination rank.
+func (c *Comm) dest(op string, r int) error {
+	if r < 0 || r >= c.size {
+		return fmt.Errorf("mpi: %s: destination rank %d outside 0..%d: %w", op, r, c.size-1, comm.ErrRank)
+	}
+	return nil
+}
+
+// source checks a source rank and maps comm.AnySource to MPI_ANY_SOURCE.
+func (c *Comm) source(op string, r int) (C.int, error) {
+	if r == comm.AnySource {
+		return C.mpb_any_source(), nil
+	}
+	if r < 0 || r >= c.size {
+		return 0, fmt.Errorf("mpi: %s: source rank %d outside 0..%d or comm.AnySource: %w", op, r, c.size-1, comm.ErrRank)
+	}
+	return C.int(r), nil
+}
+
+// maxTag is the largest tag a caller may use: comm.MaxTag, or the library's
+// MPI_TAG_UB if that is smaller.
+func maxTag() int {
+	if tagUB > 0 && tagUB < comm.MaxTag {
+		return tagUB
+	}
+	return comm.MaxTag
+}
+
+// sendTag checks a send tag.
+func sendTag(op string, t int) error {
+	if t < 0 || t > maxTag() {
+		return fmt.Errorf("mpi: %s: tag %d outside 0..%d: %w", op, t, maxTag(), comm.ErrTag)
+	}
+	return nil
+}
+
+// recvTag checks a receive tag and maps comm.AnyTag to MPI_ANY_TAG.
+func recvTag(op string, t int) (C.int, error) {
+	if t == comm.AnyTag {
+		return C.mpb_any_tag(), nil
+	}
+	if err := sendTag(op, t); err != nil {
+		return 0, err
+	}
+	return C.int(t), nil
+}
+
+// status converts a completed receive's MPI_Status; the count is taken with
+// MPI_Get_count on MPI_BYTE.
+func status(st *C.MPI_Status) (comm.Status, error) {
+	var n C.int
+	if err := check("MPI_Get_count", C.mpb_byte_count(st, &n)); err != nil {
+		return comm.Status{}, err
+	}
+	return comm.Status{Source: int(st.MPI_SOURCE), Tag: int(st.MPI_TAG), Count: int(n)}, nil
+}
+
+// Send sends buf to rank dest with tag (MPI_Send on MPI_BYTE, standard
+// mode); it returns when buf may be reused.
+func (c *Comm) Send(buf []byte, dest, tag int) error {
+	if err := c.dest("Send", dest); err != nil {
+		return err
+	}
+	if err := sendTag("Send", tag); err != nil {
+		return err
+	}
+	n, err := count("Send", len(buf))
+	if err != nil {
+		return err
+	}
+	return check("MPI_Send", C.mpb_send(ptr(buf), n, C.int(dest), C.int(tag), c.h))
+}
+
+// Recv receives a message matching (source, tag) into buf (MPI_Recv on
+// MPI_BYTE); source may be comm.AnySource and tag comm.AnyTag. A message
+// longer than buf fails with an error wrapping comm.ErrTruncate.
+func (c *Comm) Recv(buf []byte, source, tag int) (comm.Status, error) {
+	src, err := c.source("Recv", source)
+	if err != nil {
+		return comm.Status{}, err
+	}
+	t, err := recvTag("Recv", tag)
+	if err != nil {
+		return comm.Status{}, err
+	}
+	n, err := count("Recv", len(buf))
+	if err != nil {
+		return comm.Status{}, err
+	}
+	var st C.MPI_Status
+	if err := check("MPI_Recv", C.mpb_recv(ptr(buf), n, src, t, c.h, &st)); err != nil {
+		return comm.Status{}, err
+	}
+	return status(&st)
+}
+
+// Sendrecv sends sendbuf to dest and receives into recvbuf from source in
+// one call (MPI_Sendrecv on MPI_BYTE), so that rings of Sendrecv calls cannot
+// deadlock. source may be comm.AnySource and recvtag comm.AnyTag.
+func (c *Comm) Sendrecv(sendbuf []byte, dest, sendtag int, recvbuf []byte, source, recvtag int) (comm.Status, error) {
+	if err := c.dest("Sendrecv", dest); err != nil {
+		return comm.Status{}, err
+	}
+	if err := sendTag("Sendrecv", sendtag); err != nil {
+		return comm.Status{}, err
+	}
+	src, err := c.source("Sendrecv", source)
+	if err != nil {
+		return comm.Status{}, err
+	}
+	rt, err := recvTag("Sendrecv", recvtag)
+	if err != nil {
+		return comm.Status{}, err
+	}
+	sn, err := count("Sendrecv", len(sendbuf))
+	if err != nil {
+		return comm.Status{}, err
+	}
+	rn, err := count("Sendrecv", len(recvbuf))
+	if err != nil {
+		return comm.Status{}, err
+	}
+	var st C.MPI_Status
+	rc := C.mpb_sendrecv(ptr(sendbuf), sn, C.int(dest), C.int(sendtag), ptr(recvbuf), rn, src, rt, c.h, &st)
+	if err := check("MPI_Sendrecv", rc); err != nil {
+		return comm.Status{}, err
+	}
+	return status(&st)
+}

@@ -1,0 +1,95 @@
+// shim.h wraps the MPI handles and constants that cgo cannot use directly.
+// Under Open MPI, MPI_COMM_WORLD, MPI_BYTE, MPI_SUM and friends are macros
+// expanding to addresses of library globals; under MPICH they are integer
+// constants with implementation-specific values (MPI_ANY_SOURCE is -2 there).
+// Small static functions give Go one spelling for both libraries.
+#ifndef MPBENCH_MPI_SHIM_H
+#define MPBENCH_MPI_SHIM_H
+
+#include <mpi.h>
+#include <stdlib.h>
+
+static inline MPI_Comm mpb_world(void) { return MPI_COMM_WORLD; }
+static inline MPI_Comm mpb_comm_null(void) { return MPI_COMM_NULL; }
+static inline int mpb_is_comm_null(MPI_Comm c) { return c == MPI_COMM_NULL; }
+static inline MPI_Datatype mpb_byte(void) { return MPI_BYTE; }
+static inline MPI_Request mpb_request_null(void) { return MPI_REQUEST_NULL; }
+
+static inline int mpb_any_source(void) { return MPI_ANY_SOURCE; }
+static inline int mpb_any_tag(void) { return MPI_ANY_TAG; }
+static inline int mpb_undefined(void) { return MPI_UNDEFINED; }
+
+static inline int mpb_thread_funneled(void) { return MPI_THREAD_FUNNELED; }
+static inline int mpb_success(void) { return MPI_SUCCESS; }
+static inline int mpb_err_truncate(void) { return MPI_ERR_TRUNCATE; }
+static inline int mpb_err_rank(void) { return MPI_ERR_RANK; }
+static inline int mpb_err_tag(void) { return MPI_ERR_TAG; }
+static inline int mpb_err_count(void) { return MPI_ERR_COUNT; }
+static inline int mpb_err_root(void) { return MPI_ERR_ROOT; }
+static inline int mpb_max_error_string(void) { return MPI_MAX_ERROR_STRING; }
+static inline int mpb_max_library_version_string(void) { return MPI_MAX_LIBRARY_VERSION_STRING; }
+
+// mpb_dtype maps mpbench's Datatype enum (values fixed in types.go) to the
+// library's predefined datatypes.
+static inline MPI_Datatype mpb_dtype(int d) {
+	switch (d) {
+	case 1: return MPI_FLOAT;
+	case 2: return MPI_DOUBLE;
+	case 3: return MPI_INT32_T;
+	case 4: return MPI_INT64_T;
+	}
+	return MPI_DATATYPE_NULL;
+}
+
+// mpb_op maps mpbench's Op enum (values fixed in types.go) to the library's
+// predefined reduction operations.
+static inline MPI_Op mpb_op(int o) {
+	switch (o) {
+	case 1: return MPI_SUM;
+	case 2: return MPI_PROD;
+	case 3: return MPI_MIN;
+	case 4: return MPI_MAX;
+	}
+	return MPI_OP_NULL;
+}
+
+static inline int mpb_init(int *provided) {
+	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, provided);
+	if (rc != MPI_SUCCESS) return rc;
+	return MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+static inline int mpb_tag_ub(int *ub) {
+	int *v = NULL, flag = 0;
+	int rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag);
+	if (rc != MPI_SUCCESS) return rc;
+	*ub = flag ? *v : 32767;
+	return MPI_SUCCESS;
+}
+
+static inline int mpb_send(void *buf, int n, int dest, int tag, MPI_Comm c) {
+	return MPI_Send(buf, n, MPI_BYTE, dest, tag, c);
+}
+
+static inline int mpb_recv(void *buf, int n, int src, int tag, MPI_Comm c, MPI_Status *st) {
+	return MPI_Recv(buf, n, MPI_BYTE, src, tag, c, st);
+}
+
+static inline int mpb_isend(void *buf, int n, int dest, int tag, MPI_Comm c, MPI_Request *r) {
+	return MPI_Isend(buf, n, MPI_BYTE, dest, tag, c, r);
+}
+
+static inline int mpb_irecv(void *buf, int n, int src, int tag, MPI_Comm c, MPI_Request *r) {
+	return MPI_Irecv(buf, n, MPI_BYTE, src, tag, c, r);
+}
+
+static inline int mpb_sendrecv(void *sbuf, int sn, int dest, int stag,
+		void *rbuf, int rn, int src, int rtag, MPI_Comm c, MPI_Status *st) {
+	return MPI_Sendrecv(sbuf, sn, MPI_BYTE, dest, stag, rbuf, rn, MPI_BYTE, src, rtag, c, st);
+}
+
+static inline int mpb_byte_count(MPI_Status *st, int *n) {
+	return MPI_Get_count(st, MPI_BYTE, n);
+}
+
+#endif

@@ -1,0 +1,181 @@
+//go:build mpi
+
+package mpi
+
+// #include "shim.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/mpbench/mpbench/comm"
+)
+
+func init() {
+	// MPI_THREAD_FUNNELED: all MPI calls come from the thread that called
+	// MPI_Init_thread. Locking the main goroutine to the main OS thread
+	// during package initialisation keeps it there for the whole program.
+	runtime.LockOSThread()
+}
+
+var (
+	initMu   sync.Mutex
+	world    *Comm
+	finished bool
+	tagUB    int // largest tag the library accepts (MPI_TAG_UB attribute)
+)
+
+// Comm is a communicator of the linked MPI library (MPI_Comm). It implements
+// comm.Comm and adds the library's collectives. Its methods must be called
+// from the goroutine that called Init.
+type Comm struct {
+	h     C.MPI_Comm
+	rank  int
+	size  int
+	owned bool // created by Split: Free releases it
+}
+
+var _ comm.Comm = (*Comm)(nil)
+
+// Init initialises MPI at thread level MPI_THREAD_FUNNELED
+// (MPI_Init_thread), sets MPI_ERRORS_RETURN on MPI_COMM_WORLD and returns the
+// world communicator. Call it from the main goroutine. A second call returns
+// the same communicator; a call after Finalize fails.
+func Init() (*Comm, error) {
+	initMu.Lock()
+	defer initMu.Unlock()
+	if finished {
+		return nil, errors.New("mpi: Init after Finalize: MPI cannot be restarted in one process")
+	}
+	if world != nil {
+		return world, nil
+	}
+	runtime.LockOSThread()
+	var provided C.int
+	if err := check("MPI_Init_thread", C.mpb_init(&provided)); err != nil {
+		return nil, err
+	}
+	if provided < C.mpb_thread_funneled() {
+		return nil, fmt.Errorf("mpi: library provides thread level %d, below MPI_THREAD_FUNNELED (%d)", int(provided), int(C.mpb_thread_funneled()))
+	}
+	var ub C.int
+	if err := check("MPI_Comm_get_attr(MPI_TAG_UB)", C.mpb_tag_ub(&ub)); err != nil {
+		return nil, err
+	}
+	tagUB = int(ub)
+	w, err := wrap(C.mpb_world(), false)
+	if err != nil {
+		return nil, err
+	}
+	world = w
+	return world, nil
+}
+
+// Finalize ends MPI (MPI_Finalize). Every communicator and request becomes
+// unusable. Calling it twice, or before Init, is an error.
+func Finalize() error {
+	initMu.Lock()
+	defer initMu.Unlock()
+	if world == nil || finished {
+		return errors.New("mpi: Finalize without a preceding Init")
+	}
+	finished = true
+	return check("MPI_Finalize", C.MPI_Finalize())
+}
+
+// Abort terminates every process of the job with exit code code
+// (MPI_Abort on MPI_COMM_WORLD). It does not return.
+func Abort(code int) {
+	C.MPI_Abort(C.mpb_world(), C.int(code))
+}
+
+// TagUB is the largest tag the library accepts (the MPI_TAG_UB attribute,
+// at least 32767 by MPI-3.1 §8.1.2); 0 before Init. Tags above
+// min(TagUB, comm.MaxTag) are rejected with comm.ErrTag.
+func TagUB() int { return tagUB }
+
+// LibraryVersion returns the library's version string
+// (MPI_Get_library_version), e.g. "Open MPI v4.1.4, ...". It may be called
+// before Init.
+func LibraryVersion() string {
+	buf := make([]byte, int(C.mpb_max_library_version_string()))
+	var n C.int
+	if C.MPI_Get_library_version((*C.char)(unsafe.Pointer(&buf[0])), &n) != C.mpb_success() {
+		return Flavor
+	}
+	s := string(buf[:n])
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == 0) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// wrap reads rank and size of h.
+func wrap(h C.MPI_Comm, owned bool) (*Comm, error) {
+	var r, s C.int
+	if err := check("MPI_Comm_rank", C.MPI_Comm_rank(h, &r)); err != nil {
+		return nil, err
+	}
+	if err := check("MPI_Comm_size", C.MPI_Comm_size(h, &s)); err != nil {
+		return nil, err
+	}
+	return &Comm{h: h, rank: int(r), size: int(s), owned: owned}, nil
+}
+
+// Rank is the calling process's rank in c (MPI_Comm_rank).
+func (c *Comm) Rank() int { return c.rank }
+
+// Size is the number of ranks in c (MPI_Comm_size).
+func (c *Comm) Size() int { return c.size }
+
+// Barrier blocks until every rank of c has entered it (MPI_Barrier).
+func (c *Comm) Barrier() error {
+	return check("MPI_Barrier", C.MPI_Barrier(c.h))
+}
+
+// Split partitions c by color; ranks with equal color form a new
+// communicator ordered by (key, rank in c) (MPI_Comm_split). It is
+// collective over c. A rank passing comm.Undefined gets a nil comm.Comm and
+// a nil error. The result is a *Comm; release it with Free.
+func (c *Comm) Split(color, key int) (comm.Comm, error) {
+	if color < 0 && color != comm.Undefined {
+		return nil, fmt.Errorf("mpi: Split: color %d is negative; want >= 0 or comm.Undefined", color)
+	}
+	cc := C.int(color)
+	if color == comm.Undefined {
+		cc = C.mpb_undefined()
+	}
+	var h C.MPI_Comm
+	if err := check("MPI_Comm_split", C.MPI_Comm_split(c.h, cc, C.int(key), &h)); err != nil {
+		return nil, err
+	}
+	if C.mpb_is_comm_null(h) != 0 {
+		return nil, nil
+	}
+	n, err := wrap(h, true)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// Free releases a communicator made by Split (MPI_Comm_free); it is
+// collective over c. Freeing the world communicator is an error.
+func (c *Comm) Free() error {
+	if !c.owned {
+		return errors.New("mpi: Free: only communicators made by Split can be freed")
+	}
+	c.owned = false
+	return check("MPI_Comm_free", C.MPI_Comm_free(&c.h))
+}
+
+// Wtime is the library's wall clock in seconds since an arbitrary origin
+// fixed for the process (MPI_Wtime).
+func (c *Comm) Wtime() float64 { return float64(C.MPI_Wtime()) }
+
+// Wtick is the resolution of Wtime in seconds (MPI_Wtick).
+func (c *Comm) Wtick() float64 { return float64(C.MPI_Wtick()) }
