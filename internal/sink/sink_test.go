@@ -1,0 +1,165 @@
+package sink
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// recorder is a Finisher that logs calls and can fail.
+type recorder struct {
+	calls []string
+	fail  error
+}
+
+func (r *recorder) Begin(b bench.Block) error {
+	r.calls = append(r.calls, "begin "+b.Benchmark)
+	return r.fail
+}
+func (r *recorder) Row(_ bench.Block, row result.Row) error {
+	r.calls = append(r.calls, "row "+row.Benchmark)
+	return r.fail
+}
+func (r *recorder) End(bench.Block) error { r.calls = append(r.calls, "end"); return r.fail }
+func (r *recorder) Finish(error) error    { r.calls = append(r.calls, "finish"); return r.fail }
+
+func TestFanoutCallsEverySinkAndJoinsErrors(t *testing.T) {
+	bad := errors.New("disk full")
+	a, b := &recorder{fail: bad}, &recorder{}
+	f := Fanout{a, b}
+	blk := bench.Block{Benchmark: "PingPong"}
+	err := f.Row(blk, result.NewRow("PingPong", 2, 0))
+	if !errors.Is(err, bad) {
+		t.Errorf("Row error = %v, want %v", err, bad)
+	}
+	if err := (Fanout{b}).Begin(blk); err != nil {
+		t.Errorf("healthy sink: %v", err)
+	}
+	_ = f.Finish(nil)
+	if strings.Join(b.calls, ",") != "row PingPong,begin PingPong,finish" {
+		t.Errorf("second sink calls %v: must run even when the first fails", b.calls)
+	}
+}
+
+func TestOutFormatFollowsIMB(t *testing.T) {
+	cases := []struct {
+		class bench.Class
+		multi int
+		want  imb.OutFormat
+	}{
+		{bench.SingleTransfer, result.MultiNone, imb.OutTimeBW},
+		{bench.SingleTransfer, result.MultiEach, imb.OutTimeBW},
+		{bench.SingleTransfer, result.MultiWorst, imb.OutTimeRangeBW},
+		{bench.ParallelTransfer, result.MultiNone, imb.OutTimeRangeBW},
+		{bench.Collective, result.MultiNone, imb.OutTimeRange},
+		{bench.Sync, result.MultiWorst, imb.OutSync},
+	}
+	for _, c := range cases {
+		if got := OutFormat(bench.Block{Class: c.class, Multi: c.multi}); got != c.want {
+			t.Errorf("%v multi %d: got %v, want %v", c.class, c.multi, got, c.want)
+		}
+	}
+}
+
+// TestTextAndNativeSinks drives the text and JSONL sinks through a fan-out
+// like the worker does and checks both outputs, for a complete and a
+// failed run.
+func TestTextAndNativeSinks(t *testing.T) {
+	for _, runErr := range []error{nil, errors.New("rank 1: peer gone")} {
+		var text, jsonl bytes.Buffer
+		ts, err := NewText(&text, imb.RunInfo{Version: "0.1.0", Date: time.Unix(0, 0).UTC(), Transport: "tcp",
+			Command: []string{"mpbench", "run", "pingpong"}, MaxBytes: 1, Benchmarks: []string{"PingPong"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ns, err := NewNative(native.NewJSONLWriter(&jsonl), result.Meta{Tool: "mpbench", MByte: result.MB})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Fanout{ts, ns}
+		blk := bench.Block{Benchmark: "PingPong", Class: bench.SingleTransfer, Processes: 2, Multi: result.MultiNone, Groups: [][]int{{0, 1}}, Idle: 1}
+		row := result.NewRow("PingPong", 2, 1)
+		row.Repetitions, row.TMax, row.MBps = 1000, 1.14, 0.88
+		if err := f.Begin(blk); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Row(blk, row); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.End(blk); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Finish(runErr); err != nil {
+			t.Fatal(err)
+		}
+		out := text.String()
+		for _, want := range []string{
+			"# Benchmarking PingPong \n# #processes = 2 \n# ( 1 additional process waiting in MPI_Barrier)\n",
+			"       #bytes #repetitions      t[usec]   Mbytes/sec\n            1         1000         1.14         0.88\n",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("text output lacks %q:\n%s", want, out)
+			}
+		}
+		if got := strings.Contains(out, "# All processes entering MPI_Finalize"); got != (runErr == nil) {
+			t.Errorf("runErr %v: closing line present = %v", runErr, got)
+		}
+		runs, _ := native.ReadJSONL(&jsonl, "x")
+		if len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted != (runErr != nil) {
+			t.Errorf("runErr %v: JSONL read back as %+v", runErr, runs)
+		}
+	}
+}
+
+func TestProgressDrawsBlocks(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewProgress(&buf, 100, 3)
+	blk := bench.Block{Benchmark: "Sendrecv", Class: bench.ParallelTransfer, Processes: 4, Groups: [][]int{{0, 1, 2, 3}}}
+	if err := p.Begin(blk); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{0, 1, 2} {
+		_ = p.Row(blk, result.NewRow("Sendrecv", 4, n))
+	}
+	_ = p.End(blk)
+	_ = p.Finish(nil)
+	out := buf.String()
+	if !strings.Contains(out, "Sendrecv") || !strings.Contains(out, "3/3 rows") {
+		t.Errorf("progress output lacks block name or count:\n%q", out)
+	}
+}
+
+func TestExpectedRows(t *testing.T) {
+	two := [][]int{{0, 1}, {2, 3}}
+	if n := ExpectedRows(bench.Block{Class: bench.SingleTransfer, Multi: result.MultiEach, Groups: two}, 23); n != 46 {
+		t.Errorf("multi 1, 2 groups, 23 sizes: %d rows, want 46", n)
+	}
+	if n := ExpectedRows(bench.Block{Class: bench.Sync, Multi: result.MultiWorst, Groups: two}, 23); n != 1 {
+		t.Errorf("barrier: %d rows, want 1", n)
+	}
+}
+
+func TestCPUModel(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/cpuinfo"
+	write := func(s string) {
+		if err := writeFile(path, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("processor\t: 0\nmodel name\t: AMD EPYC 7B12\nprocessor\t: 1\nmodel name\t: other\n")
+	if got := cpuModel(path); got != "AMD EPYC 7B12" {
+		t.Errorf("x86 cpuinfo: %q", got)
+	}
+	write("processor\t: 0\nCPU part\t: 0xd0c\n")
+	if got := cpuModel(path); got != "0xd0c" {
+		t.Errorf("arm cpuinfo: %q", got)
+	}
+}
