@@ -1,0 +1,131 @@
+package analysis
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// sweep returns Hockney times alpha + b/bw (bw in MB/s = B/us) for sizes
+// 0 and 1..2^maxLog, with multiplicative noise of up to +-noise drawn from
+// a fixed seed.
+func sweep(alpha, bw float64, maxLog int, noise float64, seed uint64) []Point {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	pts := []Point{{0, alpha}}
+	for b := int64(1); b <= 1<<maxLog; b *= 2 {
+		pts = append(pts, Point{b, alpha + float64(b)/bw})
+	}
+	for i := range pts {
+		pts[i].Usec *= 1 + noise*(2*rng.Float64()-1)
+	}
+	return pts
+}
+
+func TestFitHockneyRecovers(t *testing.T) {
+	eth, _ := ParseWireModel("eth:1g")
+	for _, w := range []Weighting{Relative, Absolute} {
+		pts := sweep(50, 117, 22, 0.01, 7)
+		f, err := FitHockney(pts, FitOptions{Weighting: w, Model: &eth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(f.AlphaUsec-50)/50 > 0.03 && w == Relative {
+			t.Errorf("%v: alpha %.3f us, want 50 +- 3%%", w, f.AlphaUsec)
+		}
+		if math.Abs(f.BandwidthMBps-117)/117 > 0.01 {
+			t.Errorf("%v: bandwidth %.3f MB/s, want 117 +- 1%%", w, f.BandwidthMBps)
+		}
+		if math.Abs(f.NHalfBytes-f.AlphaUsec*f.BandwidthMBps) > 1e-6 || f.R2 < 0.99 || f.Points != 24 {
+			t.Errorf("%v: n1/2 %.1f, R2 %.5f, points %d", w, f.NHalfBytes, f.R2, f.Points)
+		}
+		if want := 100 * f.BandwidthMBps / eth.PayloadMBps(); math.Abs(f.LineRatePct-want) > 1e-9 || f.LineRatePct < 97 || f.LineRatePct > 100 {
+			t.Errorf("%v: %.2f%% of line rate", w, f.LineRatePct)
+		}
+	}
+	// Exact data: exact parameters and no split.
+	p, err := FitPiecewise(sweep(2.5, 3000, 20, 0, 1), FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Split || math.Abs(p.Single.AlphaUsec-2.5) > 1e-9 || math.Abs(p.Single.BandwidthMBps-3000) > 1e-6 {
+		t.Errorf("exact sweep: %v", p)
+	}
+}
+
+func TestFitPiecewiseFindsBreak(t *testing.T) {
+	// Eager up to 32 KiB: 5 us + b/1000 MB/s; rendezvous from 64 KiB:
+	// 40 us + b/2500 MB/s (a handshake more, zero-copy after).
+	var pts []Point
+	rng := rand.New(rand.NewPCG(3, 3))
+	for b := int64(1); b <= 1<<24; b *= 2 {
+		t := 5 + float64(b)/1000
+		if b >= 65536 {
+			t = 40 + float64(b)/2500
+		}
+		pts = append(pts, Point{b, t * (1 + 0.01*(2*rng.Float64()-1))})
+	}
+	p, err := FitPiecewise(pts, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Split || p.BreakBytes != 65536 {
+		t.Fatalf("break at %d B (split %v), want 65536: %v", p.BreakBytes, p.Split, p)
+	}
+	if math.Abs(p.Eager.AlphaUsec-5)/5 > 0.05 || math.Abs(p.Eager.BandwidthMBps-1000)/1000 > 0.03 ||
+		math.Abs(p.Rendezvous.BandwidthMBps-2500)/2500 > 0.01 || math.Abs(p.Rendezvous.AlphaUsec-40)/40 > 0.2 {
+		t.Errorf("segments: %v", p)
+	}
+	if p.Best(1024).MaxBytes != 32768 || p.Best(1<<20).MinBytes != 65536 || !(p.BICSplit < p.BICSingle) {
+		t.Error("Best picks the wrong segment or BIC does not favour the split")
+	}
+}
+
+func TestFitSkipsInvalidTimes(t *testing.T) {
+	pts := sweep(10, 100, 10, 0, 1)
+	pts[3].Usec, pts[5].Usec, pts[7].Usec = 0, -4, math.NaN()
+	f, err := FitHockney(pts, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Skipped != 3 || f.Points != len(pts)-3 || math.Abs(f.BandwidthMBps-100) > 1e-6 {
+		t.Errorf("skipped %d, used %d, bandwidth %.3f", f.Skipped, f.Points, f.BandwidthMBps)
+	}
+	for _, bad := range [][]Point{
+		nil,
+		{{1, 5}, {2, 6}},
+		{{1, 5}, {2, 0}, {4, -1}, {8, 7}},
+		{{64, 5}, {64, 6}, {64, 7}}, // one size only
+	} {
+		if _, err := FitHockney(bad, FitOptions{}); !errors.Is(err, ErrInsufficientSizes) {
+			t.Errorf("%v: error %v, want insufficient sizes", bad, err)
+		}
+		if _, err := FitPiecewise(bad, FitOptions{}); !errors.Is(err, ErrInsufficientSizes) {
+			t.Errorf("piecewise %v: error %v, want insufficient sizes", bad, err)
+		}
+	}
+}
+
+// TestFitSeed003 fits seed 003's GbE PingPong (up to 512 MiB): the
+// protocol switch between 32 KiB and 64 KiB (573 -> 1742 us) is found, and
+// the rendezvous bandwidth is the saturation the seed describes (just over
+// 100 MiB/s), about 90 % of TCP's payload rate on 1 Gbit/s Ethernet.
+func TestFitSeed003(t *testing.T) {
+	ref := readRef(t, "seed003-imb-pingpong-1gbe.csv")
+	eth, _ := ParseWireModel("eth:1g")
+	p, err := FitPiecewise(ref.points(t, "t_usec"), FitOptions{Model: &eth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(p)
+	if !p.Split || p.BreakBytes != 65536 {
+		t.Fatalf("break %d B (split %v), want 65536", p.BreakBytes, p.Split)
+	}
+	mib := p.Rendezvous.BandwidthMBps * 1e6 / (1 << 20)
+	if mib < 100 || mib > 104 {
+		t.Errorf("rendezvous bandwidth %.2f MiB/s, seed saturates at 101-103", mib)
+	}
+	if pct := p.Rendezvous.LineRatePct; pct < 85 || pct > 95 {
+		t.Errorf("%.1f%% of the TCP payload rate", pct)
+	}
+}
