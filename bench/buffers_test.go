@@ -1,0 +1,75 @@
+package bench
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestAreaWithoutOffCache(t *testing.T) {
+	a, err := newArea(100, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.area(0)) != 100 || &a.area(0)[0] != &a.area(7)[0] {
+		t.Error("without -off_cache every repetition must reuse one 100-byte buffer")
+	}
+}
+
+func TestAreaOffCache(t *testing.T) {
+	const cache, line = 4096, 64
+	for _, size := range []int64{0, 1, 100, 128, 5000} {
+		a, err := newArea(size, cache, line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.slots < 2 || int64(a.slots*a.stride) < 2*cache {
+			t.Errorf("%d bytes: %d slots of %d bytes span less than twice the cache", size, a.slots, a.stride)
+		}
+		start := func(rep int) int { return cap(a.buf) - cap(a.buf[(rep%a.slots)*a.stride:]) }
+		for rep := 0; rep < 3*a.slots; rep++ {
+			s := a.area(rep)
+			if int64(len(s)) != size {
+				t.Fatalf("%d bytes: repetition %d area of %d bytes", size, rep, len(s))
+			}
+			next := start(rep + 1)
+			if rep%a.slots != a.slots-1 && next-(start(rep)+int(size)) < 2*line {
+				t.Errorf("%d bytes: repetition %d ends %d bytes before the next starts, want >= 2 lines", size, rep, next-start(rep)-int(size))
+			}
+		}
+		if start(a.slots) != 0 || start(1) == 0 {
+			t.Errorf("%d bytes: slots must cycle through the buffer", size)
+		}
+		if a.stride%line != 0 {
+			t.Errorf("%d bytes: stride %d not a multiple of the line", size, a.stride)
+		}
+	}
+}
+
+func TestPatternDistinguishes(t *testing.T) {
+	const n = 256
+	base := make([]byte, n)
+	Pattern(base, 1, n, 3, 0)
+	for name, other := range map[string][3]int{"rank": {2, n, 3}, "repetition": {1, n, 4}, "size": {1, n + 1, 3}} {
+		b := make([]byte, n)
+		Pattern(b, other[0], int64(other[1]), other[2], 0)
+		if count, _ := firstDefect(b, base); count < n/2 {
+			t.Errorf("other %s: only %d of %d bytes differ", name, count, n)
+		}
+	}
+	// Piecewise generation at an offset equals the whole.
+	part := make([]byte, n-13)
+	Pattern(part, 1, n, 3, 13)
+	if !bytes.Equal(part, base[13:]) {
+		t.Error("Pattern at offset 13 differs from the whole pattern's tail")
+	}
+	got := make([]byte, n)
+	poison(got, base)
+	if count, first := firstDefect(got, base); count != n || first != 0 {
+		t.Errorf("poisoned buffer: %d defects first at %d, want every byte", count, first)
+	}
+	copy(got, base)
+	got[77] ^= 1
+	if count, first := firstDefect(got, base); count != 1 || first != 77 {
+		t.Errorf("one flipped byte: %d defects first at %d", count, first)
+	}
+}

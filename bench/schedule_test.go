@@ -1,0 +1,136 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestSizes(t *testing.T) {
+	o := DefaultOptions()
+	s := o.Sizes()
+	if len(s) != 24 || s[0] != 0 || s[1] != 1 || s[2] != 2 || s[23] != 4194304 {
+		t.Errorf("default sizes %v: want 0, 1, 2, 4, ..., 4194304", s)
+	}
+	o.MsgLogMin, o.MsgLogMax = 3, 5
+	if got := fmt.Sprint(o.Sizes()); got != "[0 8 16 32]" {
+		t.Errorf("-msglog 3:5 sizes %s, want [0 8 16 32]", got)
+	}
+	// The top of the range stays positive and the sweep ends (no wrap).
+	o.MsgLogMin, o.MsgLogMax = 29, MaxMsgLog
+	if got := fmt.Sprint(o.Sizes()); got != "[0 536870912 1073741824]" {
+		t.Errorf("-msglog 29:30 sizes %s", got)
+	}
+	o.MsgLens = []int64{32000, 3, 0}
+	if got := fmt.Sprint(o.Sizes()); got != "[32000 3 0]" {
+		t.Errorf("-msglen sizes %s, want file order", got)
+	}
+}
+
+func TestBaseRepetitions(t *testing.T) {
+	o := DefaultOptions()
+	want := map[int64]int{0: 1000, 1: 1000, 32768: 1000, 65536: 640, 131072: 320, 262144: 160,
+		524288: 80, 1048576: 40, 2097152: 20, 4194304: 10, 1 << 25: 1, 1 << 30: 1, 50000: 838}
+	for bytes, n := range want {
+		if got := o.BaseRepetitions(bytes); got != n {
+			t.Errorf("%d bytes: %d repetitions, want %d", bytes, got, n)
+		}
+	}
+	o.MsgsPerSample, o.OverallVolBytes = 50, 1<<20 // -iter 50,1
+	for bytes, n := range map[int64]int{0: 50, 16384: 50, 32768: 32, 1 << 21: 1} {
+		if got := o.BaseRepetitions(bytes); got != n {
+			t.Errorf("-iter 50,1: %d bytes: %d repetitions, want %d", bytes, got, n)
+		}
+	}
+}
+
+func TestCapRepetitions(t *testing.T) {
+	for _, tc := range []struct {
+		n, prev      int
+		probe, limit float64
+		want         int
+	}{
+		{1000, 0, 1e-6, 10, 1000},  // fits easily
+		{1000, 0, 0.1, 10, 101},    // 1 + 10/0.1
+		{1000, 0, 20, 10, 1},       // one iteration exceeds the limit
+		{1000, 640, 1e-6, 10, 640}, // never more than the previous size
+		{10, 640, 1e-6, 10, 10},
+		{1000, 0, 0, 10, 1000}, // probe below clock resolution
+	} {
+		if got := CapRepetitions(tc.n, tc.prev, tc.probe, tc.limit); got != tc.want {
+			t.Errorf("CapRepetitions(%d, %d, %v, %v) = %d, want %d", tc.n, tc.prev, tc.probe, tc.limit, got, tc.want)
+		}
+	}
+}
+
+func TestWarmupRepetitions(t *testing.T) {
+	for n, want := range map[int]int{1000: 100, 640: 64, 100: 10, 10: 10, 5: 5, 1: 1} {
+		if got := WarmupRepetitions(n); got != want {
+			t.Errorf("WarmupRepetitions(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+func TestProcessCounts(t *testing.T) {
+	for _, tc := range []struct {
+		npmin, np int
+		want      string
+	}{
+		{2, 2, "[2]"}, {2, 3, "[2 3]"}, {2, 8, "[2 4 8]"}, {2, 12, "[2 4 8 12]"},
+		{1, 5, "[1 2 4 5]"}, {3, 16, "[3 6 12 16]"}, {64, 64, "[64]"},
+	} {
+		got, err := ProcessCounts(tc.npmin, tc.np)
+		if err != nil || fmt.Sprint(got) != tc.want {
+			t.Errorf("ProcessCounts(%d, %d) = %v, %v; want %s", tc.npmin, tc.np, got, err, tc.want)
+		}
+	}
+	_, err := ProcessCounts(8, 4)
+	if err == nil || !strings.Contains(err.Error(), "-npmin 8") || !strings.Contains(err.Error(), "-np 8") {
+		t.Errorf("ProcessCounts(8, 4) error %v: want one naming -npmin 8 and -np 8", err)
+	}
+}
+
+func TestParseMsgLog(t *testing.T) {
+	for in, want := range map[string][2]int{"0:22": {0, 22}, "3:28": {3, 28}, "5": {0, 5}, " 2 : 4 ": {2, 4}, "30:30": {30, 30}} {
+		lo, hi, err := ParseMsgLog(in)
+		if err != nil || lo != want[0] || hi != want[1] {
+			t.Errorf("ParseMsgLog(%q) = %d, %d, %v; want %v", in, lo, hi, err, want)
+		}
+	}
+	for _, in := range []string{"3:x", "4:2", "-1:3", "0:31", "0:63", "", "a", "1:2:3"} {
+		_, _, err := ParseMsgLog(in)
+		if err == nil || !strings.HasPrefix(err.Error(), "-msglog "+in+":") || !strings.Contains(err.Error(), "expected -msglog a:b") {
+			t.Errorf("ParseMsgLog(%q) error %v: want \"-msglog %s: expected -msglog a:b ...\"", in, err, in)
+		}
+	}
+}
+
+func TestReadMsgLen(t *testing.T) {
+	got, err := ReadMsgLen(strings.NewReader("# lengths\n32000\n\n  3  \n0\n# end\n"))
+	if err != nil || fmt.Sprint(got) != "[32000 3 0]" {
+		t.Errorf("ReadMsgLen = %v, %v; want [32000 3 0]", got, err)
+	}
+	for in, line := range map[string]string{"8\n12k\n": "line 2", "1\n-4\n": "line 2", "2147483648\n": "line 1", "\n\n1.5": "line 3"} {
+		_, err := ReadMsgLen(strings.NewReader(in))
+		if err == nil || !strings.Contains(err.Error(), "-msglen "+line) {
+			t.Errorf("ReadMsgLen(%q) error %v: want one naming %s", in, err, line)
+		}
+	}
+	if _, err := ReadMsgLen(strings.NewReader("# nothing\n\n")); err == nil {
+		t.Error("ReadMsgLen of a file without sizes: want an error")
+	}
+}
+
+func TestParseOffCache(t *testing.T) {
+	for in, want := range map[string][2]int64{"-1": {-1, 64}, "16": {16 << 20, 64}, "2.5,128": {5 << 19, 128}} {
+		size, line, err := ParseOffCache(in)
+		if err != nil || size != want[0] || int64(line) != want[1] {
+			t.Errorf("ParseOffCache(%q) = %d, %d, %v; want %v", in, size, line, err, want)
+		}
+	}
+	for _, in := range []string{"0", "-2", "x", "16,0", "16,x", "NaN"} {
+		if _, _, err := ParseOffCache(in); err == nil || !strings.Contains(err.Error(), "-off_cache "+in) {
+			t.Errorf("ParseOffCache(%q) error %v: want one naming the value", in, err)
+		}
+	}
+}
