@@ -1,0 +1,177 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/comm/commtest"
+	"github.com/mpbench/mpbench/result"
+)
+
+func repsOf(rows []result.Row) string {
+	var s []string
+	for _, r := range rows {
+		s = append(s, fmt.Sprintf("%d:%d", r.Bytes, r.Repetitions))
+	}
+	return strings.Join(s, " ")
+}
+
+func TestRunIMBSchedule(t *testing.T) {
+	o := quick("PingPong")
+	o.MsgsPerSample = 1000
+	o.MsgLens = []int64{32768, 65536, 131072, 4194304, 8} // 8 bytes after 4 MiB: never more than before
+	sink := mustRun(t, 2, o)
+	if got, want := repsOf(sink.rows), "32768:1000 65536:640 131072:320 4194304:10 8:10"; got != want {
+		t.Errorf("repetitions %s, want %s", got, want)
+	}
+}
+
+func TestRunTimeLimitCaps(t *testing.T) {
+	o := quick("Sendrecv")
+	o.TimeLimit = 1e-9 // any probe exceeds it: one repetition per size
+	o.NPMin = 3
+	sink := mustRun(t, 3, o)
+	if got, want := repsOf(sink.rows), "0:1 1:1 2:1 4:1 8:1"; got != want {
+		t.Errorf("repetitions %s, want %s", got, want)
+	}
+}
+
+func TestRunOneIteration(t *testing.T) {
+	// -iter 1 with one warm-up iteration and -check: exactly one timed
+	// repetition per size, and the check passes.
+	o := quick("PingPong", "Exchange")
+	o.MsgsPerSample = 1
+	o.Check = true
+	sink := mustRun(t, 2, o)
+	for _, r := range sink.rows {
+		if r.Repetitions != 1 || r.Defects != 0 {
+			t.Errorf("%s %d bytes: %d repetitions, %v defects; want 1, 0", r.Benchmark, r.Bytes, r.Repetitions, r.Defects)
+		}
+	}
+}
+
+// cancelSink cancels the run after its first row.
+type cancelSink struct {
+	recordingSink
+	cancel context.CancelFunc
+}
+
+func (s *cancelSink) Row(b Block, r result.Row) error {
+	s.cancel()
+	return s.recordingSink.Row(b, r)
+}
+
+func TestRunCancelStopsBetweenSizes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sink := &cancelSink{cancel: cancel}
+	errs := make([]error, 3)
+	var mu sync.Mutex
+	commtest.Run(t, 3, comm.Config{}, func(c comm.Comm) error {
+		var s Sink
+		if c.Rank() == 0 {
+			s = sink
+		}
+		err := Run(ctx, c, quick("PingPong", "Sendrecv"), s) // rank 2 idles in PingPong
+		mu.Lock()
+		errs[c.Rank()] = err
+		mu.Unlock()
+		return nil
+	})
+	for r, err := range errs {
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "PingPong") {
+			t.Errorf("rank %d: %v, want an error naming PingPong and wrapping context.Canceled", r, err)
+		}
+	}
+	if got := strings.Join(sink.calls, " "); got != "begin row end" {
+		t.Errorf("sink calls %q, want one row then end", got)
+	}
+}
+
+func TestRunSinkErrorReachesEveryRank(t *testing.T) {
+	sinkErr := errors.New("disk full")
+	o := quick("Exchange")
+	o.NPMin = 2 // blocks at 2 and 3 processes; the error comes in the first
+	sink := &recordingSink{rowErr: sinkErr}
+	errs := make([]error, 3)
+	var mu sync.Mutex
+	commtest.Run(t, 3, comm.Config{}, func(c comm.Comm) error {
+		var s Sink
+		if c.Rank() == 0 {
+			s = sink
+		}
+		err := Run(context.Background(), c, o, s)
+		mu.Lock()
+		errs[c.Rank()] = err
+		mu.Unlock()
+		return nil
+	})
+	if !errors.Is(errs[0], sinkErr) {
+		t.Errorf("rank 0: %v, want the sink's error", errs[0])
+	}
+	for r, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), "Exchange") {
+			t.Errorf("rank %d: %v", r, err)
+		}
+	}
+	if len(sink.rows) != 1 || len(sink.blocks) != 1 {
+		t.Errorf("%d rows in %d blocks after the sink failed, want 1 row in 1 block", len(sink.rows), len(sink.blocks))
+	}
+}
+
+func TestRunPlanErrors(t *testing.T) {
+	for _, tc := range []struct {
+		np   int
+		o    func() Options
+		want string
+	}{
+		{1, func() Options { return quick("PingPong") }, "bench: PingPong needs 2 processes, 1 running: run with -np 2 or more"},
+		{2, func() Options { o := quick("Sendrecv"); o.NPMin = 4; return o }, "bench: Sendrecv: -npmin 4: only 2 processes are running"},
+		{2, func() Options { return quick("Bogus") }, `bench: unknown benchmark "Bogus": accepted names are PingPong`},
+		{2, func() Options { o := quick("Sendrecv"); o.MsgLogMax = 40; return o }, "bench: -msglog 0:40: expected"},
+	} {
+		_, errs := runAll(t, tc.np, tc.o(), nil)
+		for r, err := range errs {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("rank %d: %v, want %q", r, err, tc.want)
+			}
+		}
+	}
+}
+
+func TestRunSyncBlockHasNoSize(t *testing.T) {
+	// A Sync-class benchmark (as Barrier will be) runs one row without a
+	// size and without bandwidth.
+	spec := Spec{Name: "TestSync", Class: Sync, Kernel: func(e *Env, n int) (float64, error) {
+		start := e.Comm.Wtime()
+		for i := 0; i < n; i++ {
+			if err := e.Comm.Barrier(); err != nil {
+				return 0, err
+			}
+		}
+		return e.Comm.Wtime() - start, nil
+	}}
+	registryMu.Lock()
+	registry["testsync"] = spec
+	registryMu.Unlock()
+	t.Cleanup(func() {
+		registryMu.Lock()
+		delete(registry, "testsync")
+		registryMu.Unlock()
+	})
+	o := quick("TestSync")
+	o.NPMin = 3
+	sink := mustRun(t, 3, o)
+	if len(sink.rows) != 1 {
+		t.Fatalf("%d rows, want 1", len(sink.rows))
+	}
+	r := sink.rows[0]
+	if r.Bytes != -1 || r.Repetitions != 20 || !(r.TMax > 0) || r.MBps == r.MBps {
+		t.Errorf("row %+v: want bytes -1, 20 repetitions, no bandwidth", r)
+	}
+}
