@@ -206,23 +206,29 @@ func (e *engine) runUnclaimed(r *request) {
 }
 
 // cancel fails receive r with err if no message is being copied into it:
-// it is still posted, or matched to an RTS whose Data has not begun.
+// it is still posted, or matched to an RTS whose Data has not begun (the
+// sender then gets a cancelling CTS, so it does not wait forever).
 // Otherwise r completes normally.
 func (e *engine) cancel(r *request, err error) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if r.done {
+		e.mu.Unlock()
 		return
 	}
 	q := e.queue(r.ctx)
 	if r.prev != nil || q.postedHead == r {
 		q.unlinkPosted(r)
 		r.finish(Status{}, err)
+		e.mu.Unlock()
 		return
 	}
 	key := rdvKey{r.msrc, r.cookie}
-	if r.mlen > 0 && e.rdvRecv[key] == r {
-		delete(e.rdvRecv, key)
-		r.finish(Status{}, err)
+	if r.mlen == 0 || e.rdvRecv[key] != r {
+		e.mu.Unlock()
+		return
 	}
+	delete(e.rdvRecv, key)
+	r.finish(Status{}, err)
+	e.mu.Unlock()
+	_ = e.sendCTS(r.msrc, r.ctx, r.mtag, 0, r.cookie) // a failed sender needs no answer
 }

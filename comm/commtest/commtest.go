@@ -5,10 +5,12 @@ package commtest
 import (
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/transport"
 	"github.com/mpbench/mpbench/transport/inmem"
 )
 
@@ -27,7 +29,16 @@ func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 	if n < 1 {
 		t.Fatalf("commtest: Run with %d ranks: want at least 1", n)
 	}
-	eps := inmem.New(n)
+	RunOn(t, inmem.New(n), cfg, f)
+}
+
+// RunOn is Run over the given endpoints of one job (endpoint i has rank
+// i), for example a tcp mesh. Endpoints that are *inmem.Endpoint are
+// killed when their rank fails; the worlds (and so the endpoints) are
+// closed, concurrently, before RunOn returns.
+func RunOn(t testing.TB, eps []transport.Endpoint, cfg comm.Config, f func(c comm.Comm) error) {
+	t.Helper()
+	n := len(eps)
 	worlds := make([]*comm.World, n)
 	for i, ep := range eps {
 		w, err := comm.NewWorld(ep, cfg)
@@ -37,9 +48,11 @@ func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 		worlds[i] = w
 	}
 	defer func() {
+		var wg sync.WaitGroup
 		for _, w := range worlds {
-			w.Close()
+			wg.Go(func() { w.Close() })
 		}
+		wg.Wait()
 	}()
 
 	type result struct {
@@ -70,7 +83,9 @@ func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 			delete(running, res.rank)
 			if res.err != nil {
 				t.Errorf("rank %d: %v", res.rank, res.err)
-				eps[res.rank].(*inmem.Endpoint).Kill()
+				if ie, ok := eps[res.rank].(*inmem.Endpoint); ok {
+					ie.Kill()
+				}
 			}
 		case <-timer.C:
 			var ranks []int
