@@ -1,0 +1,73 @@
+package launch
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+)
+
+// Environment variables of the worker bootstrap (see the package doc).
+const (
+	EnvRendezvous     = "MPBENCH_RENDEZVOUS"
+	EnvSecret         = "MPBENCH_SECRET"
+	EnvRank           = "MPBENCH_RANK"
+	EnvSize           = "MPBENCH_SIZE"
+	EnvIfAddr         = "MPBENCH_IFADDR"
+	EnvSockBuf        = "MPBENCH_SOCKBUF"
+	EnvRendezvousBind = "MPBENCH_RENDEZVOUS_BIND"
+)
+
+// workerEnv is a worker's bootstrap configuration.
+type workerEnv struct {
+	rendezvous string
+	secret     string
+	rank, size int
+	ifAddr     string // "" means: the control connection's local address
+	sockBuf    int    // 0 means the transport's default
+}
+
+// readWorkerEnv parses the bootstrap variables through getenv; errors name
+// the variable and the accepted form.
+func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
+	var w workerEnv
+	w.rendezvous = getenv(EnvRendezvous)
+	if _, _, err := net.SplitHostPort(w.rendezvous); err != nil || w.rendezvous == "" {
+		return w, fmt.Errorf("launch: %s=%q: want host:port of the launcher's rendezvous", EnvRendezvous, w.rendezvous)
+	}
+	w.secret = getenv(EnvSecret)
+	if w.secret == "" {
+		return w, fmt.Errorf("launch: %s is not set: want the job secret given by the launcher", EnvSecret)
+	}
+	var err error
+	if w.size, err = strconv.Atoi(getenv(EnvSize)); err != nil || w.size < 1 {
+		return w, fmt.Errorf("launch: %s=%q: want the number of ranks, an integer >= 1", EnvSize, getenv(EnvSize))
+	}
+	if w.rank, err = strconv.Atoi(getenv(EnvRank)); err != nil || w.rank < 0 || w.rank >= w.size {
+		return w, fmt.Errorf("launch: %s=%q: want an integer rank in 0..%d (%s=%d)", EnvRank, getenv(EnvRank), w.size-1, EnvSize, w.size)
+	}
+	w.ifAddr = getenv(EnvIfAddr)
+	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
+		return w, fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
+	}
+	if s := getenv(EnvSockBuf); s != "" {
+		if w.sockBuf, err = strconv.Atoi(s); err != nil || w.sockBuf == 0 || w.sockBuf < -1 {
+			return w, fmt.Errorf("launch: %s=%q: want a socket buffer size in bytes > 0, or -1 for the kernel default", EnvSockBuf, s)
+		}
+	}
+	return w, nil
+}
+
+// IsWorker reports whether this process was started by a launcher, that is
+// whether MPBENCH_RENDEZVOUS is set.
+func IsWorker() bool { return os.Getenv(EnvRendezvous) != "" }
+
+// rankEnv returns the bootstrap variables for one rank.
+func rankEnv(rendezvous, secret string, rank, size int) []string {
+	return []string{
+		EnvRendezvous + "=" + rendezvous,
+		EnvSecret + "=" + secret,
+		EnvRank + "=" + strconv.Itoa(rank),
+		EnvSize + "=" + strconv.Itoa(size),
+	}
+}

@@ -1,0 +1,168 @@
+package launch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/transport"
+)
+
+// The test binary doubles as the job's worker (and as a launcher to kill):
+// TestMain runs the mode named by MPBENCH_TESTMODE instead of the tests.
+const (
+	envMode       = "MPBENCH_TESTMODE"
+	envDir        = "MPBENCH_TESTDIR"        // where workers write rank-N.pid once joined
+	envFailRank   = "MPBENCH_TESTFAILRANK"   // mode fail: the rank that exits 3
+	envIgnoreTerm = "MPBENCH_TESTIGNORETERM" // mode hang: ignore SIGTERM
+)
+
+func TestMain(m *testing.M) {
+	switch mode := os.Getenv(envMode); mode {
+	case "":
+		os.Exit(m.Run())
+	case "launcher":
+		os.Exit(testLauncher())
+	default:
+		os.Exit(testWorker(mode))
+	}
+}
+
+// testLauncher runs a 3-rank job of hanging workers until it is killed.
+func testLauncher() int {
+	exe, _ := os.Executable()
+	err := Run(context.Background(), Spec{NP: 3, Argv: []string{exe}, Env: []string{quickExit, envMode + "=hang"}, Stderr: os.Stderr})
+	fmt.Fprintln(os.Stderr, "launcher:", err)
+	return 1
+}
+
+func testWorker(mode string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ep, err := Join(ctx)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	rank := ep.Rank()
+	col := &collector{frames: make(chan frame, 1024)}
+	if err := ep.Start(col); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	if dir := os.Getenv(envDir); dir != "" {
+		writePidFile(dir, rank)
+	}
+	switch mode {
+	case "exchange":
+		if err := exchangeAll(ep, col); err != nil {
+			fmt.Fprintf(os.Stderr, "rank %d: %v\n", rank, err)
+			return 1
+		}
+		if rank == 0 {
+			fmt.Printf("exchange ok np=%d\n", ep.Size())
+		} else {
+			fmt.Printf("rank %d stdout is discarded\n", rank)
+		}
+		fmt.Fprintf(os.Stderr, "rank %d: done\n", rank)
+		ep.Close()
+		return 0
+	case "fail":
+		if strconv.Itoa(rank) == os.Getenv(envFailRank) {
+			fmt.Fprintf(os.Stderr, "rank %d: giving up: boom\n", rank)
+			return 3
+		}
+	case "hang":
+		if os.Getenv(envIgnoreTerm) != "" {
+			signal.Ignore(syscall.SIGTERM)
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", envMode, mode)
+		return 2
+	}
+	select {}
+}
+
+func writePidFile(dir string, rank int) {
+	name := filepath.Join(dir, fmt.Sprintf("rank-%d.pid", rank))
+	os.WriteFile(name+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o644)
+	os.Rename(name+".tmp", name)
+}
+
+type frame struct {
+	h       transport.Header
+	payload []byte
+}
+
+// collector is a Handler that queues frames and ignores peer failures.
+type collector struct{ frames chan frame }
+
+func (c *collector) Deliver(h transport.Header, read func([]byte) error) error {
+	var p []byte
+	if h.Kind != transport.RTS && h.Kind != transport.CTS && h.Length > 0 {
+		p = make([]byte, h.Length)
+		if err := read(p); err != nil {
+			return err
+		}
+	}
+	c.frames <- frame{h, p}
+	return nil
+}
+
+// exchangeAll sends every peer three small Eager frames and one 1 MiB Data
+// frame and checks what arrives from every peer, in order.
+func exchangeAll(ep transport.Endpoint, col *collector) error {
+	rank, size := ep.Rank(), ep.Size()
+	var wg sync.WaitGroup
+	errs := make(chan error, size)
+	for dst := range size {
+		if dst == rank {
+			continue
+		}
+		wg.Go(func() {
+			for seq := range 4 {
+				h, p := exchangeFrame(rank, dst, seq)
+				if err := ep.Send(dst, h, p); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	next := make([]int, size)
+	for range 4 * (size - 1) {
+		select {
+		case f := <-col.frames:
+			src := int(f.h.Source)
+			want, wantP := exchangeFrame(src, rank, next[src])
+			if f.h != want || !bytes.Equal(f.payload, wantP) {
+				return fmt.Errorf("frame %d from rank %d: got %+v, want %+v", next[src], src, f.h, want)
+			}
+			next[src]++
+		case err := <-errs:
+			return err
+		case <-time.After(20 * time.Second):
+			return fmt.Errorf("frames missing after 20 s: got %v per source", next)
+		}
+	}
+	wg.Wait()
+	return nil
+}
+
+func exchangeFrame(src, dst, seq int) (transport.Header, []byte) {
+	p := []byte(fmt.Sprintf("from %d to %d #%d", src, dst, seq))
+	kind := transport.Eager
+	if seq == 3 {
+		kind = transport.Data
+		p = bytes.Repeat(p, (1<<20)/len(p)+1)[:1<<20]
+	}
+	return transport.Header{Kind: kind, Source: int32(src), Tag: int32(seq), Length: uint64(len(p))}, p
+}

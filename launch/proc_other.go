@@ -1,0 +1,11 @@
+//go:build unix && !linux
+
+package launch
+
+import "syscall"
+
+// sysProcAttr puts a rank in its own process group. Without a parent-death
+// signal, ranks rely on the control connection to exit with the launcher.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}

@@ -1,0 +1,70 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+)
+
+// RankError reports the first rank of a job that failed: it exited with a
+// non-zero status, was killed by a signal, or could not be started.
+type RankError struct {
+	Rank int   // the failing rank
+	Err  error // what happened, e.g. "exited with status 3; last stderr line: ..."
+}
+
+// Error returns "launch: rank N: <what happened>".
+func (e *RankError) Error() string { return fmt.Sprintf("launch: rank %d: %v", e.Rank, e.Err) }
+
+// Unwrap returns Err.
+func (e *RankError) Unwrap() error { return e.Err }
+
+// ErrTimeout is wrapped by the error Run returns when the job ran longer
+// than Spec.Timeout.
+var ErrTimeout = errors.New("launch: job exceeded its timeout")
+
+// exitError describes how a rank's process ended; it wraps the
+// *exec.ExitError.
+type exitError struct {
+	err      error
+	lastLine string
+}
+
+func (e *exitError) Error() string {
+	msg := describeExit(e.err)
+	if e.lastLine != "" {
+		msg += fmt.Sprintf("; last stderr line: %q", e.lastLine)
+	}
+	return msg
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// describeExit turns a Wait error into "exited with status N" or "killed by
+// signal SIGNAME".
+func describeExit(err error) string {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return err.Error()
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by signal " + signalName(ws.Signal())
+	}
+	return fmt.Sprintf("exited with status %d", ee.ExitCode())
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+	syscall.SIGILL: "SIGILL", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS",
+	syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL", syscall.SIGSEGV: "SIGSEGV",
+	syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+	syscall.SIGUSR1: "SIGUSR1", syscall.SIGUSR2: "SIGUSR2",
+}
+
+func signalName(s syscall.Signal) string {
+	if n, ok := signalNames[s]; ok {
+		return n
+	}
+	return fmt.Sprintf("%d (%v)", int(s), s)
+}

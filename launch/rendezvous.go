@@ -1,0 +1,156 @@
+package launch
+
+import (
+	"bufio"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+)
+
+// register is a worker's first message on the control connection.
+type register struct {
+	Secret string `json:"secret"`
+	Rank   int    `json:"rank"`
+	Size   int    `json:"size"`
+	Addr   string `json:"addr"`
+}
+
+// table is the launcher's answer once every rank has registered.
+type table struct {
+	Addrs []string `json:"addrs,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// maxLine bounds a control message in bytes.
+const maxLine = 64 << 10
+
+// registerTimeout bounds how long a connected worker may take to register.
+const registerTimeout = 30 * time.Second
+
+// rendezvous is the launcher's listener that collects each rank's transport
+// address and sends back the full table. It keeps the control connections
+// open until Close.
+type rendezvous struct {
+	ln     net.Listener
+	secret string
+	np     int
+
+	mu     sync.Mutex
+	conns  []net.Conn // registered control connection by rank
+	addrs  []string
+	n      int        // ranks registered
+	open   []net.Conn // every accepted connection, closed by Close
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func startRendezvous(bind string, np int, secret string) (*rendezvous, error) {
+	ln, err := net.Listen("tcp", bind)
+	if err != nil {
+		return nil, fmt.Errorf("launch: rendezvous listener on %s: %w", bind, err)
+	}
+	r := &rendezvous{ln: ln, secret: secret, np: np, conns: make([]net.Conn, np), addrs: make([]string, np)}
+	r.wg.Add(1)
+	go r.accept()
+	return r, nil
+}
+
+// Addr is the host:port workers connect to.
+func (r *rendezvous) Addr() string { return r.ln.Addr().String() }
+
+func (r *rendezvous) accept() {
+	defer r.wg.Done()
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			return
+		}
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			c.Close()
+			return
+		}
+		r.open = append(r.open, c)
+		r.wg.Add(1)
+		r.mu.Unlock()
+		go r.serve(c)
+	}
+}
+
+// serve reads one registration from c and answers it: with an error at once,
+// or with the table when the last rank has registered.
+func (r *rendezvous) serve(c net.Conn) {
+	defer r.wg.Done()
+	c.SetReadDeadline(time.Now().Add(registerTimeout))
+	line, err := bufio.NewReaderSize(c, maxLine).ReadSlice('\n')
+	if err != nil {
+		c.Close()
+		return
+	}
+	c.SetReadDeadline(time.Time{})
+	var m register
+	if err := json.Unmarshal(line, &m); err != nil {
+		reply(c, table{Error: "malformed registration: " + err.Error()})
+		c.Close()
+		return
+	}
+	if err := r.add(c, m); err != nil {
+		reply(c, table{Error: err.Error()})
+		c.Close()
+	}
+}
+
+// add registers rank m.Rank; the last registration sends the table to all.
+func (r *rendezvous) add(c net.Conn, m register) error {
+	if subtle.ConstantTimeCompare([]byte(m.Secret), []byte(r.secret)) != 1 {
+		return errors.New("wrong job secret")
+	}
+	if m.Size != r.np {
+		return fmt.Errorf("job has %d ranks, worker says %d", r.np, m.Size)
+	}
+	if m.Rank < 0 || m.Rank >= r.np {
+		return fmt.Errorf("rank %d out of range 0..%d", m.Rank, r.np-1)
+	}
+	if m.Addr == "" {
+		return errors.New("registration without a transport address")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.conns[m.Rank] != nil {
+		return fmt.Errorf("rank %d registered twice", m.Rank)
+	}
+	r.conns[m.Rank], r.addrs[m.Rank] = c, m.Addr
+	r.n++
+	if r.n == r.np {
+		r.ln.Close() // no one else may join
+		for _, rc := range r.conns {
+			reply(rc, table{Addrs: r.addrs})
+		}
+	}
+	return nil
+}
+
+func reply(c net.Conn, t table) {
+	b, _ := json.Marshal(t)
+	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	c.Write(append(b, '\n'))
+	c.SetWriteDeadline(time.Time{})
+}
+
+// Close stops accepting and closes every control connection; workers still
+// running then exit.
+func (r *rendezvous) Close() {
+	r.mu.Lock()
+	r.closed = true
+	r.ln.Close()
+	for _, c := range r.open {
+		c.Close()
+	}
+	r.mu.Unlock()
+	r.wg.Wait()
+}

@@ -1,0 +1,295 @@
+package launch
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Spec describes a job of NP ranks on the local host.
+type Spec struct {
+	// NP is the number of ranks (processes), >= 1.
+	NP int
+	// Argv is the command each rank runs; Argv[0] is the executable's path.
+	Argv []string
+	// Env is added to the launcher's environment for every rank (entries
+	// "KEY=value"; later entries win); the bootstrap variables are set last.
+	Env []string
+	// Timeout, if > 0, is the longest the job may run before all ranks are
+	// killed and Run returns an error wrapping ErrTimeout.
+	Timeout time.Duration
+	// Stdout receives rank 0's standard output (nil: discarded). Other
+	// ranks' standard output is discarded.
+	Stdout io.Writer
+	// Stderr receives every rank's standard error, line by line; lines of
+	// ranks other than 0 are prefixed "[rank N] " (nil: discarded).
+	Stderr io.Writer
+}
+
+// termGrace is how long stopping ranks get between SIGTERM and SIGKILL.
+const termGrace = 2 * time.Second
+
+// outputDrain is how long Run waits, after a rank exits, for the rest of its
+// output before closing the pipes.
+const outputDrain = time.Second
+
+// Run starts s.NP ranks of s.Argv and waits for all of them. Each rank gets
+// MPBENCH_RENDEZVOUS, MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE in its
+// environment (see the package doc). Run returns nil only if every rank
+// exits with status 0. If a rank fails (non-zero status, killed by a signal,
+// cannot be started), the others are sent SIGTERM, then SIGKILL after 2 s,
+// and Run returns a *RankError for the first failing rank. If s.Timeout
+// passes first, it returns an error wrapping ErrTimeout naming the ranks
+// still running; if ctx ends first, it stops all ranks the same way and
+// returns ctx.Err(). In every case all ranks have been reaped when Run
+// returns.
+func Run(ctx context.Context, s Spec) error {
+	if err := s.validate(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return err
+	}
+	bind := os.Getenv(EnvRendezvousBind)
+	if bind == "" {
+		bind = "127.0.0.1:0"
+	}
+	rv, err := startRendezvous(bind, s.NP, secret)
+	if err != nil {
+		return err
+	}
+	defer rv.Close()
+
+	j := &job{spec: s, out: &output{stdout: s.Stdout, stderr: s.Stderr}, exits: make(chan exitEvent, s.NP)}
+	startErr := j.spawn(append(os.Environ(), s.Env...), rv.Addr(), secret)
+	defer close(j.release)
+	return j.supervise(ctx, startErr)
+}
+
+func (s *Spec) validate() error {
+	if s.NP < 1 {
+		return fmt.Errorf("launch: %d ranks: want NP >= 1", s.NP)
+	}
+	if len(s.Argv) == 0 || s.Argv[0] == "" {
+		return errors.New("launch: empty command: want Argv[0] = path of the executable")
+	}
+	return nil
+}
+
+func newSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("launch: job secret: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// job is one Run's set of rank processes.
+type job struct {
+	spec    Spec
+	out     *output
+	procs   []*rankProc // started ranks
+	exits   chan exitEvent
+	release chan struct{} // closed when every rank is reaped
+}
+
+type rankProc struct {
+	rank    int
+	cmd     *exec.Cmd
+	pid     int
+	stderr  *stderrCopier
+	pipes   []*os.File // launcher's read ends
+	copiers sync.WaitGroup
+	exited  bool
+}
+
+type exitEvent struct {
+	rank int
+	err  error // nil: exit status 0
+}
+
+// spawn starts every rank from one goroutine locked to its OS thread, and
+// keeps that thread alive until release is closed: Linux sends the
+// parent-death signal when the thread that forked a child exits, not only
+// when the whole launcher does.
+func (j *job) spawn(env []string, rendezvous, secret string) error {
+	started := make(chan error)
+	j.release = make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		var err error
+		for r := range j.spec.NP {
+			if err = j.start(r, env, rendezvous, secret); err != nil {
+				break
+			}
+		}
+		started <- err
+		<-j.release
+		runtime.UnlockOSThread()
+	}()
+	return <-started
+}
+
+// start starts rank r with its output pipes and a goroutine that reaps it.
+func (j *job) start(r int, env []string, rendezvous, secret string) error {
+	s := &j.spec
+	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
+	cmd.Env = append(env[:len(env):len(env)], rankEnv(rendezvous, secret, r, s.NP)...)
+	cmd.SysProcAttr = sysProcAttr()
+	prefix := ""
+	if r != 0 {
+		prefix = "[rank " + strconv.Itoa(r) + "] "
+	}
+	p := &rankProc{rank: r, cmd: cmd, stderr: &stderrCopier{out: j.out, prefix: []byte(prefix)}}
+	var childEnds []*os.File
+	closeAll := func() {
+		for _, f := range childEnds {
+			f.Close()
+		}
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return &RankError{Rank: r, Err: fmt.Errorf("stderr pipe: %w", err)}
+	}
+	cmd.Stderr, p.pipes, childEnds = pw, append(p.pipes, pr), append(childEnds, pw)
+	if r == 0 && s.Stdout != nil {
+		or, ow, err := os.Pipe()
+		if err != nil {
+			pr.Close()
+			closeAll()
+			return &RankError{Rank: r, Err: fmt.Errorf("stdout pipe: %w", err)}
+		}
+		cmd.Stdout, p.pipes, childEnds = ow, append(p.pipes, or), append(childEnds, ow)
+	}
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		for _, f := range p.pipes {
+			f.Close()
+		}
+		return &RankError{Rank: r, Err: fmt.Errorf("starting %s: %w", s.Argv[0], err)}
+	}
+	closeAll()
+	p.pid = cmd.Process.Pid
+	p.copiers.Add(1)
+	go func() { defer p.copiers.Done(); p.stderr.copy(pr) }()
+	if len(p.pipes) > 1 {
+		p.copiers.Add(1)
+		go func() { defer p.copiers.Done(); j.out.copyStdout(p.pipes[1]) }()
+	}
+	j.procs = append(j.procs, p)
+	go j.reap(p)
+	return nil
+}
+
+// reap waits for p, kills anything left in its process group, collects the
+// rest of its output and reports its exit.
+func (j *job) reap(p *rankProc) {
+	err := p.cmd.Wait()
+	syscall.Kill(-p.pid, syscall.SIGKILL)
+	done := make(chan struct{})
+	go func() { p.copiers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(outputDrain):
+		for _, f := range p.pipes {
+			f.Close()
+		}
+		<-done
+	}
+	for _, f := range p.pipes {
+		f.Close()
+	}
+	if err != nil {
+		err = &RankError{Rank: p.rank, Err: &exitError{err: err, lastLine: p.stderr.lastLine()}}
+	}
+	j.exits <- exitEvent{rank: p.rank, err: err}
+}
+
+// supervise waits until every started rank has exited, stopping all of them
+// at the first failure, at the timeout or when ctx ends, and returns the
+// job's result.
+func (j *job) supervise(ctx context.Context, startErr error) error {
+	result := startErr
+	var (
+		stopping bool
+		killC    <-chan time.Time
+		timeoutC <-chan time.Time
+		doneC    = ctx.Done()
+	)
+	stop := func() {
+		if !stopping {
+			stopping = true
+			j.signalRunning(syscall.SIGTERM)
+			killC = time.After(termGrace)
+		}
+	}
+	if startErr != nil {
+		stop()
+	}
+	if j.spec.Timeout > 0 {
+		t := time.NewTimer(j.spec.Timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	for running := len(j.procs); running > 0; {
+		select {
+		case ev := <-j.exits:
+			running--
+			j.procs[ev.rank].exited = true
+			if ev.err != nil && result == nil {
+				result = ev.err
+				stop()
+			}
+		case <-timeoutC:
+			timeoutC = nil
+			if result == nil {
+				result = fmt.Errorf("%w (%v); ranks still running: %v", ErrTimeout, j.spec.Timeout, j.running())
+			}
+			stop()
+		case <-doneC:
+			doneC = nil
+			if result == nil {
+				result = ctx.Err()
+			}
+			stop()
+		case <-killC:
+			killC = nil
+			j.signalRunning(syscall.SIGKILL)
+		}
+	}
+	return result
+}
+
+// running lists the ranks not yet reaped.
+func (j *job) running() []int {
+	var rs []int
+	for _, p := range j.procs {
+		if !p.exited {
+			rs = append(rs, p.rank)
+		}
+	}
+	return rs
+}
+
+// signalRunning sends sig to the process group of every rank not yet reaped.
+func (j *job) signalRunning(sig syscall.Signal) {
+	for _, p := range j.procs {
+		if !p.exited {
+			syscall.Kill(-p.pid, sig)
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package launch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for the launcher's concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// quickExit makes race-enabled workers exit without the race runtime's 1 s
+// exit delay.
+const quickExit = "GORACE=atexit_sleep_ms=0"
+
+func testExe(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// waitPids waits until n workers have written their pid files in dir.
+func waitPids(t *testing.T, dir string, n int, runErr <-chan error) []int {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var pids []int
+		for r := range n {
+			b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank-%d.pid", r)))
+			if err != nil {
+				break
+			}
+			pid, _ := strconv.Atoi(string(b))
+			pids = append(pids, pid)
+		}
+		if len(pids) == n {
+			return pids
+		}
+		select {
+		case err := <-runErr:
+			t.Fatalf("job ended before all %d ranks joined: %v", n, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d ranks joined within 20 s", len(pids), n)
+		}
+	}
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// assertReaped fails if any pid still exists at all (running or zombie):
+// Run must have reaped its children.
+func assertReaped(t *testing.T, pids []int) {
+	t.Helper()
+	for r, pid := range pids {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+			t.Errorf("rank %d (pid %d) still exists after Run returned", r, pid)
+		}
+	}
+}
+
+// startJob runs Run in the background and returns its result channel.
+func startJob(ctx context.Context, s Spec) <-chan error {
+	ch := make(chan error, 1)
+	go func() { ch <- Run(ctx, s) }()
+	return ch
+}
+
+func await(t *testing.T, ch <-chan error, within time.Duration) error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(within):
+		t.Fatalf("Run did not return within %v", within)
+	}
+	return nil
+}
+
+func TestRunExchange(t *testing.T) {
+	for _, np := range []int{1, 2, 3, 4} {
+		t.Run(fmt.Sprintf("np%d", np), func(t *testing.T) {
+			var stdout, stderr syncBuffer
+			err := Run(context.Background(), Spec{NP: np, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=exchange"},
+				Timeout: 60 * time.Second, Stdout: &stdout, Stderr: &stderr})
+			if err != nil {
+				t.Fatalf("Run: %v\nstderr:\n%s", err, stderr.String())
+			}
+			if want := fmt.Sprintf("exchange ok np=%d\n", np); stdout.String() != want {
+				t.Errorf("stdout %q, want %q (rank 0 only)", stdout.String(), want)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			want := map[string]bool{"rank 0: done": true}
+			for r := 1; r < np; r++ {
+				want[fmt.Sprintf("[rank %d] rank %d: done", r, r)] = true
+			}
+			for _, l := range lines {
+				if !want[l] {
+					t.Errorf("unexpected stderr line %q", l)
+				}
+				delete(want, l)
+			}
+			if len(want) > 0 {
+				t.Errorf("stderr lacks %v; got:\n%s", want, stderr.String())
+			}
+		})
+	}
+}
+
+func TestRunRankFails(t *testing.T) {
+	dir := t.TempDir()
+	var stderr syncBuffer
+	start := time.Now()
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Stderr: &stderr,
+		Env: []string{quickExit, envMode + "=fail", envFailRank + "=1", envDir + "=" + dir}})
+	err := await(t, ch, 30*time.Second)
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 1 {
+		t.Fatalf("got %v, want a *RankError for rank 1", err)
+	}
+	for _, want := range []string{"rank 1", "exited with status 3", `"rank 1: giving up: boom"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("Run took %v to report a failed rank", d)
+	}
+	if !strings.Contains(stderr.String(), "[rank 1] rank 1: giving up: boom\n") {
+		t.Errorf("stderr lacks the prefixed line; got:\n%s", stderr.String())
+	}
+	// Ranks 0 and 2 were stopped: they must not linger.
+	for _, r := range []int{0, 2} {
+		if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank-%d.pid", r))); err == nil {
+			pid, _ := strconv.Atoi(string(b))
+			assertReaped(t, []int{pid})
+		}
+	}
+}
+
+func TestRunTimeout(t *testing.T) {
+	dir := t.TempDir()
+	ch := startJob(context.Background(), Spec{NP: 2, Argv: []string{testExe(t)}, Timeout: 2 * time.Second,
+		Env: []string{quickExit, envMode + "=hang", envIgnoreTerm + "=1", envDir + "=" + dir}})
+	pids := waitPids(t, dir, 2, ch)
+	err := await(t, ch, 30*time.Second)
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "ranks still running: [0 1]") {
+		t.Fatalf("got %v, want ErrTimeout naming ranks [0 1]", err)
+	}
+	assertReaped(t, pids)
+}
+
+func TestRunKilledRank(t *testing.T) {
+	dir := t.TempDir()
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=hang", envDir + "=" + dir}})
+	pids := waitPids(t, dir, 3, ch)
+	if err := syscall.Kill(pids[1], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := await(t, ch, 15*time.Second)
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 1 || !strings.Contains(err.Error(), "killed by signal SIGKILL") {
+		t.Fatalf("got %v, want a *RankError for rank 1 killed by SIGKILL", err)
+	}
+	assertReaped(t, pids)
+}
+
+func TestRunCancel(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch := startJob(ctx, Spec{NP: 3, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=hang", envDir + "=" + dir}})
+	pids := waitPids(t, dir, 3, ch)
+	cancel()
+	if err := await(t, ch, 15*time.Second); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	assertReaped(t, pids)
+}
+
+func TestRunStartFailure(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-program")
+	err := Run(context.Background(), Spec{NP: 2, Argv: []string{missing}})
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 0 || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("got %v, want a *RankError for rank 0 naming %s", err, missing)
+	}
+}
+
+func TestRunBadSpec(t *testing.T) {
+	for _, s := range []Spec{{NP: 0, Argv: []string{"x"}}, {NP: 2}} {
+		if err := Run(context.Background(), s); err == nil || !strings.HasPrefix(err.Error(), "launch: ") {
+			t.Errorf("Spec %+v: got %v, want a launch: error", s, err)
+		}
+	}
+}
+
+// TestLauncherKilled kills a launcher process with SIGKILL: its workers must
+// die with it (parent-death signal, control connection).
+func TestLauncherKilled(t *testing.T) {
+	dir := t.TempDir()
+	cmd := execTest(t, "launcher", envDir+"="+dir)
+	pids := waitPids(t, dir, 3, nil)
+	cmd.Process.Kill()
+	cmd.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for r, pid := range pids {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("rank %d (pid %d) still running 5 s after its launcher was killed", r, pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
