@@ -126,20 +126,26 @@ func TestRunMiBandwidth(t *testing.T) {
 }
 
 func TestRunNPMinSweep(t *testing.T) {
-	o := quick("PingPong", "Sendrecv")
+	o := quick("PingPong", "Sendrecv", "Exchange")
 	o.MsgLogMax = 0 // sizes 0, 1
 	o.NPMin = 1
+	o.Check = true // also on one process, where the chain sends to itself
 	sink := mustRun(t, 5, o)
 	var procs []int
 	for _, b := range sink.blocks {
 		procs = append(procs, b.Processes)
 	}
-	// PingPong on 2 only; Sendrecv on 1, 2, 4 and always np = 5.
-	if got, want := fmt.Sprint(procs), "[2 1 2 4 5]"; got != want {
+	// PingPong on 2 only; Sendrecv and Exchange on 1, 2, 4 and always np = 5.
+	if got, want := fmt.Sprint(procs), "[2 1 2 4 5 1 2 4 5]"; got != want {
 		t.Fatalf("block process counts %s, want %s", got, want)
 	}
-	if n := len(sink.rows); n != 5*2 {
-		t.Errorf("%d rows, want 10", n)
+	if n := len(sink.rows); n != 9*2 {
+		t.Errorf("%d rows, want 18", n)
+	}
+	for _, r := range sink.rows {
+		if r.Defects != 0 {
+			t.Errorf("%s on %d: %v defects", r.Benchmark, r.Processes, r.Defects)
+		}
 	}
 }
 
@@ -160,6 +166,7 @@ func TestRunMulti(t *testing.T) {
 			o.MsgLogMax = 1 // sizes 0, 1, 2
 			o.Multi = tc.multi
 			o.NPMin = tc.procs
+			o.Check = true
 			sink := mustRun(t, tc.np, o)
 			b := sink.blocks[0]
 			if len(b.Groups) != tc.groups || b.Processes != tc.procs || b.Idle != tc.np-tc.groups*tc.procs || b.Multi != tc.multi {
@@ -182,8 +189,8 @@ func TestRunMulti(t *testing.T) {
 				if r.Group != wantGroup || r.Groups != tc.groups || r.Multi != tc.multi {
 					t.Errorf("row %d: group %d of %d multi %d, want group %d of %d", i, r.Group, r.Groups, r.Multi, wantGroup, tc.groups)
 				}
-				if !(r.TMin > 0 && r.TMin <= r.TAvg && r.TAvg <= r.TMax) {
-					t.Errorf("row %d: times %v %v %v", i, r.TMin, r.TAvg, r.TMax)
+				if !(r.TMin > 0 && r.TMin <= r.TAvg && r.TAvg <= r.TMax) || r.Defects != 0 {
+					t.Errorf("row %d: times %v %v %v, defects %v", i, r.TMin, r.TAvg, r.TMax, r.Defects)
 				}
 			}
 		})
