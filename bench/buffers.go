@@ -21,9 +21,11 @@ type area struct {
 	slots  int
 }
 
-// newArea allocates an area for size bytes per repetition; cache is the
-// off-cache size in bytes (0: off) and line the cache line in bytes.
-func newArea(size int64, cache int64, line int) (*area, error) {
+// newArea returns an area for size bytes per repetition; cache is the
+// off-cache size in bytes (0: off) and line the cache line in bytes. It
+// reuses reuse's memory when large enough (a block's sizes share buffers),
+// else allocates.
+func newArea(size int64, cache int64, line int, reuse []byte) (*area, error) {
 	if size < 0 || size > 4*MaxMsgLen {
 		return nil, fmt.Errorf("buffer of %d bytes: outside 0..%d", size, 4*MaxMsgLen)
 	}
@@ -39,7 +41,12 @@ func newArea(size int64, cache int64, line int) (*area, error) {
 			a.slots = 2
 		}
 	}
-	a.buf = make([]byte, a.stride*(a.slots-1)+a.size)
+	need := a.stride*(a.slots-1) + a.size
+	if cap(reuse) >= need {
+		a.buf = reuse[:need]
+	} else {
+		a.buf = make([]byte, need)
+	}
 	return a, nil
 }
 
@@ -54,19 +61,24 @@ type buffers struct {
 	send, recv *area
 }
 
-// newBuffers allocates the areas of spec s for message size bytes on procs
-// processes under the off-cache options of o.
-func newBuffers(s *Spec, bytes int64, procs int, o *Options) (*buffers, error) {
+// newBuffers returns the areas of spec s for message size bytes on procs
+// processes under the off-cache options of o, reusing the memory of prev
+// (nil for none).
+func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers) (*buffers, error) {
+	var reuseSend, reuseRecv []byte
+	if prev != nil {
+		reuseSend, reuseRecv = prev.send.buf, prev.recv.buf
+	}
 	cache := o.OffCache
 	if cache == -1 {
 		cache = DefaultCacheBytes
 	}
 	sb, rb := s.areas(bytes, procs)
-	send, err := newArea(sb, cache, o.CacheLine)
+	send, err := newArea(sb, cache, o.CacheLine, reuseSend)
 	if err != nil {
 		return nil, err
 	}
-	recv, err := newArea(rb, cache, o.CacheLine)
+	recv, err := newArea(rb, cache, o.CacheLine, reuseRecv)
 	if err != nil {
 		return nil, err
 	}

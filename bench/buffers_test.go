@@ -6,7 +6,7 @@ import (
 )
 
 func TestAreaWithoutOffCache(t *testing.T) {
-	a, err := newArea(100, 0, 0)
+	a, err := newArea(100, 0, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +18,7 @@ func TestAreaWithoutOffCache(t *testing.T) {
 func TestAreaOffCache(t *testing.T) {
 	const cache, line = 4096, 64
 	for _, size := range []int64{0, 1, 100, 128, 5000} {
-		a, err := newArea(size, cache, line)
+		a, err := newArea(size, cache, line, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,5 +71,17 @@ func TestPatternDistinguishes(t *testing.T) {
 	got[77] ^= 1
 	if count, first := firstDefect(got, base); count != 1 || first != 77 {
 		t.Errorf("one flipped byte: %d defects first at %d", count, first)
+	}
+}
+
+func TestAreaReusesMemory(t *testing.T) {
+	big, _ := newArea(1000, 0, 0, nil)
+	again, _ := newArea(500, 0, 0, big.buf)
+	if len(again.area(0)) != 500 || &again.buf[0] != &big.buf[0] {
+		t.Error("a smaller area must reuse the larger one's memory")
+	}
+	larger, _ := newArea(2000, 0, 0, big.buf)
+	if len(larger.area(0)) != 2000 {
+		t.Errorf("a larger area has %d bytes, want 2000", len(larger.area(0)))
 	}
 }

@@ -9,10 +9,11 @@ import "fmt"
 // and the repetition count.
 func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 	spec := &r.plan.spec
-	bufs, err := newBuffers(spec, bytes, r.plan.block.Processes, r.opts)
+	bufs, err := newBuffers(spec, bytes, r.plan.block.Processes, r.opts, r.bufs)
 	if err != nil {
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
+	r.bufs = bufs
 	env := &Env{Comm: r.group, Bytes: bytes, Sync: r.opts.Sync, bufs: bufs}
 
 	// Probe one iteration; rank 0 fixes n from the slowest rank.

@@ -87,6 +87,7 @@ type blockRun struct {
 	group  comm.Comm // this rank's group
 	sink   Sink      // nil except on world rank 0
 	fail   error     // first failure known at rank 0
+	bufs   *buffers  // the last size's buffers, reused by the next
 }
 
 func (r *blockRun) name() string { return r.plan.block.Benchmark }
