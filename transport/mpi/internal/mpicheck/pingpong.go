@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mpbench/mpbench/transport/mpi"
 )
@@ -17,7 +18,8 @@ import (
 func pingPong(c *mpi.Comm, w io.Writer) error {
 	sizes := []struct{ n, reps int }{{0, 20000}, {8, 20000}, {1 << 20, 500}, {4 << 20, 200}}
 	if c.Rank() == 0 {
-		fmt.Fprintf(w, "# mpicheck ping-pong, %s\n#%11s %12s %12s %12s\n", mpi.LibraryVersion(), "bytes", "repetitions", "t[usec]", "Mbytes/sec")
+		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
+		fmt.Fprintf(w, "# mpicheck ping-pong, %s\n#%11s %12s %12s %12s\n", version, "bytes", "repetitions", "t[usec]", "Mbytes/sec")
 	}
 	for _, s := range sizes {
 		buf := make([]byte, s.n)
