@@ -1,0 +1,334 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// FlagKind names a kind of anomaly.
+type FlagKind string
+
+// The anomaly kinds DetectAnomalies raises.
+const (
+	// FlagTimeFalls: a larger message took clearly less time than a
+	// smaller one (thesis table 4.24: 1048576 B slower than 2097152 B).
+	FlagTimeFalls FlagKind = "time-falls"
+	// FlagJump: time grew much faster than the size (thesis table 4.24:
+	// x4 for a doubling); also the bandwidth cliff of field case B02.
+	FlagJump FlagKind = "jump"
+	// FlagZeroTime: a zero or negative time for a size > 0 (field case B17).
+	FlagZeroTime FlagKind = "zero-time"
+	// FlagZeroColumn: a time column is zero or negative at every size > 0
+	// of a series (field case B17: t_ovrl all 0.00).
+	FlagZeroColumn FlagKind = "zero-time-column"
+	// FlagRepeats: repeated measurements of the same point disagree.
+	FlagRepeats FlagKind = "repeats-disagree"
+	// FlagInversion: time fell as ranks were added (field case B18).
+	FlagInversion FlagKind = "scaling-inversion"
+	// FlagDefects: IMB -check reported defects (field case B20).
+	FlagDefects FlagKind = "defects"
+)
+
+// Flag is one anomaly: where it is and why, in a sentence with the numbers.
+type Flag struct {
+	Kind      FlagKind
+	Benchmark string
+	Processes int   // total ranks (group size x groups under -multi)
+	Group     int   // IMB -multi 1 group, -1 otherwise
+	Bytes     int64 // size the flag is about, bytes
+	Column    string
+	Msg       string
+}
+
+func (f Flag) String() string { return fmt.Sprintf("%s: %s", f.Kind, f.Msg) }
+
+// AnomalyOptions tunes DetectAnomalies; zero fields take the defaults.
+type AnomalyOptions struct {
+	// Noise is the relative measurement noise (default 0.05). A time fall
+	// is flagged when it exceeds Noise where the neighbouring sizes grow
+	// with size (bandwidth-bound), 3 x Noise where they are flat
+	// (latency-bound, where jitter dominates); an inversion across rank
+	// counts when it exceeds 2 x Noise.
+	Noise float64
+	// JumpFactor flags a step whose time ratio exceeds the size ratio times
+	// this factor (default 1.5: x3 for a doubling). Under t = alpha +
+	// bytes/bandwidth with alpha >= 0 the time ratio never exceeds the size
+	// ratio, so such steps are protocol switches, cache cliffs or faults.
+	JumpFactor float64
+	// RepeatTol flags repeats whose max/min - 1 exceeds it (default 0.10).
+	RepeatTol float64
+}
+
+func (o AnomalyOptions) withDefaults() AnomalyOptions {
+	if o.Noise <= 0 {
+		o.Noise = 0.05
+	}
+	if o.JumpFactor <= 0 {
+		o.JumpFactor = 1.5
+	}
+	if o.RepeatTol <= 0 {
+		o.RepeatTol = 0.10
+	}
+	return o
+}
+
+// seriesKey identifies a size sweep: one benchmark on one set of ranks.
+type seriesKey struct {
+	bench string
+	multi bool
+	procs int
+	group int
+}
+
+func keyOf(r *result.Row) seriesKey {
+	n, multi := r.Processes, r.Multi != result.MultiNone
+	if multi && r.Groups > 0 {
+		n *= r.Groups
+	}
+	return seriesKey{r.Benchmark, multi, n, r.Group}
+}
+
+// DetectAnomalies checks every size sweep in rows (grouped by benchmark,
+// total ranks and -multi group) and every benchmark across rank counts,
+// and returns the flags sorted by benchmark, ranks, size and kind. Times
+// are the rows' headline times (result.Row.Time); repeated rows of one
+// point are averaged for the sweep checks.
+func DetectAnomalies(rows []result.Row, opt AnomalyOptions) []Flag {
+	opt = opt.withDefaults()
+	series := map[seriesKey][]*result.Row{}
+	var keys []seriesKey
+	for i := range rows {
+		k := keyOf(&rows[i])
+		if _, ok := series[k]; !ok {
+			keys = append(keys, k)
+		}
+		series[k] = append(series[k], &rows[i])
+	}
+	var flags []Flag
+	means := map[seriesKey][]Point{}
+	for _, k := range keys {
+		rs := series[k]
+		flags = append(flags, zeroTimes(k, rs)...)
+		flags = append(flags, defects(k, rs)...)
+		pts, fl := repeats(k, rs, opt)
+		flags = append(flags, fl...)
+		flags = append(flags, sweepSteps(k, pts, opt)...)
+		means[k] = pts
+	}
+	flags = append(flags, inversions(keys, means, opt)...)
+	sort.SliceStable(flags, func(i, j int) bool {
+		a, b := flags[i], flags[j]
+		switch {
+		case a.Benchmark != b.Benchmark:
+			return a.Benchmark < b.Benchmark
+		case a.Processes != b.Processes:
+			return a.Processes < b.Processes
+		case a.Bytes != b.Bytes:
+			return a.Bytes < b.Bytes
+		}
+		return a.Kind < b.Kind
+	})
+	return flags
+}
+
+func newFlag(kind FlagKind, k seriesKey, bytes int64, column, format string, args ...any) Flag {
+	return Flag{Kind: kind, Benchmark: k.bench, Processes: k.procs, Group: k.group, Bytes: bytes, Column: column,
+		Msg: fmt.Sprintf("%s on %d ranks: ", k.bench, k.procs) + fmt.Sprintf(format, args...)}
+}
+
+// timeColumns returns the time-valued columns of a row by printed name:
+// t_min/t_max/t_avg and Extra columns whose name says usec or us.
+func timeColumns(r *result.Row) map[string]float64 {
+	c := map[string]float64{"t_min[usec]": r.TMin, "t_max[usec]": r.TMax, "t_avg[usec]": r.TAvg}
+	for name, v := range r.Extra {
+		l := strings.ToLower(name)
+		if strings.Contains(l, "usec") || strings.Contains(l, "(us)") || strings.Contains(l, "[us]") {
+			c[name] = v
+		}
+	}
+	return c
+}
+
+// zeroTimes flags zero or negative times at sizes > 0: one flag per
+// column when the whole column is affected, else one per row.
+func zeroTimes(k seriesKey, rs []*result.Row) []Flag {
+	type cell struct {
+		bytes int64
+		v     float64
+	}
+	cols := map[string][]cell{}
+	for _, r := range rs {
+		if r.Bytes <= 0 {
+			continue
+		}
+		for name, v := range timeColumns(r) {
+			if !math.IsNaN(v) {
+				cols[name] = append(cols[name], cell{r.Bytes, v})
+			}
+		}
+	}
+	names := make([]string, 0, len(cols))
+	for n := range cols {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var flags []Flag
+	for _, name := range names {
+		var bad []cell
+		for _, c := range cols[name] {
+			if c.v <= 0 {
+				bad = append(bad, c)
+			}
+		}
+		switch {
+		case len(bad) == 0:
+		case len(bad) == len(cols[name]) && len(bad) > 1:
+			flags = append(flags, newFlag(FlagZeroColumn, k, bad[0].bytes, name,
+				"column %s is zero or negative at all %d sizes > 0 (%d-%d B); a reporting fault, left out of fits and bandwidths",
+				name, len(bad), bad[0].bytes, bad[len(bad)-1].bytes))
+		default:
+			for _, c := range bad {
+				flags = append(flags, newFlag(FlagZeroTime, k, c.bytes, name,
+					"%s = %g us at %d B; a time for a message > 0 B must be positive, left out of fits and bandwidths", name, c.v, c.bytes))
+			}
+		}
+	}
+	return flags
+}
+
+func defects(k seriesKey, rs []*result.Row) []Flag {
+	var flags []Flag
+	for _, r := range rs {
+		if r.Defects > 0 {
+			flags = append(flags, newFlag(FlagDefects, k, r.Bytes, "defects",
+				"IMB -check reports %g defects at %d B: the data received was wrong", r.Defects, r.Bytes))
+		}
+	}
+	return flags
+}
+
+// repeats averages repeated rows of a size, flags those that disagree and
+// returns the sweep's positive points in ascending size order.
+func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag) {
+	by := map[int64][]float64{}
+	for _, r := range rs {
+		if t := r.Time(); r.Bytes >= 0 && t > 0 {
+			by[r.Bytes] = append(by[r.Bytes], t)
+		}
+	}
+	var pts []Point
+	var flags []Flag
+	for b, ts := range by {
+		lo, hi, sum := ts[0], ts[0], 0.0
+		for _, t := range ts {
+			lo, hi, sum = math.Min(lo, t), math.Max(hi, t), sum+t
+		}
+		if len(ts) > 1 && hi/lo-1 > opt.RepeatTol {
+			flags = append(flags, newFlag(FlagRepeats, k, b, "",
+				"%d repeats at %d B range %.4g-%.4g us (%.0f%% apart, tolerance %.0f%%)", len(ts), b, lo, hi, 100*(hi/lo-1), 100*opt.RepeatTol))
+		}
+		pts = append(pts, Point{b, sum / float64(len(ts))})
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
+	sort.Slice(flags, func(i, j int) bool { return flags[i].Bytes < flags[j].Bytes })
+	return pts, flags
+}
+
+// sweepSteps checks each step between adjacent sizes > 0 of a sweep for a
+// jump (time ratio > size ratio x JumpFactor) and a fall (time ratio below
+// 1 beyond noise). The noise allowed for a fall depends on the trend of
+// the neighbouring steps (up to two each side): their median log-log
+// slope gives the expected ratio; where it is >= 1.5 the sweep is
+// bandwidth-bound and any fall beyond Noise is flagged, elsewhere the
+// sweep is latency-bound and a fall must exceed 3 x Noise.
+func sweepSteps(k seriesKey, pts []Point, opt AnomalyOptions) []Flag {
+	for len(pts) > 0 && pts[0].Bytes == 0 {
+		pts = pts[1:] // 0 B has no size ratio
+	}
+	n := len(pts) - 1
+	if n < 1 {
+		return nil
+	}
+	slopes := make([]float64, n)
+	for i := range n {
+		slopes[i] = math.Log(pts[i+1].Usec/pts[i].Usec) / math.Log(float64(pts[i+1].Bytes)/float64(pts[i].Bytes))
+	}
+	var flags []Flag
+	for i := range n {
+		a, b := pts[i], pts[i+1]
+		size, r := float64(b.Bytes)/float64(a.Bytes), b.Usec/a.Usec
+		if r > size*opt.JumpFactor {
+			flags = append(flags, newFlag(FlagJump, k, b.Bytes, "",
+				"time rises %.2fx from %d B (%.6g us) to %d B (%.6g us) for a %.3gx larger message, beyond the %.3gx that size can explain; bandwidth falls from %.4g to %.4g MB/s (protocol switch eager/rendezvous, cache, falling repetitions or a fault)",
+				r, a.Bytes, a.Usec, b.Bytes, b.Usec, size, size*opt.JumpFactor, float64(a.Bytes)/a.Usec, float64(b.Bytes)/b.Usec))
+		}
+		var near []float64
+		for j := max(0, i-2); j <= min(n-1, i+2); j++ {
+			if j != i {
+				near = append(near, slopes[j])
+			}
+		}
+		expect := 1.0
+		if len(near) > 0 {
+			sort.Float64s(near)
+			expect = math.Pow(size, median(near))
+		}
+		allow := 3 * opt.Noise
+		if expect >= 1.5 {
+			allow = opt.Noise
+		}
+		if r < 1-allow {
+			flags = append(flags, newFlag(FlagTimeFalls, k, a.Bytes, "",
+				"%d B takes %.6g us, %.1f%% more than the larger %d B (%.6g us); neighbouring sizes scale %.2fx per step, noise allowance %.0f%%",
+				a.Bytes, a.Usec, 100*(a.Usec/b.Usec-1), b.Bytes, b.Usec, expect, 100*allow))
+		}
+	}
+	return flags
+}
+
+// inversions flags sizes where a benchmark's time falls as ranks are
+// added beyond 2 x Noise. Reduce_scatter is exempt: its size is the total
+// vector, so each rank's share shrinks as ranks are added.
+func inversions(keys []seriesKey, pts map[seriesKey][]Point, opt AnomalyOptions) []Flag {
+	type bk struct {
+		bench string
+		multi bool
+		group int
+	}
+	groups := map[bk][]seriesKey{}
+	var order []bk
+	for _, k := range keys {
+		if strings.HasPrefix(normBenchmark(k.bench), "reducescatter") {
+			continue
+		}
+		g := bk{k.bench, k.multi, k.group}
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], k)
+	}
+	var flags []Flag
+	for _, g := range order {
+		ks := groups[g]
+		sort.Slice(ks, func(i, j int) bool { return ks[i].procs < ks[j].procs })
+		for i := 1; i < len(ks); i++ {
+			lo, hi := ks[i-1], ks[i]
+			small := map[int64]float64{}
+			for _, p := range pts[lo] {
+				small[p.Bytes] = p.Usec
+			}
+			for _, p := range pts[hi] {
+				if t, ok := small[p.Bytes]; ok && p.Usec < t*(1-2*opt.Noise) {
+					flags = append(flags, newFlag(FlagInversion, hi, p.Bytes, "",
+						"%d B takes %.6g us, %.0f%% less than %.6g us on %d ranks; time should not fall as ranks are added (check the synchronisation method, e.g. a barrier algorithm change)",
+						p.Bytes, p.Usec, 100*(1-p.Usec/t), t, lo.procs))
+				}
+			}
+		}
+	}
+	return flags
+}
