@@ -1,0 +1,13 @@
+// Command mpbench is a message-passing runtime, launcher and
+// IMB-MPI1-compatible benchmark suite. See "mpbench --help".
+package main
+
+import (
+	"os"
+
+	"github.com/mpbench/mpbench/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+}

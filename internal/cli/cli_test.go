@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// runMain calls Main in process and returns status, stdout and stderr.
+func runMain(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestBadInputExits2 checks that each kind of bad input is rejected before
+// any process starts: exit status 2, nothing on stdout, and exactly one
+// line on stderr naming the problem and the accepted form.
+func TestBadInputExits2(t *testing.T) {
+	dir := t.TempDir()
+	badLens := filepath.Join(dir, "lens")
+	if err := os.WriteFile(badLens, []byte("8\n12k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want []string // substrings of the error line
+	}{
+		{"unknown benchmark", []string{"run", "pingpang"}, []string{`unknown benchmark "pingpang"`, "PingPong"}},
+		{"np below pair", []string{"run", "-np", "1", "pingpong"}, []string{"PingPong needs 2 processes", "-np 2"}},
+		{"npmin above np", []string{"run", "-np", "2", "-npmin", "4", "sendrecv"}, []string{"-npmin 4", "-np 4"}},
+		{"malformed msglog", []string{"run", "-msglog", "3-9", "pingpong"}, []string{"-msglog 3-9", "expected -msglog a:b"}},
+		{"msglog too large", []string{"run", "-msglog", "0:40"}, []string{"-msglog 0:40", "<= 30"}},
+		{"unreadable msglen", []string{"run", "-msglen", filepath.Join(dir, "missing"), "pingpong"}, []string{"-msglen", "missing", "cannot read"}},
+		{"bad msglen line", []string{"run", "-msglen", badLens, "pingpong"}, []string{"line 2", "12k"}},
+		{"zero time", []string{"run", "-time", "0", "pingpong"}, []string{"-time 0", "seconds > 0"}},
+		{"negative time", []string{"run", "-time=-3", "pingpong"}, []string{"-time -3", "seconds > 0"}},
+		{"bad multi", []string{"run", "-multi", "2"}, []string{"-multi 2", "-multi 0 or -multi 1"}},
+		{"bad mbyte", []string{"run", "--mbyte", "1000"}, []string{"--mbyte 1000", "1e6", "2^20"}},
+		{"bad iter", []string{"run", "-iter", "0"}, []string{"-iter 0", "n >= 1"}},
+		{"bad sync", []string{"run", "-sync", "maybe"}, []string{"-sync maybe", "-sync 1 or -sync 0"}},
+		{"bad off_cache", []string{"run", "-off_cache", "abc"}, []string{"-off_cache abc"}},
+		{"unknown single-dash option", []string{"run", "-npmax", "4"}, []string{"unknown option -npmax"}},
+		{"unknown double-dash option", []string{"run", "--npmax", "4"}, []string{"unknown flag: --npmax"}},
+		{"non-numeric np", []string{"run", "-np", "four"}, []string{"invalid argument", "four"}},
+		{"unwritable json", []string{"run", "--json", filepath.Join(dir, "no", "such", "dir.jsonl"), "pingpong"}, []string{"--json", "cannot create"}},
+		{"unknown command", []string{"runn"}, []string{`unknown command "runn"`}},
+		{"worker outside a job", []string{"worker"}, []string{"started by 'mpbench run'"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runMain(t, c.args...)
+			if code != ExitUsage {
+				t.Errorf("exit status %d, want %d (stderr %q)", code, ExitUsage, errs)
+			}
+			if out != "" {
+				t.Errorf("stdout should be empty, got %q", out)
+			}
+			if strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "mpbench: ") {
+				t.Errorf("want one line \"mpbench: ...\" on stderr, got %q", errs)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr %q lacks %q", errs, w)
+				}
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, errs := runMain(t, "version")
+	want := "mpbench " + Version + " " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + "\n"
+	if code != 0 || out != want || errs != "" {
+		t.Errorf("version: status %d, stdout %q, stderr %q; want 0, %q", code, out, errs, want)
+	}
+}
+
+func TestRunHelpDocumentsOptions(t *testing.T) {
+	for _, args := range [][]string{{"run", "--help"}, {"run", "-help"}, {"run", "-h"}} {
+		code, out, _ := runMain(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: status %d", args, code)
+		}
+		for _, w := range []string{"--msglog", "--npmin", "--off_cache", "--multi", "--mbyte", "10^6", "2^20", "--json", "--csv", "--timeout", "--eager", "-np"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: help lacks %q", args, w)
+			}
+		}
+	}
+}
+
+func TestNormaliseArgs(t *testing.T) {
+	long := map[string]bool{"np": true, "npmin": true, "msglog": true, "off_cache": true, "check": false, "json": true, "sync": true}
+	cases := []struct{ in, want []string }{
+		{[]string{"run", "-np", "4", "-npmin", "2", "pingpong"}, []string{"run", "--np", "4", "--npmin", "2", "pingpong"}},
+		{[]string{"run", "-msglog=0:4", "-check", "-off_cache", "-1"}, []string{"run", "--msglog=0:4", "--check", "--off_cache", "-1"}},
+		{[]string{"run", "--json", "-np", "-sync", "0"}, []string{"run", "--json", "-np", "--sync", "0"}}, // "-np" is --json's value
+		{[]string{"run", "-h", "--", "-np"}, []string{"run", "-h", "--", "-np"}},
+	}
+	for _, c := range cases {
+		got, err := normaliseArgs(c.in, long)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("normaliseArgs(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	if _, err := normaliseArgs([]string{"run", "-bogus"}, long); err == nil || !isUsage(err) {
+		t.Errorf("unknown single-dash option: err = %v, want a usage error", err)
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	if exitStatus(nil) != 0 || exitStatus(errInterrupted) != 130 || exitStatus(usageErrorf("x")) != 2 || exitStatus(os.ErrClosed) != 1 {
+		t.Error("exit status mapping changed")
+	}
+}

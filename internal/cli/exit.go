@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// Exit statuses of mpbench, decided only by exitStatus.
+const (
+	ExitOK          = 0   // the command completed
+	ExitFailed      = 1   // the run failed (a rank's error is named in the message)
+	ExitUsage       = 2   // bad input: options, benchmark names, files
+	ExitInterrupted = 130 // interrupted (SIGINT/SIGTERM), as shells report 128+SIGINT
+)
+
+// errInterrupted is returned when the user stopped the run.
+var errInterrupted = errors.New("interrupted; rows measured so far were kept")
+
+// exitStatus maps an error of a command to the process exit status.
+// cobra's own errors for unknown commands and arguments count as usage.
+func exitStatus(err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case isUsage(err):
+		return ExitUsage
+	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case strings.HasPrefix(err.Error(), "unknown command"),
+		strings.HasPrefix(err.Error(), "unknown flag"),
+		strings.Contains(err.Error(), "accepts "), strings.HasPrefix(err.Error(), "invalid argument"):
+		return ExitUsage
+	}
+	return ExitFailed
+}

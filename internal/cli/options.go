@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/result"
+)
+
+// runFlags are the options of "mpbench run", shared with the hidden worker
+// command (the launcher passes its normalised arguments on to every rank).
+type runFlags struct {
+	np         int
+	npmin      int
+	msglog     string
+	msglen     string
+	iter       string
+	timeLimit  float64
+	offCache   string
+	sync       string
+	warmup     string
+	multi      int
+	check      bool
+	mbyte      string
+	mib        bool
+	jsonFile   string
+	csvFile    string
+	quiet      bool
+	timeout    time.Duration
+	eager      int
+	benchmarks []string // positional arguments
+}
+
+// addRunFlags defines the run options on fs.
+func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
+	fs.SortFlags = false
+	fs.IntVar(&f.np, "np", 2, "number of processes (ranks) to start, as mpirun -np")
+	fs.IntVar(&f.npmin, "npmin", 2, "IMB -npmin P: run process counts P, 2P, 4P, ... up to -np")
+	fs.StringVar(&f.msglog, "msglog", "0:22", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes (b <= 30)")
+	fs.StringVar(&f.msglen, "msglen", "", "IMB -msglen FILE: message sizes in bytes, one per line (overrides -msglog)")
+	fs.StringVar(&f.iter, "iter", "1000,40", "IMB -iter n[,MiB]: repetitions for small sizes, volume cap per size in MiB")
+	fs.Float64Var(&f.timeLimit, "time", bench.DefaultTimeLimit, "IMB -time seconds: time limit per message size (> 0)")
+	fs.StringVar(&f.offCache, "off_cache", "", "IMB -off_cache -1|MiB[,line]: rotate buffers larger than the cache (-1: 8 MiB, 64 B lines)")
+	fs.StringVar(&f.sync, "sync", "1", "IMB -sync 1|0: barrier between the timed calls of collectives")
+	fs.StringVar(&f.warmup, "warmup", "1", "IMB -warm_up 1|0: warm-up repetitions before timing (alias -warm_up)")
+	fs.StringVar(&f.warmup, "warm_up", "1", "same as -warmup")
+	fs.IntVar(&f.multi, "multi", result.MultiNone, "IMB -multi 0|1: run np/N groups at once; 0 prints the worst group, 1 every group")
+	fs.BoolVar(&f.check, "check", false, "IMB -check: verify every received byte and print a defects column")
+	fs.StringVar(&f.mbyte, "mbyte", "1e6", "bytes per Mbyte in Mbytes/sec: 1e6 (IMB 2018 and later) or 2^20 (IMB 2017 and earlier)")
+	fs.BoolVar(&f.mib, "mib", false, "same as --mbyte 2^20")
+	fs.StringVar(&f.jsonFile, "json", "", "also write every row to FILE as JSON Lines, as it is measured")
+	fs.StringVar(&f.csvFile, "csv", "", "also write every row to FILE as CSV, as it is measured")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress display on stderr")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
+	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: 65536)")
+	_ = fs.MarkHidden("warm_up")
+}
+
+// onOff parses IMB's switch values 1/0, on/off, yes/no, true/false.
+func onOff(option, s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "on", "yes", "true":
+		return true, nil
+	case "0", "off", "no", "false":
+		return false, nil
+	}
+	return false, usageErrorf("-%s %s: expected -%s 1 or -%s 0 (on/off)", option, s, option, option)
+}
+
+// parseMByte parses --mbyte: 1e6/1000000/MB or 2^20/1048576/MiB.
+func parseMByte(s string) (float64, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1e6", "10^6", "1000000", "mb":
+		return result.MB, nil
+	case "2^20", "1048576", "mib":
+		return result.MiB, nil
+	}
+	return 0, usageErrorf("--mbyte %s: expected --mbyte 1e6 or --mbyte 2^20", s)
+}
+
+// parseIter parses IMB's -iter msgspersample[,overall_vol_MiB[,msgs_nonaggr]]
+// (the third value is accepted and ignored: it only matters for IMB-EXT).
+func parseIter(s string) (n int, volBytes int64, err error) {
+	bad := usageErrorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", s)
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return 0, 0, bad
+	}
+	n, err = strconv.Atoi(strings.TrimSpace(parts[0]))
+	if err != nil || n < 1 {
+		return 0, 0, bad
+	}
+	volBytes = bench.DefaultOverallVolBytes
+	if len(parts) > 1 {
+		mib, err := strconv.ParseInt(strings.TrimSpace(parts[1]), 10, 64)
+		if err != nil || mib < 1 || mib > 1<<20 {
+			return 0, 0, bad
+		}
+		volBytes = mib << 20
+	}
+	return n, volBytes, nil
+}
+
+// benchOptions converts and checks the flags: every problem is a usage
+// error naming the option and its accepted form. The -msglen file is read
+// here, so an unreadable file is reported before any process starts.
+func (f *runFlags) benchOptions() (bench.Options, error) {
+	o := bench.DefaultOptions()
+	if f.np < 1 {
+		return o, usageErrorf("-np %d: expected -np N with N >= 1", f.np)
+	}
+	o.NPMin = f.npmin
+	if f.npmin < 1 {
+		return o, usageErrorf("-npmin %d: expected -npmin P with an integer P >= 1", f.npmin)
+	}
+	var err error
+	if o.MsgLogMin, o.MsgLogMax, err = bench.ParseMsgLog(f.msglog); err != nil {
+		return o, &usageError{msg: err.Error()}
+	}
+	if f.msglen != "" {
+		file, err := os.Open(f.msglen)
+		if err != nil {
+			return o, usageErrorf("-msglen %s: cannot read the file (%v); expected a readable file with one size in bytes per line", f.msglen, unwrapPath(err))
+		}
+		o.MsgLens, err = bench.ReadMsgLen(file)
+		file.Close()
+		if err != nil {
+			return o, usageErrorf("%s: %v", f.msglen, err)
+		}
+	}
+	if o.MsgsPerSample, o.OverallVolBytes, err = parseIter(f.iter); err != nil {
+		return o, err
+	}
+	if !(f.timeLimit > 0) {
+		return o, usageErrorf("-time %v: expected -time seconds with seconds > 0", f.timeLimit)
+	}
+	o.TimeLimit = f.timeLimit
+	if f.offCache != "" {
+		if o.OffCache, o.CacheLine, err = bench.ParseOffCache(f.offCache); err != nil {
+			return o, &usageError{msg: err.Error()}
+		}
+	}
+	if o.Sync, err = onOff("sync", f.sync); err != nil {
+		return o, err
+	}
+	if o.Warmup, err = onOff("warm_up", f.warmup); err != nil {
+		return o, err
+	}
+	switch f.multi {
+	case result.MultiNone, result.MultiWorst, result.MultiEach:
+		o.Multi = f.multi
+	default:
+		return o, usageErrorf("-multi %d: expected -multi 0 or -multi 1", f.multi)
+	}
+	o.Check = f.check
+	if o.MByte, err = parseMByte(f.mbyte); err != nil {
+		return o, err
+	}
+	if f.mib {
+		o.MByte = result.MiB
+	}
+	if f.eager < 0 {
+		return o, usageErrorf("--eager %d: expected --eager BYTES with BYTES >= 0", f.eager)
+	}
+	if f.timeout < 0 {
+		return o, usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", f.timeout)
+	}
+	for _, name := range f.benchmarks {
+		spec, ok := bench.Lookup(name)
+		if !ok {
+			return o, usageErrorf("unknown benchmark %q; accepted names (any case): %s", name, strings.Join(bench.Names(), ", "))
+		}
+		o.Benchmarks = append(o.Benchmarks, spec.Name)
+	}
+	if err := o.Validate(); err != nil {
+		return o, &usageError{msg: err.Error()}
+	}
+	if err := checkProcesses(&o, f.np); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// checkProcesses rejects a process count some selected benchmark cannot
+// run with: single-transfer benchmarks need 2 processes, the others the
+// -npmin of the sweep.
+func checkProcesses(o *bench.Options, np int) error {
+	names := o.Benchmarks
+	if len(names) == 0 {
+		names = bench.DefaultNames()
+	}
+	for _, name := range names {
+		spec, _ := bench.Lookup(name)
+		if spec.Pair {
+			if np < 2 {
+				return usageErrorf("%s needs 2 processes, -np is %d; run with -np 2 or more", spec.Name, np)
+			}
+			continue
+		}
+		if _, err := bench.ProcessCounts(o.NPMin, np); err != nil {
+			return usageErrorf("%s: %v", spec.Name, err)
+		}
+	}
+	return nil
+}
+
+// unwrapPath drops the *PathError prefix (the path is already named).
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// optionMap lists every option of fs with its value, for result meta data.
+func optionMap(fs *pflag.FlagSet, benchmarks []string) map[string]string {
+	m := map[string]string{}
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if !fl.Hidden && fl.Name != "help" {
+			m[fl.Name] = fl.Value.String()
+		}
+	})
+	names := append([]string(nil), benchmarks...)
+	m["benchmarks"] = strings.Join(names, ",")
+	return m
+}

@@ -1,0 +1,94 @@
+// Package cli is mpbench's command line: a cobra command tree (one file
+// per command: run, worker, version, ...), the normalisation of IMB-style
+// single-dash options, and the mapping of errors to exit statuses.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs mpbench with args (without the program name), printing to
+// stdout and stderr, and returns the process exit status (see exitStatus).
+// Errors are printed as one line "mpbench: <problem>" on stderr, without
+// usage text.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(&invocation{args: args}, stdout, stderr)
+	norm, err := normaliseArgs(args, longFlags(root))
+	if err == nil {
+		root.SetArgs(norm)
+		err = root.Execute()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
+	}
+	return exitStatus(err)
+}
+
+// newRoot builds the command tree. Commands are added here, one
+// constructor per file.
+func newRoot(inv *invocation, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mpbench",
+		Short: "Message-passing benchmarks: an IMB-MPI1-compatible suite with its own runtime and launcher",
+		Long: `mpbench runs the Intel MPI Benchmarks (IMB-MPI1) suite on its own message-passing
+runtime: it starts the ranks itself, prints IMB-MPI1-format tables that IMB
+scripts can read, and can write JSON Lines and CSV result files.
+
+IMB options are accepted as IMB spells them (-npmin 2, -msglog 0:22, ...) and
+in the GNU form (--npmin 2).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v; see '%s --help'", err, c.CommandPath())
+	})
+	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
+	return root
+}
+
+// invocation is the command line mpbench was called with, for the
+// calling sequence printed in result headers.
+type invocation struct{ args []string }
+
+// commandLine returns "mpbench arg1 arg2 ...", quoting arguments that
+// contain blanks.
+func (inv *invocation) commandLine() string {
+	parts := []string{"mpbench"}
+	for _, a := range inv.args {
+		if a == "" || strings.ContainsAny(a, " \t\"'") {
+			a = strconv.Quote(a)
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// oneLine joins the lines of a multi-line error message.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ; ")), " ")
+}
+
+// usageError is bad input (unknown option or benchmark, malformed value,
+// unreadable file): exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// usageErrorf makes a usageError.
+func usageErrorf(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// isUsage reports whether err is bad input.
+func isUsage(err error) bool {
+	var u *usageError
+	return errors.As(err, &u)
+}

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/internal/sink"
+	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// workerFlags are the worker's own options, set by "mpbench run".
+type workerFlags struct {
+	run           runFlags
+	progressWidth int
+	calledAs      string
+}
+
+// newWorkerCmd is the hidden per-rank entry point that "mpbench run"
+// starts -np times.
+func newWorkerCmd() *cobra.Command {
+	var f workerFlags
+	cmd := &cobra.Command{
+		Use:    "worker [options] -- [benchmark ...]",
+		Short:  "One rank of a job (started by mpbench run)",
+		Hidden: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.run.benchmarks = args
+			return workerRun(cmd, &f)
+		},
+	}
+	addRunFlags(cmd.Flags(), &f.run)
+	cmd.Flags().IntVar(&f.progressWidth, "progress-width", 0, "draw progress on stderr for a terminal this wide (0: none)")
+	cmd.Flags().StringVar(&f.calledAs, "called-as", "mpbench run", "the launcher's command line, for result headers")
+	_ = cmd.Flags().MarkHidden("progress-width")
+	_ = cmd.Flags().MarkHidden("called-as")
+	return cmd
+}
+
+// workerRun joins the job, runs the benchmarks and, on rank 0, writes
+// every output.
+func workerRun(cmd *cobra.Command, f *workerFlags) error {
+	if !launch.IsWorker() {
+		return usageErrorf("the worker command is started by 'mpbench run'; see 'mpbench run --help'")
+	}
+	opts, err := f.run.benchOptions()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	ep, err := launch.Join(ctx)
+	if err != nil {
+		return err
+	}
+	world, err := comm.NewWorld(ep, comm.Config{EagerLimit: f.run.eager})
+	if err != nil {
+		ep.Close()
+		return err
+	}
+	defer world.Close()
+	rank := world.Rank()
+
+	var out sink.Fanout
+	var closers []io.Closer
+	if rank == 0 {
+		out, closers, err = openSinks(cmd, f, &opts, start)
+		if err != nil {
+			return fmt.Errorf("rank 0: %w", err)
+		}
+	}
+	var bs bench.Sink
+	if out != nil {
+		bs = out
+	}
+	runErr := bench.Run(ctx, world, opts, bs)
+	if runErr == nil {
+		runErr = world.Barrier() // every rank is done before any closes its connections
+	}
+	if ctx.Err() != nil && runErr != nil {
+		runErr = fmt.Errorf("%w (%v)", errInterrupted, runErr)
+	}
+	if out != nil {
+		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {
+			runErr = ferr
+		}
+		for _, c := range closers {
+			if cerr := c.Close(); cerr != nil && runErr == nil {
+				runErr = cerr
+			}
+		}
+	}
+	if runErr != nil && !errors.Is(runErr, errInterrupted) {
+		return fmt.Errorf("rank %d: %w", rank, runErr)
+	}
+	return runErr
+}
+
+// openSinks builds rank 0's outputs: IMB text on stdout, the --json and
+// --csv files, and the progress display.
+func openSinks(cmd *cobra.Command, f *workerFlags, opts *bench.Options, start time.Time) (sink.Fanout, []io.Closer, error) {
+	m := sink.LocalMachine()
+	sizes := opts.Sizes()
+	names := opts.Benchmarks
+	if len(names) == 0 {
+		names = bench.DefaultNames()
+	}
+	info := imb.RunInfo{
+		Version: Version, Date: start, Machine: m.Arch, System: m.System, Release: m.Release,
+		KernelVersion: m.Version, Transport: transportName, MByte: opts.MByte,
+		Command: []string{f.calledAs}, UserLengths: opts.MsgLens != nil,
+		MinBytes: minOf(sizes), MaxBytes: maxOf(sizes), Benchmarks: names,
+		Multi: opts.Multi != result.MultiNone,
+	}
+	text, err := sink.NewText(cmd.OutOrStdout(), info)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := sink.Fanout{text}
+	var closers []io.Closer
+	meta := result.Meta{
+		Tool: "mpbench", Version: Version, MByte: opts.MByte, Date: start.Format(time.RFC3339Nano),
+		Host: m.Host, Transport: transportName, Command: f.calledAs,
+		Options: optionMap(cmd.Flags(), names),
+		Info: map[string]string{
+			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
+			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(f.run.np),
+		},
+	}
+	files := []struct {
+		path string
+		make func(io.Writer) native.Writer
+	}{
+		{f.run.jsonFile, func(w io.Writer) native.Writer { return native.NewJSONLWriter(w) }},
+		{f.run.csvFile, func(w io.Writer) native.Writer { return native.NewCSVWriter(w) }},
+	}
+	for _, fl := range files {
+		if fl.path == "" {
+			continue
+		}
+		file, err := os.OpenFile(fl.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return nil, closers, err
+		}
+		closers = append(closers, file)
+		ns, err := sink.NewNative(fl.make(file), meta)
+		if err != nil {
+			return nil, closers, err
+		}
+		out = append(out, ns)
+	}
+	if f.progressWidth > 0 {
+		out = append(out, sink.NewProgress(cmd.ErrOrStderr(), f.progressWidth, len(sizes)))
+	}
+	return out, closers, nil
+}
+
+// transportName is the transport the worker's runtime uses.
+const transportName = "tcp"
+
+func minOf(v []int64) int64 {
+	m := v[0]
+	for _, x := range v {
+		m = min(m, x)
+	}
+	return m
+}
+
+func maxOf(v []int64) int64 {
+	m := v[0]
+	for _, x := range v {
+		m = max(m, x)
+	}
+	return m
+}
