@@ -29,18 +29,8 @@ func newArea(size int64, cache int64, line int, reuse []byte) (*area, error) {
 	if size < 0 || size > 4*MaxMsgLen {
 		return nil, fmt.Errorf("buffer of %d bytes: outside 0..%d", size, 4*MaxMsgLen)
 	}
-	a := &area{size: int(size), stride: int(size), slots: 1}
-	if cache > 0 {
-		if line <= 0 {
-			line = DefaultCacheLine
-		}
-		a.stride = (int(size)+line-1)/line*line + 2*line
-		span := 2 * cache
-		a.slots = int((span + int64(a.stride) - 1) / int64(a.stride))
-		if a.slots < 2 {
-			a.slots = 2
-		}
-	}
+	a := &area{size: int(size)}
+	a.stride, a.slots = layout(size, cache, line)
 	need := a.stride*(a.slots-1) + a.size
 	if cap(reuse) >= need {
 		a.buf = reuse[:need]
@@ -48,6 +38,40 @@ func newArea(size int64, cache int64, line int, reuse []byte) (*area, error) {
 		a.buf = make([]byte, need)
 	}
 	return a, nil
+}
+
+// layout returns the slot stride and count of an area of size bytes per
+// repetition (see area).
+func layout(size int64, cache int64, line int) (stride, slots int) {
+	if cache <= 0 {
+		return int(size), 1
+	}
+	if line <= 0 {
+		line = DefaultCacheLine
+	}
+	stride = (int(size)+line-1)/line*line + 2*line
+	slots = int((2*cache + int64(stride) - 1) / int64(stride))
+	return stride, max(slots, 2)
+}
+
+// bufferBytes is the memory in bytes one rank's buffers take for spec s
+// at message size bytes on procs processes under options o.
+func bufferBytes(s *Spec, bytes int64, procs int, o *Options) int64 {
+	total := int64(0)
+	sb, rb := s.areas(bytes, procs)
+	for _, size := range []int64{sb, rb} {
+		stride, slots := layout(size, o.cacheBytes(), o.CacheLine)
+		total += int64(stride)*int64(slots-1) + size
+	}
+	return total
+}
+
+// cacheBytes is the -off_cache size in bytes, 0 when off.
+func (o *Options) cacheBytes() int64 {
+	if o.OffCache == -1 {
+		return DefaultCacheBytes
+	}
+	return o.OffCache
 }
 
 // area returns the slot of repetition rep (rep >= 0).
@@ -69,10 +93,7 @@ func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers) (*bu
 	if prev != nil {
 		reuseSend, reuseRecv = prev.send.buf, prev.recv.buf
 	}
-	cache := o.OffCache
-	if cache == -1 {
-		cache = DefaultCacheBytes
-	}
+	cache := o.cacheBytes()
 	sb, rb := s.areas(bytes, procs)
 	send, err := newArea(sb, cache, o.CacheLine, reuseSend)
 	if err != nil {

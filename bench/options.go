@@ -20,6 +20,9 @@ const (
 	MaxMsgLog = 30
 	// MaxMsgLen is the largest accepted message size in bytes.
 	MaxMsgLen = int64(1) << MaxMsgLog
+	// DefaultMemBytes is the default -mem limit on one process's benchmark
+	// buffers (IMB_mem_info.h MAX_MEM_USAGE, 1 GB).
+	DefaultMemBytes = int64(1) << 30
 )
 
 // Off-cache defaults used for "-off_cache -1" (IMB takes them from
@@ -43,6 +46,7 @@ type Options struct {
 	Sync                 bool     // -sync (default true): barrier between timed calls of collectives, as IMB does
 	Warmup               bool     // -warm_up (default true): warm-up iterations before timing
 	Check                bool     // -check: verify every received byte of every repetition
+	MemBytes             int64    // -mem (IMB: GB per process, default 1): limit on one process's buffer bytes, default 1 GiB
 	Multi                int      // -multi: result.MultiNone (default), result.MultiWorst (0), result.MultiEach (1)
 	MByte                float64  // bytes per Mbyte in Mbytes/sec: result.MB (default, IMB >= 2018) or result.MiB (IMB <= 2017)
 	Benchmarks           []string // benchmark names in run order, case-insensitive; empty means DefaultNames()
@@ -61,6 +65,7 @@ func DefaultOptions() Options {
 		TimeLimit:       DefaultTimeLimit,
 		Sync:            true,
 		Warmup:          true,
+		MemBytes:        DefaultMemBytes,
 		Multi:           result.MultiNone,
 		MByte:           result.MB,
 	}
@@ -100,6 +105,9 @@ func (o *Options) Validate() error {
 	}
 	if o.CacheLine < 0 || o.CacheLine > 1<<20 {
 		return fmt.Errorf("-off_cache line %d: expected a cache line of 1..1048576 bytes", o.CacheLine)
+	}
+	if o.MemBytes < 1 {
+		return fmt.Errorf("-mem %d bytes: expected -mem GB with GB > 0", o.MemBytes)
 	}
 	switch o.Multi {
 	case result.MultiNone, result.MultiWorst, result.MultiEach:

@@ -50,6 +50,12 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			if spec.Class == Sync {
 				bp.sizes = []int64{0}
 			}
+			for _, size := range bp.sizes {
+				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {
+					return nil, fmt.Errorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %d bytes (%.3g GB); raise -mem or lower -msglog/-msglen",
+						spec.Name, size, p, need, o.MemBytes, float64(o.MemBytes)/1e9)
+				}
+			}
 			plan = append(plan, bp)
 		}
 	}

@@ -179,3 +179,14 @@ func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 	}
 	return int64(mib * (1 << 20)), line, nil
 }
+
+// ParseMem parses IMB's -mem value, a decimal number of GB per process,
+// into bytes. mpbench reads a GB as 2^30 bytes, the larger of the two
+// readings, so that it never refuses a size IMB would accept.
+func ParseMem(s string) (int64, error) {
+	gb, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(gb > 0) || gb > 1<<20 {
+		return 0, fmt.Errorf("-mem %s: expected -mem GB with a number of GB > 0", s)
+	}
+	return int64(gb * (1 << 30)), nil
+}

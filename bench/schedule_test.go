@@ -134,3 +134,42 @@ func TestParseOffCache(t *testing.T) {
 		}
 	}
 }
+
+func TestParseMem(t *testing.T) {
+	if n, err := ParseMem("1.5"); err != nil || n != 3<<29 {
+		t.Errorf("ParseMem(1.5) = %d, %v; want %d", n, err, 3<<29)
+	}
+	for _, in := range []string{"0", "-1", "x", "NaN", "Inf"} {
+		if _, err := ParseMem(in); err == nil || !strings.HasPrefix(err.Error(), "-mem "+in+": expected") {
+			t.Errorf("ParseMem(%q) error %v", in, err)
+		}
+	}
+}
+
+func TestPlanMemoryLimit(t *testing.T) {
+	o := DefaultOptions()
+	o.MsgLogMax = MaxMsgLog // 1 GiB messages
+	o.Benchmarks = []string{"PingPong"}
+	// PingPong needs 1 GiB to send and 1 GiB to receive: above the default 1 GiB.
+	_, err := makePlan(&o, 2)
+	want := "PingPong at 1073741824 bytes on 2 processes needs 2147483648 bytes of buffers per process, above -mem 1073741824 bytes"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("makePlan error %v, want %q", err, want)
+	}
+	o.MemBytes = 2 << 30
+	if _, err := makePlan(&o, 2); err != nil {
+		t.Errorf("with -mem 2: %v", err)
+	}
+	// Exchange receives two messages; off-cache buffers count too.
+	o.MsgLogMax = 20
+	o.OffCache = -1
+	o.MemBytes = 30 << 20
+	o.Benchmarks = []string{"Exchange"}
+	need := bufferBytes(func() *Spec { s, _ := Lookup("Exchange"); return &s }(), 1<<20, 2, &o)
+	if need < 3*DefaultCacheBytes {
+		t.Errorf("Exchange 1 MiB off-cache buffers %d bytes: want about twice the cache per area", need)
+	}
+	if _, err := makePlan(&o, 2); err == nil || !strings.Contains(err.Error(), "Exchange at") {
+		t.Errorf("Exchange off-cache over -mem 30 MiB: error %v", err)
+	}
+}
