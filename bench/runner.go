@@ -184,7 +184,7 @@ func (r *blockRun) sizes(ctx context.Context) (record, error) {
 		if r.world.Rank() == 0 {
 			if r.fail != nil {
 				v = record{count: verdictAbort, note: r.fail.Error()}
-			} else if err := ctx.Err(); err != nil {
+			} else if err := ctx.Err(); err != nil && i < len(sizes) {
 				v = record{count: verdictStop, note: err.Error()}
 				r.fail = fmt.Errorf("bench: %s: stopped: %w", r.name(), err)
 			}
