@@ -307,3 +307,28 @@ func TestRunCheckCatchesCorruption(t *testing.T) {
 		})
 	}
 }
+
+func TestRunRendezvous(t *testing.T) {
+	// Messages above the eager limit take the rendezvous path; crossing
+	// sends (PingPing, Exchange) must not deadlock and data must arrive.
+	o := quick("PingPong", "PingPing", "Sendrecv", "Exchange")
+	o.MsgLogMax = 6 // up to 64 bytes
+	o.Check = true
+	o.NPMin = 3
+	sink := &recordingSink{}
+	commtest.Run(t, 3, comm.Config{EagerLimit: 4}, func(c comm.Comm) error {
+		var s Sink
+		if c.Rank() == 0 {
+			s = sink
+		}
+		return Run(context.Background(), c, o, s)
+	})
+	if len(sink.rows) != 4*8 {
+		t.Fatalf("%d rows, want 32", len(sink.rows))
+	}
+	for _, r := range sink.rows {
+		if r.Defects != 0 {
+			t.Errorf("%s %d bytes: %v defects", r.Benchmark, r.Bytes, r.Defects)
+		}
+	}
+}
