@@ -26,6 +26,8 @@
 //     -multi 1 one row per group.
 //   - -off_cache: each repetition uses the next slot of a buffer spanning
 //     twice the cache, slots two cache lines apart.
+//   - -mem: a size whose buffers exceed the limit (default 1 GiB per
+//     process) is refused on every rank before anything runs.
 //   - -check: an untimed pass after the timed loop repeats the n
 //     repetitions with send areas filled by Pattern and verifies every
 //     received byte; defects abort the run with a *CheckError.
