@@ -10,7 +10,7 @@ import "fmt"
 // rounds.
 func (c *communicator) Barrier() error {
 	n := c.size
-	ctx := c.ctx(ctxRuntime)
+	ctx := c.ctx(c.kinds.runtime)
 	for k, round := 1, int32(0); k < n; k, round = k*2, round+1 {
 		to := c.world[(c.rank+k)%n]
 		from := c.world[(c.rank-k+n)%n]

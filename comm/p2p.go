@@ -3,28 +3,29 @@ package comm
 import "fmt"
 
 // Tags: user messages use 0..MaxTag. Negative tags from -2 down to
-// MinReservedTag are reserved for collectives built on Comm (package coll):
-// they travel in a separate context of the communicator, so they never
-// match user receives, not even AnyTag ones (which match user tags only).
-// -1 is AnyTag.
+// MinReservedTag are reserved for the runtime and collectives: they travel
+// in a separate context of the communicator, so they never match receives
+// with user tags, not even AnyTag ones (which match user tags only), and a
+// receive for a reserved tag names it exactly. -1 is AnyTag. Package coll
+// runs its collectives on CollectiveComm instead, a whole separate space.
 
 // MinReservedTag is the smallest reserved (negative) tag accepted by the
 // native runtime's Send, Recv and friends.
 const MinReservedTag = -MaxTag - 2
 
-// wireTag maps a tag given to a send or receive to its context kind and
+// wireTag maps a tag given to a send or receive on c to its context and
 // wire tag (>= 0); AnyTag stays AnyTag in the user context.
-func wireTag(tag int) (kind uint32, wire int32) {
+func (c *communicator) wireTag(tag int) (ctx uint32, wire int32) {
 	if tag >= 0 || tag == AnyTag {
-		return ctxUser, int32(tag)
+		return c.ctx(c.kinds.user), int32(tag)
 	}
-	return ctxReserved, int32(-tag - 2)
+	return c.ctx(c.kinds.reserved), int32(-tag - 2)
 }
 
 // userTag maps a wire tag received on context ctx back to the tag the
 // sender used.
 func userTag(ctx uint32, wire int32) int {
-	if ctx%ctxKinds == ctxReserved {
+	if k := ctx % ctxKinds; k == ctxReserved || k == ctxCollReserved {
 		return -int(wire) - 2
 	}
 	return int(wire)
@@ -51,8 +52,8 @@ func (c *communicator) sendArgs(op string, dest, tag int) (int, uint32, int32, e
 	if err := checkTag(op, tag, false); err != nil {
 		return 0, 0, 0, err
 	}
-	kind, wire := wireTag(tag)
-	return c.world[dest], c.ctx(kind), wire, nil
+	ctx, wire := c.wireTag(tag)
+	return c.world[dest], ctx, wire, nil
 }
 
 // recvArgs validates the source and tag of a receive and returns the
@@ -68,8 +69,8 @@ func (c *communicator) recvArgs(op string, source, tag int) (int, uint32, int32,
 	if source != AnySource {
 		src = c.world[source]
 	}
-	kind, wire := wireTag(tag)
-	return src, c.ctx(kind), wire, nil
+	ctx, wire := c.wireTag(tag)
+	return src, ctx, wire, nil
 }
 
 // Send sends buf to rank dest with tag (MPI_Send, standard mode): eagerly

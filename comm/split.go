@@ -87,7 +87,7 @@ func (c *communicator) Split(color, key int) (Comm, error) {
 // c's runtime context with tag.
 func (c *communicator) allgatherRuntime(buf []byte, size int, tag int32) error {
 	e := c.e
-	ctx := c.ctx(ctxRuntime)
+	ctx := c.ctx(c.kinds.runtime)
 	mine := buf[c.rank*size : (c.rank+1)*size]
 	var recvs []*request
 	for i := 0; i < c.size; i++ {
