@@ -1,0 +1,131 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// Medium says whether a network carries simultaneous transfers in
+// parallel.
+type Medium int
+
+const (
+	// Switched: groups of simultaneous Bcasts cost one Bcast (thesis
+	// expression 4.5, switch).
+	Switched Medium = iota
+	// Shared: they are serialised, q Bcasts cost q times one (expression
+	// 4.5, hub and wifi).
+	Shared
+)
+
+func (m Medium) String() string {
+	if m == Shared {
+		return "shared"
+	}
+	return "switched"
+}
+
+// BcastTimes holds measured Bcast times by rank count, for the matrix
+// product prediction.
+type BcastTimes struct {
+	byProcs map[int][]Point
+}
+
+// NewBcastTimes collects the Bcast rows (IMB Bcast, osu_bcast) with a
+// positive time, by total rank count.
+func NewBcastTimes(rows []result.Row) BcastTimes {
+	bt := BcastTimes{byProcs: map[int][]Point{}}
+	for i := range rows {
+		r := &rows[i]
+		if n := normBenchmark(r.Benchmark); (n == "bcast" || n == "osubcast") && r.Bytes > 0 && r.Time() > 0 {
+			k := keyOf(r)
+			bt.byProcs[k.procs] = append(bt.byProcs[k.procs], Point{r.Bytes, r.Time()})
+		}
+	}
+	for _, pts := range bt.byProcs {
+		sort.Slice(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
+	}
+	return bt
+}
+
+// Usec returns the Bcast time in usec for the given bytes on procs ranks:
+// 0 for one rank; otherwise the time measured at the nearest size (by
+// size ratio) scaled in proportion to the size, t(x) = t(x_m) x / x_m, the
+// rule the thesis uses for table 4.23 (it reproduces the wifi row from
+// table 4.24). Error when no Bcast was measured on procs ranks.
+func (bt BcastTimes) Usec(procs int, bytes int64) (float64, error) {
+	if procs <= 1 {
+		return 0, nil
+	}
+	pts := bt.byProcs[procs]
+	if len(pts) == 0 {
+		return math.NaN(), fmt.Errorf("no Bcast measured on %d ranks", procs)
+	}
+	best := pts[0]
+	for _, p := range pts[1:] {
+		if math.Abs(math.Log(float64(p.Bytes)/float64(bytes))) < math.Abs(math.Log(float64(best.Bytes)/float64(bytes))) {
+			best = p
+		}
+	}
+	return best.Usec * float64(bytes) / float64(best.Bytes), nil
+}
+
+// Grid returns the p x q process grid of n nodes used for the block matrix
+// product: p the largest divisor of n not above sqrt(n), q = n/p.
+func Grid(n int) (p, q int) {
+	for p = int(math.Sqrt(float64(n))); p > 1 && n%p != 0; p-- {
+	}
+	if p < 1 {
+		p = 1
+	}
+	return p, n / p
+}
+
+// MatmulPrediction is the communication time predicted for the block
+// matrix product of section 4.3.3 on n = p x q nodes.
+type MatmulPrediction struct {
+	Nodes, P, Q int
+	Medium      Medium
+	BlockBytes  int64   // M/n, bytes per block
+	RowsUsec    float64 // q x multi_p Bcast_q(M/n), usec
+	ColsUsec    float64 // p x multi_q Bcast_p(M/n), usec
+	TotalS      float64 // (RowsUsec + ColsUsec) / 10^6, seconds
+}
+
+// PredictMatmulComm predicts the communication time of the block matrix
+// product of a matrix of matrixBytes bytes on n nodes from Bcast times
+// (thesis expression 4.4):
+//
+//	q x multi_p Bcast_q(M/n)  +  p x multi_q Bcast_p(M/n)
+//
+// where multi_p Bcast_q is p simultaneous Bcasts among q ranks, costing
+// one Bcast_q on a Switched network and p of them on a Shared one
+// (expression 4.5). Errors: n < 1, matrixBytes <= 0, or a Bcast time
+// missing for p or q ranks.
+func PredictMatmulComm(matrixBytes int64, n int, medium Medium, bt BcastTimes) (MatmulPrediction, error) {
+	if n < 1 || matrixBytes <= 0 {
+		return MatmulPrediction{}, fmt.Errorf("matrix product prediction: need n >= 1 nodes and a matrix > 0 bytes (got %d, %d)", n, matrixBytes)
+	}
+	p, q := Grid(n)
+	block := int64(math.Round(float64(matrixBytes) / float64(n)))
+	pr := MatmulPrediction{Nodes: n, P: p, Q: q, Medium: medium, BlockBytes: block}
+	bq, err := bt.Usec(q, block)
+	if err != nil {
+		return pr, fmt.Errorf("matrix product on %d = %dx%d nodes: %w", n, p, q, err)
+	}
+	bp, err := bt.Usec(p, block)
+	if err != nil {
+		return pr, fmt.Errorf("matrix product on %d = %dx%d nodes: %w", n, p, q, err)
+	}
+	multiP, multiQ := 1.0, 1.0
+	if medium == Shared {
+		multiP, multiQ = float64(p), float64(q)
+	}
+	pr.RowsUsec = float64(q) * multiP * bq
+	pr.ColsUsec = float64(p) * multiQ * bp
+	pr.TotalS = (pr.RowsUsec + pr.ColsUsec) / 1e6
+	return pr, nil
+}
