@@ -88,12 +88,15 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	if out != nil {
 		bs = out
 	}
+	runDone := make(chan struct{})
+	go closeOnStop(ctx, runDone, world)
 	runErr := bench.Run(ctx, world, opts, bs)
 	if runErr == nil {
 		runErr = world.Barrier() // every rank is done before any closes its connections
 	}
-	if ctx.Err() != nil && runErr != nil {
-		runErr = fmt.Errorf("%w (%v)", errInterrupted, runErr)
+	close(runDone)
+	if errors.Is(runErr, context.Canceled) {
+		runErr = errInterrupted
 	}
 	if out != nil {
 		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {
@@ -109,6 +112,27 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 		return fmt.Errorf("rank %d: %w", rank, runErr)
 	}
 	return runErr
+}
+
+// stopGrace is how long a stopped worker lets the benchmark reach its next
+// message size before it closes the communicator to unblock it; the
+// launcher's SIGKILL comes 2 s after its SIGTERM.
+const stopGrace = time.Second
+
+// closeOnStop closes world when ctx is cancelled (SIGINT/SIGTERM) and the
+// run has not ended within stopGrace, so that pending communication fails
+// and rank 0 can still record how the run ended.
+func closeOnStop(ctx context.Context, runDone <-chan struct{}, world *comm.World) {
+	select {
+	case <-runDone:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-runDone:
+	case <-time.After(stopGrace):
+		world.Close()
+	}
 }
 
 // openSinks builds rank 0's outputs: IMB text on stdout, the --json and

@@ -1,0 +1,315 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// mpbenchBin is the mpbench executable built by TestMain for the
+// end-to-end tests ("" when the build failed: those tests then fail).
+var mpbenchBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mpbench-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin := filepath.Join(dir, "mpbench")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/mpbench/mpbench/cmd/mpbench").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building mpbench for end-to-end tests: %v\n%s", err, out)
+	} else {
+		mpbenchBin = bin
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// e2eCmd returns a command running the built mpbench with args.
+func e2eCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	if mpbenchBin == "" {
+		t.Fatal("mpbench binary was not built (see TestMain output)")
+	}
+	cmd := exec.Command(mpbenchBin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	return cmd, &out, &errb
+}
+
+// exitCode returns the exit status of a finished command.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// tableRows counts the data rows under the "# Benchmarking <title> " header
+// with the given process line.
+func tableRows(text, title, procLine string) int {
+	i := strings.Index(text, "# Benchmarking "+title+" \n"+procLine)
+	if i < 0 {
+		return -1
+	}
+	lines := strings.Split(text[i:], "\n")
+	n := 0
+	k := 1
+	for ; k < len(lines) && !strings.HasPrefix(lines[k], "       #bytes") && !strings.HasPrefix(lines[k], "        Group"); k++ {
+	}
+	for k++; k < len(lines) && strings.TrimSpace(lines[k]) != "" && !strings.HasPrefix(lines[k], "#"); k++ {
+		n++
+	}
+	return n
+}
+
+// TestE2ERun runs real jobs of 2, 3 and 4 processes and checks the IMB
+// text on stdout and the JSON Lines and CSV files.
+func TestE2ERun(t *testing.T) {
+	for _, np := range []int{2, 3, 4} {
+		t.Run(fmt.Sprintf("np%d", np), func(t *testing.T) {
+			dir := t.TempDir()
+			jf, cf := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "r.csv")
+			n := strconv.Itoa(np)
+			cmd, out, errb := e2eCmd(t, "run", "-np", n, "-npmin", n, "-msglog", "0:3", "-time", "0.5", "-iter", "50",
+				"PINGPONG", "sendrecv", "--json", jf, "--csv", cf, "--timeout", "60s")
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("run: %v\nstderr:\n%s", err, errb)
+			}
+			text := out.String()
+			if !strings.HasPrefix(text, "#-----") || !strings.HasSuffix(text, "\n# All processes entering MPI_Finalize\n\n") {
+				t.Errorf("output is not a complete IMB file:\n%s", text)
+			}
+			idle := ""
+			if np > 2 {
+				idle = fmt.Sprintf("# ( %d additional process", np-2)
+			}
+			if got := tableRows(text, "PingPong", "# #processes = 2 \n"+idle); got != 5 {
+				t.Errorf("PingPong rows = %d, want 5 (sizes 0,1,2,4,8):\n%s", got, text)
+			}
+			if got := tableRows(text, "Sendrecv", "# #processes = "+n+" \n#---"); got != 5 {
+				t.Errorf("Sendrecv rows = %d, want 5:\n%s", got, text)
+			}
+			for _, rd := range []struct {
+				path string
+				read func(io.Reader, string) ([]result.Run, error)
+			}{{jf, native.ReadJSONL}, {cf, native.ReadCSV}} {
+				f, err := os.Open(rd.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs, err := rd.read(f, rd.path)
+				f.Close()
+				if err != nil || len(runs) != 1 || runs[0].Aborted || len(runs[0].Rows) != 10 || len(runs[0].Problems) != 0 {
+					t.Fatalf("%s: %v, runs %+v", rd.path, err, runs)
+				}
+				m := runs[0].Meta
+				if m.Tool != "mpbench" || m.MByte != 1e6 || m.Options["np"] != n || m.Info["go"] == "" || m.Info["cores"] == "" {
+					t.Errorf("%s: meta %+v", rd.path, m)
+				}
+				last := runs[0].Rows[9]
+				if last.Benchmark != "Sendrecv" || last.Bytes != 8 || last.Processes != np || !(last.TMax > 0) {
+					t.Errorf("%s: last row %+v", rd.path, last)
+				}
+			}
+		})
+	}
+}
+
+// TestE2EMulti checks the -multi layouts of a real 4-process job.
+func TestE2EMulti(t *testing.T) {
+	for _, c := range []struct {
+		multi, heading string
+	}{
+		{"0", "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec\n"},
+		{"1", "        Group       #bytes #repetitions      t[usec]   Mbytes/sec\n\n"},
+	} {
+		cmd, out, errb := e2eCmd(t, "run", "-np", "4", "-multi", c.multi, "-msglog", "0:1", "-time", "0.5", "-iter", "20", "pingpong", "--timeout", "60s")
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("-multi %s: %v\n%s", c.multi, err, errb)
+		}
+		text := out.String()
+		for _, want := range []string{
+			"# (Multi-)PingPong\n",
+			"# Benchmarking Multi-PingPong \n# ( 2 groups of 2 processes each running simultaneous ) \n# Group  0:     0    1\n# \n# Group  1:     2    3\n# \n",
+			c.heading,
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("-multi %s: output lacks %q:\n%s", c.multi, want, text)
+			}
+		}
+	}
+}
+
+// childPids returns the pids whose parent is ppid (scanning /proc).
+func childPids(t *testing.T, ppid int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold blanks, so cut after ')'.
+		s := string(stat)
+		fields := strings.Fields(s[strings.LastIndex(s, ")")+1:])
+		if len(fields) > 1 && fields[1] == strconv.Itoa(ppid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// rankOf reads MPBENCH_RANK from a process's environment.
+func rankOf(pid int) int {
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return -1
+	}
+	for _, kv := range strings.Split(string(env), "\x00") {
+		if v, ok := strings.CutPrefix(kv, "MPBENCH_RANK="); ok {
+			r, _ := strconv.Atoi(v)
+			return r
+		}
+	}
+	return -1
+}
+
+// startLongRun starts a job that runs for minutes unless stopped, and
+// waits until its JSON file holds a measured row. It returns the command,
+// its outputs, the JSON path and the rank processes.
+func startLongRun(t *testing.T, np int) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, string, []int) {
+	t.Helper()
+	jf := filepath.Join(t.TempDir(), "long.jsonl")
+	cmd, out, errb := e2eCmd(t, "run", "-np", strconv.Itoa(np), "-npmin", strconv.Itoa(np), "-msglog", "0:22", "-time", "10",
+		"sendrecv", "--json", jf, "--timeout", "120s")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		data, _ := os.ReadFile(jf)
+		if strings.Count(string(data), `"type":"row"`) >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no row after 30 s; stderr:\n%s", errb)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	kids := childPids(t, cmd.Process.Pid)
+	if len(kids) != np {
+		t.Fatalf("found %d rank processes, want %d", len(kids), np)
+	}
+	return cmd, out, errb, jf, kids
+}
+
+// waitExit waits for cmd with a limit and returns its exit status.
+func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return exitCode(err)
+	case <-time.After(limit):
+		t.Fatalf("mpbench still running %v after the event", limit)
+	}
+	return -1
+}
+
+// checkGone verifies that none of the rank processes is left.
+func checkGone(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); err == nil {
+			t.Errorf("rank process %d is still alive after mpbench exited", pid)
+		}
+	}
+}
+
+// checkKeptRows verifies the JSON file kept the measured rows and reads as
+// an aborted run.
+func checkKeptRows(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := native.ReadJSONL(f, path)
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) < 1 || !runs[0].Aborted {
+		t.Errorf("want one aborted run with the rows measured, got %v %+v", err, runs)
+	}
+}
+
+// TestE2EKilledRank kills one rank of a running job: mpbench must exit
+// non-zero within seconds, name the rank, leave no process behind and keep
+// the rows already written.
+func TestE2EKilledRank(t *testing.T) {
+	cmd, _, errb, jf, kids := startLongRun(t, 3)
+	victim := -1
+	for _, pid := range kids {
+		if rankOf(pid) == 1 {
+			victim = pid
+		}
+	}
+	if victim < 0 {
+		t.Fatal("rank 1 not found")
+	}
+	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code := waitExit(t, cmd, 15*time.Second)
+	t.Logf("exit %d after %v", code, time.Since(start))
+	if code != ExitFailed {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, ExitFailed, errb)
+	}
+	if !strings.Contains(errb.String(), "rank 1") {
+		t.Errorf("stderr should name rank 1:\n%s", errb)
+	}
+	checkGone(t, kids)
+	checkKeptRows(t, jf)
+}
+
+// TestE2EInterrupt sends SIGINT to mpbench (Ctrl-C): exit status 130, no
+// rank left, rows kept.
+func TestE2EInterrupt(t *testing.T) {
+	cmd, _, errb, jf, kids := startLongRun(t, 2)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	code := waitExit(t, cmd, 15*time.Second)
+	if code != ExitInterrupted {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, ExitInterrupted, errb)
+	}
+	checkGone(t, kids)
+	checkKeptRows(t, jf)
+}
