@@ -1,0 +1,162 @@
+package coll
+
+import (
+	"fmt"
+
+	"github.com/mpbench/mpbench/comm"
+)
+
+// Reduce-scatter algorithms (MPI_Reduce_scatter, MPI_Reduce_scatter_block):
+// the vector is split into p blocks (layout l, in rank order, packed) and
+// rank i ends with block i of the reduction. Costs for p ranks and an n-byte
+// vector: alpha latency, beta per byte, gamma per byte reduced.
+
+// reduceScatterHalving reduces work (this rank's full vector, overwritten)
+// so that block rank of work holds the result. Recursive halving: in round
+// k the active ranks pair up at distance pof2/2^k, each sends the half of
+// its current range that the partner keeps and combines the half it keeps.
+// A non-power-of-two p first folds the first 2(p-pof2) ranks pairwise and at
+// the end sends the folded ranks their blocks. Cost log2 p alpha +
+// (p-1)/p n (beta + gamma), plus alpha + n (beta+gamma) + alpha + n/p beta
+// for the fold (Thakur, Rabenseifner & Gropp 2005, section 4.6; the fold is
+// their section 4.4 / Rabenseifner 2004).
+func reduceScatterHalving(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error {
+	p, me := c.Size(), c.Rank()
+	f := newFold(p)
+	tmp := make([]byte, len(work))
+	if err := foldIn(c, f, work, tmp, dt, op, tag); err != nil {
+		return err
+	}
+	if nr := f.newRank(me); nr >= 0 {
+		if err := halve(c, f, nr, work, tmp, f.groups(l), dt, op, tag); err != nil {
+			return err
+		}
+	}
+	if me < 2*f.rem {
+		if me%2 == 1 {
+			return send(c, l.block(work, me-1), me-1, tag)
+		}
+		return recv(c, l.block(work, me), me+1, tag)
+	}
+	return nil
+}
+
+// reduceScatterRing reduces work in place around a ring: in step s rank r
+// sends its partial block r-s-1 to r+1 and combines block r-s-2 from r-1,
+// so after p-1 steps block r of work holds the result. Cost
+// (p-1) alpha + (p-1)/p n (beta + gamma): bandwidth-optimal at any p
+// (Chan et al. 2007, section 5; the first half of the ring allreduce of
+// Patarasuk & Yuan 2009).
+func reduceScatterRing(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error {
+	p, me := c.Size(), c.Rank()
+	right, left := (me+1)%p, (me-1+p)%p
+	tmp := make([]byte, maxCount(l))
+	for s := 0; s < p-1; s++ {
+		sb := ((me-s-1)%p + p) % p
+		rb := ((me-s-2)%p + p) % p
+		in := tmp[:l.cnt[rb]]
+		if err := sendrecv(c, l.block(work, sb), right, in, left, tag); err != nil {
+			return err
+		}
+		reduce(dt, op, l.block(work, rb), in)
+	}
+	return nil
+}
+
+// reduceScatterPairwise: in step i = 1..p-1 rank r sends block r+i of its
+// input to rank r+i and combines block r from rank r-i into its result, so
+// out = x_r op x_(r-1) op x_(r-2) op ... . Cost (p-1) alpha +
+// (p-1)/p n (beta + gamma); MPICH's long-message reduce-scatter (Thakur,
+// Rabenseifner & Gropp 2005, section 4.6).
+func reduceScatterPairwise(c comm.Comm, sendbuf []byte, l layout, out []byte, dt Datatype, op Op, tag int) error {
+	p, me := c.Size(), c.Rank()
+	copy(out, l.block(sendbuf, me))
+	tmp := make([]byte, len(out))
+	for i := 1; i < p; i++ {
+		dst, src := (me+i)%p, (me-i+p)%p
+		if err := sendrecv(c, l.block(sendbuf, dst), dst, tmp, src, tag); err != nil {
+			return err
+		}
+		reduce(dt, op, out, tmp)
+	}
+	return nil
+}
+
+func maxCount(l layout) int {
+	m := 0
+	for _, c := range l.cnt {
+		m = max(m, c)
+	}
+	return m
+}
+
+// ReduceScatter combines the vectors sendbuf of all ranks element-wise with
+// op and scatters the result: rank i receives counts[i] bytes, the i-th
+// piece in rank order, in recvbuf (MPI_Reduce_scatter; counts are in bytes,
+// each a multiple of dt.Size(), summing to len(sendbuf), equal on all
+// ranks; len(recvbuf) == counts[rank]).
+func ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts []int, dt Datatype, op Op) error {
+	return Algorithms{}.ReduceScatter(c, sendbuf, recvbuf, counts, dt, op)
+}
+
+// ReduceScatter is ReduceScatter with a's algorithm selection.
+func (a Algorithms) ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts []int, dt Datatype, op Op) error {
+	const fn = "Reduce_scatter"
+	if err := check(fn, dt, op, len(sendbuf)); err != nil {
+		return err
+	}
+	l, err := vlayout(fn, "receive", counts, nil, c.Size(), len(sendbuf))
+	if err != nil {
+		return err
+	}
+	if err := checkLen(fn, "sendbuf", len(sendbuf), l.total()); err != nil {
+		return err
+	}
+	for i, n := range counts {
+		if err := check(fn+" count of rank "+fmt.Sprint(i), dt, op, n); err != nil {
+			return err
+		}
+	}
+	if err := checkLen(fn, "recvbuf", len(recvbuf), counts[c.Rank()]); err != nil {
+		return err
+	}
+	return a.reduceScatter(c, fn, a.choose("reduce_scatter", c.Size(), len(sendbuf)), sendbuf, recvbuf, l, dt, op)
+}
+
+// ReduceScatterBlock is ReduceScatter with len(recvbuf) bytes for every rank
+// (MPI_Reduce_scatter_block): len(sendbuf) == Size()*len(recvbuf).
+func ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op) error {
+	return Algorithms{}.ReduceScatterBlock(c, sendbuf, recvbuf, dt, op)
+}
+
+// ReduceScatterBlock is ReduceScatterBlock with a's algorithm selection.
+func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op) error {
+	const fn = "Reduce_scatter_block"
+	p := c.Size()
+	if err := check(fn, dt, op, len(recvbuf)); err != nil {
+		return err
+	}
+	if err := checkLen(fn, "sendbuf", len(sendbuf), p*len(recvbuf)); err != nil {
+		return err
+	}
+	ch := a.choose("reduce_scatter_block", p, len(recvbuf))
+	return a.reduceScatter(c, fn, ch, sendbuf, recvbuf, uniformLayout(p, len(recvbuf)), dt, op)
+}
+
+func (a Algorithms) reduceScatter(c comm.Comm, fn string, ch Choice, sendbuf, recvbuf []byte, l layout, dt Datatype, op Op) error {
+	return run(c, fn, ch, func(pc comm.Comm) error {
+		if ch.Algorithm == "pairwise" {
+			return reduceScatterPairwise(pc, sendbuf, l, recvbuf, dt, op, tagReduceScatter)
+		}
+		work := make([]byte, len(sendbuf))
+		copy(work, sendbuf)
+		var err error
+		if ch.Algorithm == "ring" {
+			err = reduceScatterRing(pc, work, l, dt, op, tagReduceScatter)
+		} else {
+			err = reduceScatterHalving(pc, work, l, dt, op, tagReduceScatter)
+		}
+		copy(recvbuf, l.block(work, pc.Rank()))
+		return err
+	})
+}

@@ -1,0 +1,305 @@
+package coll
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// DefaultSegment is the segment size in bytes of the pipelined (chain)
+// algorithms when none is given: 16 KiB, within the 8-64 KiB range Open
+// MPI's tuned module uses for its segmented broadcast and reduce.
+const DefaultSegment = 16384
+
+// Choice is one algorithm for one collective.
+type Choice struct {
+	// Algorithm is the algorithm's name as listed by WriteTable, e.g.
+	// "binomial" or "pipeline".
+	Algorithm string
+	// Segment is the segment size in bytes of a pipelined algorithm
+	// (0 means DefaultSegment); other algorithms ignore it and have 0.
+	Segment int
+}
+
+// String is the choice in override syntax: "binomial" or
+// "pipeline:seg=16384".
+func (ch Choice) String() string {
+	if ch.Algorithm == algPipeline {
+		return fmt.Sprintf("%s:seg=%d", ch.Algorithm, ch.segment())
+	}
+	return ch.Algorithm
+}
+
+func (ch Choice) segment() int {
+	if ch.Segment <= 0 {
+		return DefaultSegment
+	}
+	return ch.Segment
+}
+
+const algPipeline = "pipeline"
+
+// collSpec describes one collective: its algorithms and default rule.
+type collSpec struct {
+	name  string   // lower-case MPI name without MPI_, e.g. "reduce_scatter"
+	algs  []string // valid algorithm names
+	bytes string   // what the bytes argument of Select means
+	rule  string   // the default decision rule, as printed
+	auto  func(p, n int) string
+}
+
+// MPICH's defaults (MPICH 3.x/4.x CVARs; Thakur, Rabenseifner & Gropp 2005).
+const (
+	mpichBcastShort     = 12288  // MPIR_CVAR_BCAST_SHORT_MSG_SIZE
+	mpichBcastMinProcs  = 8      // MPIR_CVAR_BCAST_MIN_PROCS
+	mpichReduceShort    = 2048   // MPIR_CVAR_REDUCE_SHORT_MSG_SIZE
+	mpichAllreduceShort = 2048   // MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE
+	mpichRedscatLong    = 524288 // MPIR_CVAR_REDSCAT_COMMUTATIVE_LONG_MSG_SIZE
+	mpichAllgatherShort = 81920  // MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE
+	mpichAllgatherLong  = 524288 // MPIR_CVAR_ALLGATHER_LONG_MSG_SIZE
+	mpichAlltoallShort  = 256    // MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE
+	mpichAlltoallMedium = 32768  // MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE
+	mpichAlltoallMinP   = 8      // Bruck only from 8 ranks on
+)
+
+func isPow2(p int) bool { return p > 0 && p&(p-1) == 0 }
+
+func allgatherRule(p, total int) string {
+	switch {
+	case total < mpichAllgatherLong && isPow2(p):
+		return "recursive_doubling"
+	case total < mpichAllgatherShort:
+		return "bruck"
+	}
+	return "ring"
+}
+
+func fixed(name string) func(p, n int) string { return func(int, int) string { return name } }
+
+var specs = []collSpec{
+	{name: "bcast", algs: []string{"linear", "binomial", algPipeline, "scatter_allgather"},
+		bytes: "buffer bytes",
+		rule:  fmt.Sprintf("binomial if bytes < %d or ranks < %d, else scatter_allgather", mpichBcastShort, mpichBcastMinProcs),
+		auto: func(p, n int) string {
+			if n < mpichBcastShort || p < mpichBcastMinProcs {
+				return "binomial"
+			}
+			return "scatter_allgather"
+		}},
+	{name: "reduce", algs: []string{"linear", "binomial", algPipeline, "rabenseifner"},
+		bytes: "vector bytes",
+		rule:  fmt.Sprintf("binomial if bytes <= %d, else rabenseifner", mpichReduceShort),
+		auto: func(p, n int) string {
+			if n <= mpichReduceShort {
+				return "binomial"
+			}
+			return "rabenseifner"
+		}},
+	{name: "allreduce", algs: []string{"recursive_doubling", "ring", "rabenseifner"},
+		bytes: "vector bytes",
+		rule:  fmt.Sprintf("recursive_doubling if bytes <= %d, else rabenseifner", mpichAllreduceShort),
+		auto: func(p, n int) string {
+			if n <= mpichAllreduceShort {
+				return "recursive_doubling"
+			}
+			return "rabenseifner"
+		}},
+	{name: "reduce_scatter", algs: []string{"recursive_halving", "ring", "pairwise"},
+		bytes: "whole vector bytes",
+		rule:  fmt.Sprintf("recursive_halving if bytes < %d, else pairwise", mpichRedscatLong),
+		auto: func(p, n int) string {
+			if n < mpichRedscatLong {
+				return "recursive_halving"
+			}
+			return "pairwise"
+		}},
+	{name: "reduce_scatter_block", algs: []string{"recursive_halving", "ring", "pairwise"},
+		bytes: "bytes per rank",
+		rule:  fmt.Sprintf("recursive_halving if ranks*bytes < %d, else pairwise", mpichRedscatLong),
+		auto: func(p, n int) string {
+			if p*n < mpichRedscatLong {
+				return "recursive_halving"
+			}
+			return "pairwise"
+		}},
+	{name: "gather", algs: []string{"linear", "binomial"}, bytes: "bytes per rank",
+		rule: "binomial", auto: fixed("binomial")},
+	{name: "gatherv", algs: []string{"linear"}, bytes: "mean bytes per rank",
+		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
+	{name: "scatter", algs: []string{"linear", "binomial"}, bytes: "bytes per rank",
+		rule: "binomial", auto: fixed("binomial")},
+	{name: "scatterv", algs: []string{"linear"}, bytes: "mean bytes per rank",
+		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
+	{name: "allgather", algs: []string{"ring", "recursive_doubling", "bruck"}, bytes: "bytes per rank",
+		rule: fmt.Sprintf("recursive_doubling if ranks*bytes < %d and ranks a power of two; else bruck if ranks*bytes < %d; else ring", mpichAllgatherLong, mpichAllgatherShort),
+		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
+	{name: "allgatherv", algs: []string{"ring", "recursive_doubling", "bruck"}, bytes: "mean bytes per rank",
+		rule: "as allgather, on the total bytes",
+		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
+	{name: "alltoall", algs: []string{"linear", "pairwise", "bruck"}, bytes: "bytes per destination",
+		rule: fmt.Sprintf("bruck if bytes <= %d and ranks >= %d; else linear if bytes < %d; else pairwise", mpichAlltoallShort, mpichAlltoallMinP, mpichAlltoallMedium),
+		auto: func(p, n int) string {
+			switch {
+			case n <= mpichAlltoallShort && p >= mpichAlltoallMinP:
+				return "bruck"
+			case n < mpichAlltoallMedium:
+				return "linear"
+			}
+			return "pairwise"
+		}},
+	{name: "alltoallv", algs: []string{"linear", "pairwise"}, bytes: "mean bytes per destination",
+		rule: "linear", auto: fixed("linear")},
+	{name: "barrier", algs: []string{"dissemination", "tree"}, bytes: "unused",
+		rule: "dissemination", auto: fixed("dissemination")},
+}
+
+func specOf(name string) *collSpec {
+	key := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "MPI_"))
+	for i := range specs {
+		if specs[i].name == key {
+			return &specs[i]
+		}
+	}
+	return nil
+}
+
+func collectiveNames() string {
+	n := make([]string, len(specs))
+	for i, s := range specs {
+		n[i] = s.name
+	}
+	return strings.Join(n, ", ")
+}
+
+// Algorithms selects the algorithm of each collective: an explicit override
+// where one was given, else the default decision table (MPICH's rules by
+// message size and number of ranks). The zero value uses the table for
+// every collective. Algorithms is immutable and safe for concurrent use.
+type Algorithms struct {
+	over map[string]Choice
+}
+
+// ParseAlgorithms parses overrides of the form
+// "collective=algorithm[:seg=BYTES],..." such as
+// "bcast=pipeline:seg=16384,allreduce=ring". Collective names are MPI's
+// without "MPI_", case-insensitive (IMB's "Reduce_scatter" works); the
+// algorithm "auto" restores the decision table; seg is allowed only for the
+// pipeline algorithms. An empty string gives the zero Algorithms. Errors are
+// one line naming the bad item and the valid choices.
+func ParseAlgorithms(spec string) (Algorithms, error) {
+	a := Algorithms{over: map[string]Choice{}}
+	if strings.TrimSpace(spec) == "" {
+		return Algorithms{}, nil
+	}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		name, val, ok := strings.Cut(item, "=")
+		if !ok || strings.TrimSpace(val) == "" {
+			return Algorithms{}, fmt.Errorf("coll: algorithm override %q: expected collective=algorithm[:seg=BYTES], e.g. bcast=pipeline:seg=16384", item)
+		}
+		s := specOf(name)
+		if s == nil {
+			return Algorithms{}, fmt.Errorf("coll: unknown collective %q in %q (valid: %s)", name, item, collectiveNames())
+		}
+		parts := strings.Split(val, ":")
+		alg := strings.ToLower(strings.TrimSpace(parts[0]))
+		if alg == "auto" && len(parts) == 1 {
+			delete(a.over, s.name)
+			continue
+		}
+		if !contains(s.algs, alg) {
+			return Algorithms{}, fmt.Errorf("coll: unknown %s algorithm %q (valid: %s, auto)", s.name, parts[0], strings.Join(s.algs, ", "))
+		}
+		ch := Choice{Algorithm: alg}
+		for _, opt := range parts[1:] {
+			k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
+			if k != "seg" || alg != algPipeline {
+				return Algorithms{}, fmt.Errorf("coll: %s: unknown option %q (only seg=BYTES, for the pipeline algorithm of bcast and reduce)", item, opt)
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return Algorithms{}, fmt.Errorf("coll: %s: seg must be a positive number of bytes, got %q", item, v)
+			}
+			ch.Segment = n
+		}
+		if ch.Algorithm == algPipeline && ch.Segment == 0 {
+			ch.Segment = DefaultSegment
+		}
+		a.over[s.name] = ch
+	}
+	if len(a.over) == 0 {
+		return Algorithms{}, nil
+	}
+	return a, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// String is the overrides in ParseAlgorithms syntax, sorted by collective
+// ("" for none).
+func (a Algorithms) String() string {
+	var items []string
+	for name, ch := range a.over {
+		items = append(items, name+"="+ch.String())
+	}
+	sort.Strings(items)
+	return strings.Join(items, ",")
+}
+
+// Select returns the algorithm a call of collective will use on a
+// communicator of ranks ranks with the given message size in bytes, whose
+// meaning depends on the collective as in IMB's #bytes column: the buffer
+// for bcast, the vector for reduce and allreduce, the whole vector for
+// reduce_scatter, the block per rank for reduce_scatter_block, gather,
+// scatter and allgather, the block per destination for alltoall, the mean
+// block for the v variants; barrier ignores it. collective is a name as in
+// ParseAlgorithms; an unknown name is an error.
+func (a Algorithms) Select(collective string, ranks, bytes int) (Choice, error) {
+	s := specOf(collective)
+	if s == nil {
+		return Choice{}, fmt.Errorf("coll: unknown collective %q (valid: %s)", collective, collectiveNames())
+	}
+	return a.choose(s.name, ranks, bytes), nil
+}
+
+// choose is Select for a known lower-case name.
+func (a Algorithms) choose(name string, p, n int) Choice {
+	if ch, ok := a.over[name]; ok {
+		return ch
+	}
+	ch := Choice{Algorithm: specOf(name).auto(p, n)}
+	if ch.Algorithm == algPipeline {
+		ch.Segment = DefaultSegment
+	}
+	return ch
+}
+
+// WriteTable prints the decision table: for every collective its valid
+// algorithms, what the message size means and the rule in force (the
+// override, or the default rule with its MPICH origin).
+func (a Algorithms) WriteTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "collective\talgorithms\tbytes\tselection")
+	for _, s := range specs {
+		rule := "default (MPICH): " + s.rule
+		if ch, ok := a.over[s.name]; ok {
+			rule = "override: " + ch.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.name, strings.Join(s.algs, ", "), s.bytes, rule)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "pipeline segment default: %d bytes; override with e.g. bcast=pipeline:seg=65536,allreduce=ring\n", DefaultSegment)
+	return err
+}
