@@ -1,0 +1,112 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Column is a labelled column of a Table with its unit ("" when unitless).
+type Column struct {
+	Name string // e.g. "t[usec]" or "bytes"
+	Unit string // "B", "usec", "MiB/s", "MB/s", "Mbit/s", "%", ""
+}
+
+// Cell is one value of a Table: a number (Text empty, rendered with Prec
+// decimals, NaN for absent) or a text.
+type Cell struct {
+	Value float64
+	Prec  int
+	Text  string
+}
+
+// String renders the cell: the text, the number with Prec decimals, or ""
+// for NaN.
+func (c Cell) String() string {
+	switch {
+	case c.Text != "":
+		return c.Text
+	case math.IsNaN(c.Value):
+		return ""
+	}
+	return strconv.FormatFloat(c.Value, 'f', c.Prec, 64)
+}
+
+// Table is a result table a report can render to any format: columns with
+// units and rows of cells in column order.
+type Table struct {
+	Title   string
+	Columns []Column
+	Rows    [][]Cell
+}
+
+func num(v float64, prec int) Cell { return Cell{Value: v, Prec: prec} }
+func text(s string) Cell           { return Cell{Value: math.NaN(), Text: s} }
+
+// WireTableView lays out a wire-time table as the study's tables 4.1/4.2.
+func WireTableView(m WireModel, rows []WireRow) Table {
+	t := Table{Title: "Wire time under " + m.Name, Columns: []Column{
+		{"bytes", "B"}, {"frames", ""}, {"total bytes", "B"}, {"wire time", "usec"},
+		{"reported", "usec"}, {"difference", "usec"}, {"bandwidth", "MiB/s"}}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []Cell{num(float64(r.Bytes), 0), num(float64(r.Frames), 0), num(float64(r.TotalBytes), 0),
+			num(r.WireUsec, 2), num(r.ReportedUsec, 2), num(r.DiffUsec, 2), num(r.MiBps, 2)})
+	}
+	return t
+}
+
+// ABGTableView lays out ABG rows as the study's tables 4.5-4.16.
+func ABGTableView(rows []ABGRow) Table {
+	t := Table{Title: "Aggregate bandwidth ABG = m x bytes / t", Columns: []Column{
+		{"benchmark", ""}, {"ranks", ""}, {"m", ""}, {"rule", ""}, {"bytes", "B"}, {"t", "usec"}, {"ABG", "Mbit/s"}}}
+	for _, r := range rows {
+		name := r.Benchmark
+		if r.Multi {
+			name = "Multi-" + name
+		}
+		t.Rows = append(t.Rows, []Cell{text(name), num(float64(r.Processes), 0), num(r.Transfers, 0), text(r.Rule),
+			num(float64(r.Bytes), 0), num(r.Usec, 2), num(r.Mbps, 2)})
+	}
+	return t
+}
+
+// FlagsTableView lists anomaly flags.
+func FlagsTableView(flags []Flag) Table {
+	t := Table{Title: "Anomalies", Columns: []Column{{"kind", ""}, {"benchmark", ""}, {"ranks", ""}, {"bytes", "B"}, {"why", ""}}}
+	for _, f := range flags {
+		t.Rows = append(t.Rows, []Cell{text(string(f.Kind)), text(f.Benchmark), num(float64(f.Processes), 0),
+			num(float64(f.Bytes), 0), text(f.Msg)})
+	}
+	return t
+}
+
+// CompareTableView lays out a run comparison as the study's tables 4.3/4.4.
+func CompareTableView(rows []CompareRow) Table {
+	t := Table{Title: "Comparison with the first run", Columns: []Column{
+		{"benchmark", ""}, {"ranks", ""}, {"bytes", "B"}, {"run", ""}, {"t first", "usec"}, {"t", "usec"},
+		{"difference", "usec"}, {"ratio", ""}, {"loss", "%"}, {"noise", "%"}, {"significant", ""}}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []Cell{text(r.Benchmark), num(float64(r.Processes), 0), num(float64(r.Bytes), 0),
+			num(float64(r.Run), 0), num(r.BaseUsec, 2), num(r.Usec, 2), num(r.DiffUsec, 2), num(r.Ratio, 3),
+			num(r.LossPct, 1), num(100*r.Noise, 1), text(strconv.FormatBool(r.Significant))})
+	}
+	return t
+}
+
+// FitTableView lays out a piecewise Hockney fit: one row per segment.
+func FitTableView(p Piecewise) Table {
+	t := Table{Title: "Hockney fit t = alpha + bytes / bandwidth", Columns: []Column{
+		{"segment", ""}, {"sizes", "B"}, {"alpha", "usec"}, {"bandwidth", "MB/s"}, {"n1/2", "B"},
+		{"R^2", ""}, {"of line rate", "%"}, {"points", ""}}}
+	add := func(name string, f Fit) {
+		t.Rows = append(t.Rows, []Cell{text(name), text(fmt.Sprintf("%d-%d", f.MinBytes, f.MaxBytes)), num(f.AlphaUsec, 2),
+			num(f.BandwidthMBps, 2), num(f.NHalfBytes, 0), num(f.R2, 4), num(f.LineRatePct, 1), num(float64(f.Points), 0)})
+	}
+	if p.Split {
+		add("eager", p.Eager)
+		add("rendezvous", p.Rendezvous)
+	} else {
+		add("single", p.Single)
+	}
+	return t
+}
