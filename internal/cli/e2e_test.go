@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/native"
 )
 
@@ -107,6 +108,13 @@ func TestE2ERun(t *testing.T) {
 			if got := tableRows(text, "Sendrecv", "# #processes = "+n+" \n#---"); got != 5 {
 				t.Errorf("Sendrecv rows = %d, want 5:\n%s", got, text)
 			}
+			imbRuns, err := imb.Read(strings.NewReader(text), "stdout")
+			if err != nil || len(imbRuns) != 1 || imbRuns[0].Aborted || len(imbRuns[0].Rows) != 10 || len(imbRuns[0].Problems) != 0 {
+				t.Fatalf("IMB reader on the output: %v, runs %+v", err, imbRuns)
+			}
+			if m := imbRuns[0].Meta; m.Tool != "mpbench" || m.MByte != 1e6 || m.Transport != "tcp" {
+				t.Errorf("IMB reader meta %+v", m)
+			}
 			for _, rd := range []struct {
 				path string
 				read func(io.Reader, string) ([]result.Run, error)
@@ -155,6 +163,26 @@ func TestE2EMulti(t *testing.T) {
 				t.Errorf("-multi %s: output lacks %q:\n%s", c.multi, want, text)
 			}
 		}
+	}
+}
+
+// TestE2EMiB checks that --mib changes Mbytes/sec to 2^20-byte Mbytes and
+// says so in the header, so readers get the unit right.
+func TestE2EMiB(t *testing.T) {
+	cmd, out, errb := e2eCmd(t, "run", "-np", "2", "-msglog", "20:20", "-time", "0.5", "-iter", "5", "--mib", "pingpong", "--timeout", "60s")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, errb)
+	}
+	runs, err := imb.Read(strings.NewReader(out.String()), "stdout")
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 2 {
+		t.Fatalf("%v %+v", err, runs)
+	}
+	if runs[0].Meta.MByte != result.MiB || !strings.Contains(out.String(), "# Mbyte                 : 1048576 bytes\n") {
+		t.Errorf("Mbyte not stated as 2^20:\n%s", out)
+	}
+	r := runs[0].Rows[1] // 1 MiB message: Mbytes/sec = 2^20 / 2^20 / t[usec] * 1e6
+	if want := 1e6 / r.TMax; r.Bytes != 1<<20 || (r.MBps-want)/want > 0.01 || (want-r.MBps)/want > 0.01 {
+		t.Errorf("1 MiB row: %v Mbytes/sec at t=%v usec, want about %.2f", r.MBps, r.TMax, want)
 	}
 }
 
