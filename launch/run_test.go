@@ -96,6 +96,18 @@ func assertReaped(t *testing.T, pids []int) {
 	}
 }
 
+// assertJoinedReaped checks that every one of n ranks that wrote a pid file
+// in dir is gone.
+func assertJoinedReaped(t *testing.T, dir string, n int) {
+	t.Helper()
+	for r := range n {
+		if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank-%d.pid", r))); err == nil {
+			pid, _ := strconv.Atoi(string(b))
+			assertReaped(t, []int{pid})
+		}
+	}
+}
+
 // startJob runs Run in the background and returns its result channel.
 func startJob(ctx context.Context, s Spec) <-chan error {
 	ch := make(chan error, 1)
@@ -166,13 +178,7 @@ func TestRunRankFails(t *testing.T) {
 	if !strings.Contains(stderr.String(), "[rank 1] rank 1: giving up: boom\n") {
 		t.Errorf("stderr lacks the prefixed line; got:\n%s", stderr.String())
 	}
-	// Ranks 0 and 2 were stopped: they must not linger.
-	for _, r := range []int{0, 2} {
-		if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank-%d.pid", r))); err == nil {
-			pid, _ := strconv.Atoi(string(b))
-			assertReaped(t, []int{pid})
-		}
-	}
+	assertJoinedReaped(t, dir, 3) // ranks 0 and 2 were stopped: they must not linger
 }
 
 // TestRunTimeout runs ranks that hang and ignore SIGTERM: the timeout must
@@ -185,12 +191,7 @@ func TestRunTimeout(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "ranks still running: [0 1]") {
 		t.Fatalf("got %v, want ErrTimeout naming ranks [0 1]", err)
 	}
-	for r := range 2 {
-		if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("rank-%d.pid", r))); err == nil {
-			pid, _ := strconv.Atoi(string(b))
-			assertReaped(t, []int{pid})
-		}
-	}
+	assertJoinedReaped(t, dir, 2)
 }
 
 func TestRunKilledRank(t *testing.T) {
