@@ -15,7 +15,7 @@ import (
 )
 
 // tcpMesh connects n ranks over loopback TCP.
-func tcpMesh(t *testing.T, n int) []transport.Endpoint {
+func tcpMesh(t testing.TB, n int) []transport.Endpoint {
 	t.Helper()
 	lns := make([]*tcp.Listener, n)
 	addrs := make([]string, n)
