@@ -22,7 +22,7 @@ type Progress struct {
 	p     *mpb.Progress
 	sizes int // message sizes per block
 	bar   *mpb.Bar
-	size  atomic.Value // string: size of the last row
+	size  *atomic.Value // string: size of the current bar's last row
 }
 
 // NewProgress draws to w, which must end on a terminal of the given width
@@ -34,7 +34,6 @@ func NewProgress(w io.Writer, width, sizes int) *Progress {
 		width = 80
 	}
 	pr := &Progress{sizes: sizes}
-	pr.size.Store("")
 	pr.p = mpb.New(mpb.WithOutput(w), mpb.ForceTTY(), mpb.WithAutoRefresh(), mpb.WithWidth(width))
 	return pr
 }
@@ -60,11 +59,13 @@ func (pr *Progress) Begin(b bench.Block) error {
 		name = "Multi-" + name
 	}
 	label := fmt.Sprintf("%-22s np %-3d", name, b.Processes)
-	pr.size.Store("")
+	size := new(atomic.Value) // each bar keeps the size of its own last row
+	size.Store("")
+	pr.size = size
 	pr.bar = pr.p.AddBar(ExpectedRows(b, pr.sizes),
 		mpb.PrependDecorators(
 			decor.Name(label),
-			decor.Any(func(decor.Statistics) string { return pr.size.Load().(string) }, decor.WC{W: 12}),
+			decor.Any(func(decor.Statistics) string { return size.Load().(string) }, decor.WC{W: 12}),
 		),
 		mpb.AppendDecorators(
 			decor.CountersNoUnit("%d/%d rows", decor.WC{W: 12}),
@@ -76,7 +77,7 @@ func (pr *Progress) Begin(b bench.Block) error {
 
 // Row advances the bar and shows the row's message size.
 func (pr *Progress) Row(_ bench.Block, r result.Row) error {
-	if r.Bytes >= 0 {
+	if r.Bytes >= 0 && pr.size != nil {
 		pr.size.Store(fmt.Sprintf("%d B", r.Bytes))
 	}
 	if pr.bar != nil {

@@ -129,10 +129,25 @@ func TestProgressDrawsBlocks(t *testing.T) {
 		_ = p.Row(blk, result.NewRow("Sendrecv", 4, n))
 	}
 	_ = p.End(blk)
+	blk2 := bench.Block{Benchmark: "Exchange", Class: bench.ParallelTransfer, Processes: 4, Groups: [][]int{{0, 1, 2, 3}}}
+	_ = p.Begin(blk2)
+	_ = p.Row(blk2, result.NewRow("Exchange", 4, 4096))
+	_ = p.End(blk2)
 	_ = p.Finish(nil)
 	out := buf.String()
 	if !strings.Contains(out, "Sendrecv") || !strings.Contains(out, "3/3 rows") {
 		t.Errorf("progress output lacks block name or count:\n%q", out)
+	}
+	// The last frame still shows each bar with its own last size.
+	lines := strings.Split(out, "\n")
+	var lastSendrecv string
+	for _, l := range lines {
+		if strings.Contains(l, "Sendrecv") {
+			lastSendrecv = l
+		}
+	}
+	if !strings.Contains(lastSendrecv, " 2 B ") || strings.Contains(lastSendrecv, "4096") {
+		t.Errorf("finished Sendrecv bar should keep its own last size (2 B): %q", lastSendrecv)
 	}
 }
 
