@@ -21,9 +21,11 @@ type Config struct {
 }
 
 // World is the world communicator of one rank: every rank of the job, in
-// transport rank order, over one transport.Endpoint. It implements Comm;
-// communicators made from it by Split share its endpoint and matching
-// engine.
+// transport rank order, over one transport.Endpoint. It implements Comm
+// (see the method notes in p2p.go, barrier.go, split.go, clock.go), plus
+// CollectiveComm (package coll's Private) and Close. Communicators made
+// from it by Split share its endpoint and matching engine and are safe for
+// use from several goroutines, as is the World.
 type World struct {
 	*communicator
 }
