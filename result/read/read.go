@@ -1,0 +1,138 @@
+// Package read is the entry point for reading any benchmark result file
+// mpbench understands: it detects the format from the text and hands the
+// file to the reader of that format.
+//
+// Formats: IMB text output (result/imb, every IMB version and mpbench's own
+// IMB-format output), OSU Micro-Benchmarks output (result/osu), and
+// mpbench's JSON Lines and CSV result files (result/native).
+//
+// It is a package of its own, above package result, because the readers
+// import result: result cannot import them without an import cycle.
+package read
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
+	"github.com/mpbench/mpbench/result/internal/textline"
+	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/osu"
+)
+
+// ErrNotBenchmark is returned, wrapped as "<file>: not IMB or OSU output
+// (no benchmark table found)", when a file is in none of the formats.
+// The CLI maps it to exit status 2 (bad input).
+var ErrNotBenchmark = errors.New("not IMB or OSU output (no benchmark table found)")
+
+// Format is a result file format.
+type Format int
+
+// The formats Detect tells apart.
+const (
+	Unknown   Format = iota
+	IMB              // IMB text output (any IMB executable and version, PMB)
+	OSU              // OSU Micro-Benchmarks output
+	JSONLines        // mpbench JSON Lines (first line a "meta" object)
+	CSV              // mpbench CSV (first line "# format=mpbench-csv")
+)
+
+// String returns the format's name: "imb", "osu", "jsonl", "csv" or
+// "unknown".
+func (f Format) String() string {
+	switch f {
+	case IMB:
+		return "imb"
+	case OSU:
+		return "osu"
+	case JSONLines:
+		return "jsonl"
+	case CSV:
+		return "csv"
+	}
+	return "unknown"
+}
+
+var (
+	imbMarkRE = regexp.MustCompile(`^#-?\s*(Benchmarking\s|#processes\s*=)|^#-{40}|MPI Benchmark|#repetitions|All processes entering MPI_Finalize`)
+	osuMarkRE = regexp.MustCompile(`^#?\s*OSU\s+.+\s+Test\b`)
+)
+
+// Detect returns the format of a file's contents. mpbench's own files are
+// known by their first non-blank line ("# format=mpbench-csv", or a JSON
+// object of type "meta" with format "mpbench-jsonl"); IMB and OSU text by
+// the first line that only one of them prints (IMB: banner, separator
+// rule, "# Benchmarking", "#repetitions" heading, MPI_Finalize line; OSU:
+// the "OSU ... Test" title), wherever it is in the file, after any
+// launcher or shell noise.
+func Detect(data []byte) Format {
+	first := bytes.TrimSpace(data)
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = bytes.TrimSpace(first[:i])
+	}
+	switch {
+	case bytes.HasPrefix(first, []byte("# format=mpbench-csv")):
+		return CSV
+	case bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"`+native.JSONLFormat+`"`)):
+		return JSONLines
+	}
+	for _, l := range textline.Lines(data) {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if osuMarkRE.MatchString(t) {
+			return OSU
+		}
+		if imbMarkRE.MatchString(t) {
+			return IMB
+		}
+	}
+	return Unknown
+}
+
+// Read reads all of r, detects its format and returns its runs; name
+// names the input in errors, problems and Row.File. The error wraps
+// ErrNotBenchmark when the text is in no known format, and is non-nil
+// when r fails; runs that are truncated or aborted are returned with
+// Run.Aborted set, not as errors.
+func Read(r io.Reader, name string) ([]result.Run, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	var runs []result.Run
+	switch Detect(data) {
+	case IMB:
+		runs, err = imb.Parse(data, name)
+	case OSU:
+		runs, err = osu.Parse(data, name)
+	case JSONLines:
+		runs, err = native.ReadJSONL(bytes.NewReader(data), name)
+	case CSV:
+		runs, err = native.ReadCSV(bytes.NewReader(data), name)
+	default:
+		return nil, fmt.Errorf("%s: %w", name, ErrNotBenchmark)
+	}
+	if errors.Is(err, imb.ErrNotIMB) || errors.Is(err, osu.ErrNotOSU) || err == nil && len(runs) == 0 {
+		return nil, fmt.Errorf("%s: %w", name, ErrNotBenchmark)
+	}
+	return runs, err
+}
+
+// File reads the result file at path (see Read); problems and rows name
+// the file by path.
+func File(path string) ([]result.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}

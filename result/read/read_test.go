@@ -1,0 +1,196 @@
+package read
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
+	"github.com/mpbench/mpbench/result/internal/corpustest"
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// corpusSummary is what every file of the shared corpus reads as: runs,
+// rows in all runs, problems in all runs and how many runs are aborted.
+// The per-file details are tested in result/imb and result/osu.
+var corpusSummary = []struct {
+	file                            string
+	format                          Format
+	runs, rows, problems, abortions int
+}{
+	{"001-imb41-mpi1-full-aarch64.txt", IMB, 1, 379, 0, 0},
+	{"002-imb41-ext-intranode.txt", IMB, 1, 242, 0, 0},
+	{"003-osu532-bibw.txt", OSU, 1, 23, 0, 0},
+	{"004-osu532-latency.txt", OSU, 1, 24, 0, 0},
+	{"005-imb2018u1-pingpong-wrapped.txt", IMB, 1, 24, 0, 0},
+	{"006-imb2019u3-pingpong.txt", IMB, 1, 24, 0, 0},
+	{"007-osu58-bw.txt", OSU, 1, 23, 0, 0},
+	{"008-imb2017-pingpong-wrapped-callseq.txt", IMB, 1, 26, 0, 0},
+	{"010-imb2019u6-multi-pingpong.txt", IMB, 1, 2, 0, 0},
+	{"011-imb2019u6-multi-barrier.txt", IMB, 1, 2, 0, 0},
+	{"013-imb2019-impi-debug-prefix.txt", IMB, 1, 0, 1, 1},
+	{"014-imb2019u6-pingpong-showtail.txt", IMB, 1, 2, 0, 0},
+	{"015-imbrma2019-invalid-benchmark-names.txt", IMB, 1, 2, 3, 1},
+	{"016-osu571-allreduce-full-impi-debug.txt", OSU, 1, 2, 0, 0},
+	{"017-osu571-ialltoall-nbc.txt", OSU, 1, 2, 0, 0},
+	{"018-osu571-mbw-mr.txt", OSU, 1, 2, 0, 0},
+	{"020-osu571-latency-mt.txt", OSU, 1, 2, 0, 0},
+	{"021-osu571-put-bibw.txt", OSU, 1, 2, 0, 0},
+	{"022-osu571-barrier.txt", OSU, 1, 1, 0, 0},
+	{"023-osu571-latency-mp.txt", OSU, 1, 2, 0, 0},
+	{"025-imb2017u2-alltoallv-darwin.txt", IMB, 1, 24, 0, 0},
+	{"027-imb2021.3-allreduce-np1-prompt.txt", IMB, 1, 22, 0, 0},
+	{"028-imbp2p-pingpong-msgsec-snippet.txt", IMB, 1, 9, 2, 1},
+	{"030-imb-uniband-csd3-impi19.txt", IMB, 1, 120, 0, 0},
+	{"031-imb2017-alltoall-spreadsheet-paste-issue.txt", IMB, 1, 10, 2, 1},
+	{"032-imb-allreduce-check-defects-timestamped-issue.txt", IMB, 1, 7, 2, 1},
+	{"033-imb-allreduce-np1024-hang-truncated-issue.txt", IMB, 1, 13, 2, 1},
+	{"034-osu75-alltoallv-full-tail-markdown-issue.txt", OSU, 1, 1, 0, 0},
+	{"036-osu532-alltoall-full-two-runs-issue.txt", OSU, 2, 8, 2, 2},
+	{"037-imb23-sendrecv-segfault-mailinglist.txt", IMB, 1, 0, 4, 1},
+	{"038-osu70-alltoallw-avgonly-customver-issue.txt", OSU, 1, 13, 0, 0},
+}
+
+func TestCorpusEveryFile(t *testing.T) {
+	dir := corpustest.Dir(t)
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(corpusSummary) {
+		t.Errorf("corpus has %d files, the table %d: add the new files", len(files), len(corpusSummary))
+	}
+	for _, c := range corpusSummary {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join(dir, c.file)
+			data := corpustest.Read(t, c.file)
+			if f := Detect(data); f != c.format {
+				t.Errorf("Detect = %v, want %v", f, c.format)
+			}
+			runs, err := File(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, problems, aborted := 0, 0, 0
+			for _, r := range runs {
+				rows += len(r.Rows)
+				problems += len(r.Problems)
+				if r.Aborted {
+					aborted++
+				}
+				for _, p := range r.Problems {
+					if p.File != path || p.Line < 1 {
+						t.Errorf("problem position %v", p.Error())
+					}
+				}
+			}
+			if len(runs) != c.runs || rows != c.rows || problems != c.problems || aborted != c.abortions {
+				t.Errorf("runs %d rows %d problems %d aborted %d, want %d %d %d %d",
+					len(runs), rows, problems, aborted, c.runs, c.rows, c.problems, c.abortions)
+			}
+		})
+	}
+}
+
+func TestNotBenchmark(t *testing.T) {
+	for _, text := range []string{"", "hello\n# just a comment\n1 2 3\n", "{\"a\":1}\n"} {
+		_, err := Read(strings.NewReader(text), "notes.txt")
+		if !errors.Is(err, ErrNotBenchmark) || err.Error() != "notes.txt: not IMB or OSU output (no benchmark table found)" {
+			t.Errorf("%q: err %v", text, err)
+		}
+	}
+	if _, err := File(filepath.Join(t.TempDir(), "missing.txt")); err == nil || errors.Is(err, ErrNotBenchmark) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// mpbench's own files are read back through Read: JSON Lines and CSV from
+// result/native, and the IMB-format text of result/imb's Writer.
+func TestNativeAndIMBWriterRoundTrip(t *testing.T) {
+	meta := result.Meta{Tool: "mpbench", Version: "0.1.0", MByte: result.MB, Transport: "tcp"}
+	row := result.NewRow("PingPong", 2, 1024)
+	row.Repetitions, row.TMax, row.MBps = 1000, 2.01, 509.55
+
+	for _, c := range []struct {
+		format Format
+		w      func(*bytes.Buffer) native.Writer
+	}{
+		{JSONLines, func(b *bytes.Buffer) native.Writer { return native.NewJSONLWriter(b) }},
+		{CSV, func(b *bytes.Buffer) native.Writer { return native.NewCSVWriter(b) }},
+	} {
+		var b bytes.Buffer
+		w := c.w(&b)
+		if err := w.WriteMeta(meta); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteRow(row); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteEnd(nil); err != nil {
+			t.Fatal(err)
+		}
+		if f := Detect(b.Bytes()); f != c.format {
+			t.Errorf("Detect = %v, want %v", f, c.format)
+		}
+		runs, err := Read(&b, "r")
+		if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Rows[0].MBps != 509.55 || runs[0].Aborted {
+			t.Errorf("%v: runs %+v err %v", c.format, runs, err)
+		}
+	}
+
+	var b bytes.Buffer
+	w := imb.NewWriter(&b)
+	if err := w.WriteHeader(imb.RunInfo{Version: "0.1.0", Date: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Transport: "tcp", MByte: result.MB, Command: []string{"mpbench", "run", "pingpong"},
+		MinBytes: 0, MaxBytes: 1024, Benchmarks: []string{"PingPong"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginTable(imb.TableSpec{Benchmark: "PingPong", Format: imb.OutTimeBW, Processes: 2, Multi: result.MultiNone}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteRow(row); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Read(&b, "imb.txt")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %+v err %v", runs, err)
+	}
+	r := runs[0]
+	if r.Meta.Tool != "mpbench" || r.Meta.Version != "0.1.0" || r.Meta.Transport != "tcp" || r.Meta.MByte != result.MB || r.Aborted || len(r.Problems) != 0 {
+		t.Errorf("meta %+v aborted %v problems %v", r.Meta, r.Aborted, r.Problems)
+	}
+	if len(r.Rows) != 1 || r.Rows[0].Bytes != 1024 || r.Rows[0].TMax != 2.01 || r.Rows[0].MBps != 509.55 || r.Rows[0].Processes != 2 {
+		t.Errorf("rows %+v", r.Rows)
+	}
+}
+
+// BenchmarkReadCorpus reads every corpus file once per iteration.
+// Run: go test ./result/read -run '^$' -bench ReadCorpus
+func BenchmarkReadCorpus(b *testing.B) {
+	dir := corpustest.Dir(b)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	var data [][]byte
+	for _, f := range files {
+		d, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data = append(data, d)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for i, d := range data {
+			if _, err := Read(bytes.NewReader(d), files[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
