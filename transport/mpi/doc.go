@@ -19,7 +19,11 @@
 // goroutine that called Init. Finalize ends MPI.
 //
 // Point-to-point operations move bytes (MPI_BYTE) and map comm.AnySource and
-// comm.AnyTag to MPI_ANY_SOURCE and MPI_ANY_TAG. Non-blocking operations are
+// comm.AnyTag to MPI_ANY_SOURCE and MPI_ANY_TAG. Tags 0..comm.MaxTag are
+// accepted on every library. A library whose MPI_TAG_UB is below comm.MaxTag
+// (MPICH: 2^28-1) gets tags modulo TagUB+1, so tags that differ by a
+// multiple of TagUB+1 match each other there; a receive for a given tag
+// reports that tag in its Status, a wildcard receive the folded one. Non-blocking operations are
 // zero-copy: the Go buffer is pinned with runtime.Pinner from Isend/Irecv
 // until Wait or Test reports completion, and the library reads or writes it
 // in place. Every request must therefore be completed; a request dropped

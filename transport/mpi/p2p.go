@@ -49,42 +49,48 @@ func (c *Comm) source(op string, r int) (C.int, error) {
 	return C.int(r), nil
 }
 
-// maxTag is the largest tag a caller may use: comm.MaxTag, or the library's
-// MPI_TAG_UB if that is smaller.
-func maxTag() int {
-	if tagUB > 0 && tagUB < comm.MaxTag {
-		return tagUB
+// libTag maps a tag 0..comm.MaxTag to the library's tag space 0..TagUB. When
+// the library's MPI_TAG_UB is below comm.MaxTag (MPICH 4 has 2^28-1), tags
+// are folded modulo TagUB+1: small tags keep their value and the tags just
+// below comm.MaxTag, which mpbench's runner uses for control messages, land
+// just below TagUB. Two tags congruent modulo TagUB+1 are then one tag.
+func libTag(t int) C.int {
+	if tagUB > 0 && t > tagUB {
+		t %= tagUB + 1
 	}
-	return comm.MaxTag
+	return C.int(t)
 }
 
-// sendTag checks a send tag.
-func sendTag(op string, t int) error {
-	if t < 0 || t > maxTag() {
-		return fmt.Errorf("mpi: %s: tag %d outside 0..%d: %w", op, t, maxTag(), comm.ErrTag)
+// sendTag checks a send tag and maps it with libTag.
+func sendTag(op string, t int) (C.int, error) {
+	if t < 0 || t > comm.MaxTag {
+		return 0, fmt.Errorf("mpi: %s: tag %d outside 0..%d: %w", op, t, comm.MaxTag, comm.ErrTag)
 	}
-	return nil
+	return libTag(t), nil
 }
 
-// recvTag checks a receive tag and maps comm.AnyTag to MPI_ANY_TAG.
+// recvTag checks a receive tag and maps comm.AnyTag to MPI_ANY_TAG, other
+// tags with libTag.
 func recvTag(op string, t int) (C.int, error) {
 	if t == comm.AnyTag {
 		return C.mpb_any_tag(), nil
 	}
-	if err := sendTag(op, t); err != nil {
-		return 0, err
-	}
-	return C.int(t), nil
+	return sendTag(op, t)
 }
 
 // status converts a completed receive's MPI_Status; the count is taken with
-// MPI_Get_count on MPI_BYTE.
-func status(st *C.MPI_Status) (comm.Status, error) {
+// MPI_Get_count on MPI_BYTE. tag is the tag the receive asked for: unless it
+// is comm.AnyTag it is reported as is, undoing libTag's folding; a wildcard
+// receive reports the library's (possibly folded) tag.
+func status(st *C.MPI_Status, tag int) (comm.Status, error) {
 	var n C.int
 	if err := check("MPI_Get_count", C.mpb_byte_count(st, &n)); err != nil {
 		return comm.Status{}, err
 	}
-	return comm.Status{Source: int(st.MPI_SOURCE), Tag: int(st.MPI_TAG), Count: int(n)}, nil
+	if tag == comm.AnyTag {
+		tag = int(st.MPI_TAG)
+	}
+	return comm.Status{Source: int(st.MPI_SOURCE), Tag: tag, Count: int(n)}, nil
 }
 
 // Send sends buf to rank dest with tag (MPI_Send on MPI_BYTE, standard
@@ -93,14 +99,15 @@ func (c *Comm) Send(buf []byte, dest, tag int) error {
 	if err := c.dest("Send", dest); err != nil {
 		return err
 	}
-	if err := sendTag("Send", tag); err != nil {
+	t, err := sendTag("Send", tag)
+	if err != nil {
 		return err
 	}
 	n, err := count("Send", len(buf))
 	if err != nil {
 		return err
 	}
-	return check("MPI_Send", C.mpb_send(ptr(buf), n, C.int(dest), C.int(tag), c.h))
+	return check("MPI_Send", C.mpb_send(ptr(buf), n, C.int(dest), t, c.h))
 }
 
 // Recv receives a message matching (source, tag) into buf (MPI_Recv on
@@ -123,7 +130,7 @@ func (c *Comm) Recv(buf []byte, source, tag int) (comm.Status, error) {
 	if err := check("MPI_Recv", C.mpb_recv(ptr(buf), n, src, t, c.h, &st)); err != nil {
 		return comm.Status{}, err
 	}
-	return status(&st)
+	return status(&st, tag)
 }
 
 // Sendrecv sends sendbuf to dest and receives into recvbuf from source in
@@ -133,7 +140,8 @@ func (c *Comm) Sendrecv(sendbuf []byte, dest, sendtag int, recvbuf []byte, sourc
 	if err := c.dest("Sendrecv", dest); err != nil {
 		return comm.Status{}, err
 	}
-	if err := sendTag("Sendrecv", sendtag); err != nil {
+	stag, err := sendTag("Sendrecv", sendtag)
+	if err != nil {
 		return comm.Status{}, err
 	}
 	src, err := c.source("Sendrecv", source)
@@ -153,9 +161,9 @@ func (c *Comm) Sendrecv(sendbuf []byte, dest, sendtag int, recvbuf []byte, sourc
 		return comm.Status{}, err
 	}
 	var st C.MPI_Status
-	rc := C.mpb_sendrecv(ptr(sendbuf), sn, C.int(dest), C.int(sendtag), ptr(recvbuf), rn, src, rt, c.h, &st)
+	rc := C.mpb_sendrecv(ptr(sendbuf), sn, C.int(dest), stag, ptr(recvbuf), rn, src, rt, c.h, &st)
 	if err := check("MPI_Sendrecv", rc); err != nil {
 		return comm.Status{}, err
 	}
-	return status(&st)
+	return status(&st, recvtag)
 }

@@ -19,6 +19,7 @@ type Request struct {
 	h    C.MPI_Request
 	pin  runtime.Pinner
 	recv bool
+	tag  int // tag the receive asked for (comm.AnyTag allowed)
 	done bool
 	st   comm.Status
 	err  error
@@ -27,8 +28,8 @@ type Request struct {
 var _ comm.Request = (*Request)(nil)
 
 // start pins buf and runs the C call that starts the operation.
-func start(op string, buf []byte, recv bool, call func(r *Request) C.int) (*Request, error) {
-	r := &Request{recv: recv}
+func start(op string, buf []byte, recv bool, tag int, call func(r *Request) C.int) (*Request, error) {
+	r := &Request{recv: recv, tag: tag}
 	if len(buf) > 0 {
 		r.pin.Pin(&buf[0])
 	}
@@ -45,15 +46,16 @@ func (c *Comm) Isend(buf []byte, dest, tag int) (comm.Request, error) {
 	if err := c.dest("Isend", dest); err != nil {
 		return nil, err
 	}
-	if err := sendTag("Isend", tag); err != nil {
+	t, err := sendTag("Isend", tag)
+	if err != nil {
 		return nil, err
 	}
 	n, err := count("Isend", len(buf))
 	if err != nil {
 		return nil, err
 	}
-	r, err := start("MPI_Isend", buf, false, func(r *Request) C.int {
-		return C.mpb_isend(ptr(buf), n, C.int(dest), C.int(tag), c.h, &r.h)
+	r, err := start("MPI_Isend", buf, false, tag, func(r *Request) C.int {
+		return C.mpb_isend(ptr(buf), n, C.int(dest), t, c.h, &r.h)
 	})
 	if err != nil {
 		return nil, err
@@ -77,7 +79,7 @@ func (c *Comm) Irecv(buf []byte, source, tag int) (comm.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := start("MPI_Irecv", buf, true, func(r *Request) C.int {
+	r, err := start("MPI_Irecv", buf, true, tag, func(r *Request) C.int {
 		return C.mpb_irecv(ptr(buf), n, src, t, c.h, &r.h)
 	})
 	if err != nil {
@@ -94,7 +96,7 @@ func (r *Request) finish(rc C.int, st *C.MPI_Status) {
 		return
 	}
 	if r.recv {
-		r.st, r.err = status(st)
+		r.st, r.err = status(st, r.tag)
 	}
 }
 

@@ -94,8 +94,9 @@ func Abort(code int) {
 }
 
 // TagUB is the largest tag the library accepts (the MPI_TAG_UB attribute,
-// at least 32767 by MPI-3.1 §8.1.2); 0 before Init. Tags above
-// min(TagUB, comm.MaxTag) are rejected with comm.ErrTag.
+// at least 32767 by MPI-3.1 §8.1.2); 0 before Init. Open MPI 4 has 2^31-1,
+// MPICH 4 2^28-1. Every tag 0..comm.MaxTag is accepted; when TagUB is
+// smaller, tags are folded modulo TagUB+1 (see the package documentation).
 func TagUB() int { return tagUB }
 
 // LibraryVersion returns the library's version string

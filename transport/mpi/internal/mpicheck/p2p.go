@@ -42,6 +42,7 @@ func p2pChecks() []check {
 		{"ordering", checkOrdering},
 		{"wildcards", checkWildcards},
 		{"tag-selection", checkTagSelection},
+		{"high-tags", checkHighTags},
 		{"sizes-0B-64MiB", checkSizes},
 		{"truncate", checkTruncate},
 		{"bad-arguments", checkBadArgs},
@@ -165,6 +166,37 @@ func checkTagSelection(c *mpi.Comm) error {
 		}
 		if err := wantStatus(st, 1, 9, 8); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkHighTags: tags up to comm.MaxTag work on every library (MPICH's
+// MPI_TAG_UB is 2^28-1); rank 1 sends MaxTag, MaxTag-1 and 0, rank 0
+// receives them in the order MaxTag-1, 0, MaxTag and each status names the
+// tag asked for.
+func checkHighTags(c *mpi.Comm) error {
+	tags := []int{comm.MaxTag, comm.MaxTag - 1, 0}
+	switch c.Rank() {
+	case 1:
+		for _, t := range tags {
+			if err := c.Send(u64(t), 0, t); err != nil {
+				return err
+			}
+		}
+	case 0:
+		buf := make([]byte, 8)
+		for _, t := range []int{comm.MaxTag - 1, 0, comm.MaxTag} {
+			st, err := c.Recv(buf, 1, t)
+			if err != nil {
+				return err
+			}
+			if err := wantStatus(st, 1, t, 8); err != nil {
+				return err
+			}
+			if got := binary.NativeEndian.Uint64(buf); got != uint64(t) {
+				return fmt.Errorf("tag %d carried payload %d", t, got)
+			}
 		}
 	}
 	return nil
