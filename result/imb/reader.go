@@ -1,3 +1,7 @@
+// Package imb reads and writes the text output of the Intel MPI
+// Benchmarks. The reader (Read, Parse) turns IMB output of any version
+// into result.Run values; the Writer prints mpbench results in IMB-MPI1's
+// layout.
 package imb
 
 import (
