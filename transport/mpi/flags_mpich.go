@@ -14,3 +14,7 @@ import "C"
 // Flavor names the MPI library this binary was built against: "openmpi"
 // (tags mpi) or "mpich" (tags mpi,mpich).
 const Flavor = "mpich"
+
+// launcher is the library's job launcher and its options, ending with the
+// process-count option (see LauncherCommand).
+var launcher = []string{"mpiexec.mpich", "-n"}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -180,3 +181,13 @@ func (c *Comm) Wtime() float64 { return float64(C.MPI_Wtime()) }
 
 // Wtick is the resolution of Wtime in seconds (MPI_Wtick).
 func (c *Comm) Wtick() float64 { return float64(C.MPI_Wtick()) }
+
+// LauncherCommand returns the command line that starts np ranks of a
+// program built against this package's library, without the program: for
+// Open MPI "mpirun.openmpi --allow-run-as-root --oversubscribe -np N" (the
+// options let root run it, as in CI, and allow more ranks than cores), for
+// MPICH "mpiexec.mpich -n N". The launchers are named explicitly because
+// Debian's plain "mpirun" belongs to whichever library was installed first.
+func LauncherCommand(np int) []string {
+	return append(append([]string{}, launcher...), strconv.Itoa(np))
+}
