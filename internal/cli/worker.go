@@ -194,8 +194,9 @@ func openSinks(cmd *cobra.Command, f *workerFlags, opts *bench.Options, start ti
 	return out, closers, nil
 }
 
-// transportName is the transport the worker's runtime uses.
-const transportName = "tcp"
+// transportName is the transport the worker's runtime uses; a rank of an
+// MPI job names the MPI library instead (mpirun_mpi.go).
+var transportName = "tcp"
 
 func minOf(v []int64) int64 {
 	m := v[0]

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestRunUnderMPILauncher checks the dispatch of "mpbench run" in a process
+// started by an MPI launcher: no launcher variable, a variable with and
+// without MPI support compiled in.
+func TestRunUnderMPILauncher(t *testing.T) {
+	saved := mpiRank
+	t.Cleanup(func() { mpiRank = saved })
+	errRank := errors.New("rank ran")
+	fake := func(*cobra.Command, *runFlags, *invocation) error { return errRank }
+
+	cases := []struct {
+		name        string
+		env         string // launcher variable to set, "" for none
+		rank        func(*cobra.Command, *runFlags, *invocation) error
+		wantHandled bool
+		check       func(error) bool
+	}{
+		{"no launcher", "", fake, false, func(err error) bool { return err == nil }},
+		{"open mpi, mpi build", "OMPI_COMM_WORLD_RANK", fake, true, func(err error) bool { return err == errRank }},
+		{"hydra, mpi build", "PMI_RANK", fake, true, func(err error) bool { return err == errRank }},
+		{"open mpi, default build", "OMPI_COMM_WORLD_RANK", nil, true, func(err error) bool {
+			return isUsage(err) && strings.Contains(err.Error(), "OMPI_COMM_WORLD_RANK") && strings.Contains(err.Error(), "-tags mpi")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, v := range mpiLauncherVars {
+				t.Setenv(v, "") // empty counts as unset
+			}
+			if c.env != "" {
+				t.Setenv(c.env, "0")
+			}
+			mpiRank = c.rank
+			handled, err := runUnderMPILauncher(nil, &runFlags{}, &invocation{})
+			if handled != c.wantHandled || !c.check(err) {
+				t.Fatalf("runUnderMPILauncher with %q set = (%v, %v), want handled=%v and the expected error", c.env, handled, err, c.wantHandled)
+			}
+		})
+	}
+}
+
+// TestE2EDefaultBuildUnderMPILauncher runs the default (non-MPI) binary as
+// if mpirun had started it: it must refuse with exit status 2 instead of
+// starting a job of its own.
+func TestE2EDefaultBuildUnderMPILauncher(t *testing.T) {
+	if mpiRank != nil {
+		t.Skip("built with the mpi tag: the default build is tested without it")
+	}
+	cmd, out, errb := e2eCmd(t, "run", "pingpong")
+	cmd.Env = append(cmd.Environ(), "OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_SIZE=2")
+	err := cmd.Run()
+	if code := exitCode(err); code != ExitUsage {
+		t.Fatalf("exit status %d, want %d; stdout:\n%s\nstderr:\n%s", code, ExitUsage, out, errb)
+	}
+	if !strings.Contains(errb.String(), "no MPI support") || out.Len() != 0 {
+		t.Fatalf("want one line naming the missing MPI support and no output; stdout:\n%s\nstderr:\n%s", out, errb)
+	}
+}
