@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/report"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/read"
+)
+
+// analyzeFlags are the options shared by "mpbench analyze" and "mpbench
+// report".
+type analyzeFlags struct {
+	wire string
+	k    int
+}
+
+// options turns the flags into report options. Error: a bad wire spec or
+// k < 1, as a usage error.
+func (f *analyzeFlags) options() (report.Options, error) {
+	opt := report.Options{K: f.k}
+	if f.k < 1 {
+		return opt, usageErrorf("--k %d: the latency averages the first k sizes; k must be 1 or more", f.k)
+	}
+	if f.wire != "" {
+		m, err := analysis.ParseWireModel(f.wire)
+		if err != nil {
+			return opt, usageErrorf("--wire: %v", err)
+		}
+		opt.Wire = &m
+	}
+	return opt, nil
+}
+
+// addAnalyzeFlags defines --wire and --k on cmd.
+func addAnalyzeFlags(cmd *cobra.Command, f *analyzeFlags) {
+	cmd.Flags().StringVar(&f.wire, "wire", "", "link model for the wire-time table and % of line rate: "+analysis.WireSpecForms)
+	cmd.Flags().IntVarP(&f.k, "k", "k", analysis.DefaultLatencySizes, "latency = mean difference of the first k sizes (needs --wire)")
+}
+
+// newAnalyzeCmd is "mpbench analyze FILE...".
+func newAnalyzeCmd() *cobra.Command {
+	var f analyzeFlags
+	var format string
+	cmd := &cobra.Command{
+		Use:   "analyze FILE...",
+		Short: "Print the study's tables for IMB, OSU or mpbench result files",
+		Long: `analyze reads every FILE (IMB text output of any version, OSU Micro-Benchmarks
+output, mpbench JSON Lines or CSV; the format is detected) and prints, for each
+run and benchmark: the wire-time table and latency (with --wire), the Hockney
+alpha-beta fit with its eager/rendezvous break, the aggregate bandwidth across
+process counts with the switch/shared-medium classification, anomaly flags and
+the problems met while reading (file:line).
+
+Times are in usec, sizes in bytes; bandwidths name their Mbyte (10^6 or 2^20).`,
+		Example: `  mpbench analyze imb-pingpong.txt
+  mpbench analyze --wire eth:1g --k 7 run1.txt run2.txt
+  mpbench analyze --format json results/*.txt > analysis.json`,
+		Args: needFiles(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmtSel, err := report.ParseFormat(format)
+			if err != nil {
+				return usageErrorf("--format: %v", err)
+			}
+			opt, err := f.options()
+			if err != nil {
+				return err
+			}
+			files, loadErr := loadFiles(args, cmd.ErrOrStderr())
+			reps := analyzeFiles(files, opt)
+			if err := report.WriteDocument(cmd.OutOrStdout(), reps, opt.K, fmtSel); err != nil {
+				return err
+			}
+			return loadErr
+		},
+	}
+	addAnalyzeFlags(cmd, &f)
+	cmd.Flags().StringVar(&format, "format", string(report.Text), "output format: "+report.FormatNames)
+	return cmd
+}
+
+// needFiles requires at least n file arguments, as a usage error.
+func needFiles(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageErrorf("%s requires at least %d result file(s); usage: %s", cmd.Name(), n, cmd.UseLine())
+		}
+		return nil
+	}
+}
+
+// loadedFile is one result file read.
+type loadedFile struct {
+	path string
+	runs []result.Run
+}
+
+// loadFiles reads every path with the format-detecting reader. A file that
+// is missing or in no known format is named in one line
+// "mpbench: FILE: ..." on stderr; the last such error is returned as a
+// usage error (exit status 2) for the caller to return once the readable
+// files are done, and is not printed here.
+func loadFiles(paths []string, stderr io.Writer) ([]loadedFile, error) {
+	var out []loadedFile
+	var last error
+	for _, p := range paths {
+		runs, err := read.File(p)
+		if err != nil {
+			if last != nil {
+				fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))
+			}
+			last = fileError(p, err)
+			continue
+		}
+		out = append(out, loadedFile{path: p, runs: runs})
+	}
+	return out, last
+}
+
+// fileError words a file's read error as one line naming the file and the
+// accepted forms.
+func fileError(path string, err error) error {
+	switch {
+	case errors.Is(err, read.ErrNotBenchmark):
+		return usageErrorf("%s: not IMB or OSU output (no benchmark table found); accepted: IMB or OSU text output, mpbench JSON Lines or CSV", path)
+	case errors.Is(err, fs.ErrNotExist):
+		return usageErrorf("%s: no such file", path)
+	}
+	return usageErrorf("%s: %v", path, err)
+}
+
+// analyzeFiles analyses every run of every file, in order.
+func analyzeFiles(files []loadedFile, opt report.Options) []report.RunReport {
+	var reps []report.RunReport
+	for _, f := range files {
+		for i, r := range f.runs {
+			reps = append(reps, report.Analyze(f.path, i+1, len(f.runs), r, opt))
+		}
+	}
+	return reps
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// corpusFile returns the path of a file of the shared corpus of real IMB
+// and OSU outputs (../shared/corpus/raw from the module root), or skips t.
+func corpusFile(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "corpus", "raw", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus file %s not found (expected ../shared/corpus/raw beside the module root)", name)
+	}
+	return p
+}
+
+func TestAnalyzeBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("shopping list\nmilk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.txt")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not benchmark output", []string{"analyze", notes}, notes + ": not IMB or OSU output"},
+		{"missing file", []string{"analyze", missing}, missing + ": no such file"},
+		{"bad wire model", []string{"analyze", "--wire", "token-ring", notes}, "--wire"},
+		{"bad format", []string{"analyze", "--format", "xml", notes}, `unknown format "xml"`},
+		{"no file", []string{"analyze"}, "analyze requires at least 1 result file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runMain(t, tc.args...)
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d", code, ExitUsage)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "mpbench: ") || !strings.Contains(lines[0], tc.want) {
+				t.Errorf("stderr %q: want one line with %q", stderr, tc.want)
+			}
+		})
+	}
+}
+
+func TestAnalyzeGoodAndBadFile(t *testing.T) {
+	good := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	bad := filepath.Join(t.TempDir(), "x.txt")
+	if err := os.WriteFile(bad, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain(t, "analyze", "--wire", "ethernet-100", good, bad)
+	if code != ExitUsage {
+		t.Errorf("exit %d, want %d: a bad file among good ones is still bad input", code, ExitUsage)
+	}
+	if !strings.Contains(stdout, "latency = mean difference of the first 7 sizes") || !strings.Contains(stdout, "-- PingPong np=2") {
+		t.Errorf("the good file was not analysed:\n%s", stdout)
+	}
+	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, bad+": not IMB or OSU output") {
+		t.Errorf("stderr %q: want one line naming %s", stderr, bad)
+	}
+}

@@ -1,0 +1,310 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
+)
+
+// Options tunes Analyze.
+type Options struct {
+	// Wire, when not nil, is the link model of the study's wire-time
+	// tables; the fits then also give their bandwidth as a percentage of
+	// its payload rate.
+	Wire *analysis.WireModel
+	// K is how many of the smallest sizes the latency averages (default
+	// analysis.DefaultLatencySizes, the study's 7).
+	K int
+	// Anomaly tunes the anomaly flags.
+	Anomaly analysis.AnomalyOptions
+}
+
+// RunReport is the analysis of one run of one file.
+type RunReport struct {
+	File     string // the file's name as given
+	Index    int    // run number within the file, from 1
+	Runs     int    // runs in the file
+	Meta     result.Meta
+	Aborted  bool
+	Problems []result.Problem
+	Series   []SeriesReport
+	// ABG holds the aggregate bandwidth of the benchmarks run at two or
+	// more process counts, at the largest size measured at all of them;
+	// Scaling classifies those series (analysis.ClassifyScaling).
+	ABG     []analysis.ABGRow
+	Scaling []analysis.Scaling
+	Flags   []analysis.Flag
+	// Notes are sentences about what could not be computed and why.
+	Notes []string
+}
+
+// Label names the run in legends and headings: the file's base name, with
+// "#n" when the file holds several runs.
+func (r RunReport) Label() string {
+	name := r.File
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	if r.Runs > 1 {
+		name += fmt.Sprintf("#%d", r.Index)
+	}
+	return name
+}
+
+// SeriesReport is the analysis of one size sweep: one benchmark on one
+// process count (and, under IMB -multi 1, one group).
+type SeriesReport struct {
+	Benchmark string
+	Processes int    // processes per group (IMB "#processes", or the group size under -multi)
+	Groups    int    // simultaneous groups (1 without -multi)
+	Multi     int    // result.MultiNone, MultiWorst or MultiEach
+	Group     int    // group index under -multi 1, else -1
+	Mode      string // IMB-EXT mode ("aggregate", "non-aggregate") or ""
+	MByte     float64
+	Rows      []result.Row // the sweep's rows in ascending size order
+	// Points are the (bytes, usec) pairs the fit and the wire table use.
+	Points []analysis.Point
+	// DerivedTimes is true when the source printed no time and Points
+	// hold bytes / bandwidth (osu_bw, IMB Uniband/Biband).
+	DerivedTimes bool
+	// Wire and LatencyUsec are set when a wire model is given and the
+	// benchmark moves one message at a time (PingPong, PingPing,
+	// osu_latency); LatencyUsec is NaN when the sweep has fewer than K
+	// sizes.
+	Wire        []analysis.WireRow
+	Model       *analysis.WireModel // the wire model given, nil without one
+	LatencyUsec float64
+	// Fit is the Hockney fit; FitErr says why there is none.
+	Fit    analysis.Piecewise
+	FitErr error
+	Notes  []string
+}
+
+// Label names the series: "PingPong np=2", "Multi-PingPong 2x2 group 1",
+// "Unidir_Put np=2 aggregate".
+func (s SeriesReport) Label() string {
+	name := s.Benchmark
+	if s.Multi != result.MultiNone {
+		name = fmt.Sprintf("Multi-%s %dx%d", s.Benchmark, s.Groups, s.Processes)
+		if s.Group >= 0 {
+			name += fmt.Sprintf(" group %d", s.Group)
+		}
+	} else {
+		name += fmt.Sprintf(" np=%d", s.Processes)
+	}
+	if s.Mode != "" {
+		name += " " + s.Mode
+	}
+	return name
+}
+
+// TotalRanks is processes x groups.
+func (s SeriesReport) TotalRanks() int { return s.Processes * max(s.Groups, 1) }
+
+// Analyze computes everything the reports show for one run of a file:
+// per size sweep the Hockney fit and, with a wire model, the wire table and
+// latency; the ABG and its classification across process counts; the
+// anomaly flags; and the problems the reader met. index counts from 1 and
+// runs is the number of runs in the file.
+func Analyze(file string, index, runs int, run result.Run, opt Options) RunReport {
+	if opt.K <= 0 {
+		opt.K = analysis.DefaultLatencySizes
+	}
+	rep := RunReport{File: file, Index: index, Runs: runs, Meta: run.Meta, Aborted: run.Aborted, Problems: run.Problems}
+	mbyte := run.Meta.MByte
+	if mbyte == 0 {
+		mbyte = result.MB
+	}
+	for _, rows := range sweeps(run.Rows) {
+		rep.Series = append(rep.Series, analyzeSeries(rows, mbyte, opt))
+	}
+	rep.ABG, rep.Scaling = abgAcrossCounts(run.Rows)
+	rep.Flags = flagsByMode(run.Rows, opt.Anomaly)
+	if len(run.Rows) == 0 {
+		rep.Notes = append(rep.Notes, "no measured rows")
+	}
+	return rep
+}
+
+// flagsByMode runs the anomaly detector on each IMB-EXT mode's rows apart
+// (aggregate and non-aggregate are different measurements of the same
+// sizes, not repeats), and on all rows when there are no modes.
+func flagsByMode(rows []result.Row, opt analysis.AnomalyOptions) []analysis.Flag {
+	byMode := map[string][]result.Row{}
+	var modes []string
+	for _, r := range rows {
+		m := modeOf(&r)
+		if _, ok := byMode[m]; !ok {
+			modes = append(modes, m)
+		}
+		byMode[m] = append(byMode[m], r)
+	}
+	var flags []analysis.Flag
+	for _, m := range modes {
+		for _, f := range analysis.DetectAnomalies(byMode[m], opt) {
+			if m != "" {
+				f.Msg += " (" + m + " mode)"
+			}
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}
+
+// seriesKey identifies a size sweep within a run.
+type seriesKey struct {
+	bench                   string
+	procs, groups, multi, g int
+	mode                    string
+}
+
+// modeOf returns the IMB-EXT mode of a row, "" when it has none.
+func modeOf(r *result.Row) string {
+	v, ok := r.Extra["aggregate"]
+	switch {
+	case !ok:
+		return ""
+	case v == 1:
+		return "aggregate"
+	}
+	return "non-aggregate"
+}
+
+// sweeps splits rows into size sweeps, in order of first appearance, each
+// sorted by size (stable, so repeats keep their order). Rows without a
+// size (Barrier) are left out: they have no sweep to fit or plot.
+func sweeps(rows []result.Row) [][]result.Row {
+	idx := map[seriesKey]int{}
+	var out [][]result.Row
+	for _, r := range rows {
+		if r.Bytes < 0 {
+			continue
+		}
+		k := seriesKey{r.Benchmark, r.Processes, r.Groups, r.Multi, r.Group, modeOf(&r)}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], r)
+	}
+	for _, s := range out {
+		sort.SliceStable(s, func(a, b int) bool { return s[a].Bytes < s[b].Bytes })
+	}
+	return out
+}
+
+// oneMessage reports whether a benchmark's time is that of one message on
+// the link at a time, so that the study's wire-time table applies to it
+// (PingPong and PingPing and their variants, osu_latency and its
+// multi-thread/process forms).
+func oneMessage(bench string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(bench))
+	return strings.HasPrefix(n, "pingpong") || strings.HasPrefix(n, "pingping") || strings.HasPrefix(n, "osulatency")
+}
+
+// analyzeSeries fits one sweep and, for one-message benchmarks under a
+// wire model, computes its wire table and latency.
+func analyzeSeries(rows []result.Row, mbyte float64, opt Options) SeriesReport {
+	r0 := rows[0]
+	s := SeriesReport{Benchmark: r0.Benchmark, Processes: r0.Processes, Groups: r0.Groups, Multi: r0.Multi,
+		Group: r0.Group, Mode: modeOf(&r0), MByte: mbyte, Rows: rows, LatencyUsec: math.NaN(), Model: opt.Wire}
+	s.Points = analysis.Points(rows)
+	if len(s.Points) == 0 {
+		s.Points = pointsFromBandwidth(rows, mbyte)
+		s.DerivedTimes = len(s.Points) > 0
+		if s.DerivedTimes {
+			s.Notes = append(s.Notes, "no time column: times are bytes / reported bandwidth (time per message in the stream)")
+		}
+	}
+	if opt.Wire != nil && oneMessage(s.Benchmark) && !s.DerivedTimes && len(s.Points) > 0 {
+		s.Wire = analysis.WireTable(*opt.Wire, s.Points)
+		lat, err := analysis.Latency(s.Wire, opt.K)
+		if err != nil {
+			s.Notes = append(s.Notes, fmt.Sprintf("latency: %v", err))
+		} else {
+			s.LatencyUsec = lat
+		}
+	}
+	s.Fit, s.FitErr = analysis.FitPiecewise(s.Points, analysis.FitOptions{Model: opt.Wire})
+	if errors.Is(s.FitErr, analysis.ErrInsufficientSizes) {
+		s.Notes = append(s.Notes, fmt.Sprintf("no Hockney fit: %d sizes with a positive time, %d needed", positive(s.Points), analysis.MinFitSizes))
+	} else if s.FitErr != nil {
+		s.Notes = append(s.Notes, "no Hockney fit: "+s.FitErr.Error())
+	}
+	return s
+}
+
+// positive counts points with a positive time.
+func positive(pts []analysis.Point) int {
+	n := 0
+	for _, p := range pts {
+		if p.Usec > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// pointsFromBandwidth derives a time per message in usec from the
+// reported bandwidth, bytes / (MBps x mbyte / 10^6), for sources that print
+// bandwidth only. Sizes 0 and rows without bandwidth are left out.
+func pointsFromBandwidth(rows []result.Row, mbyte float64) []analysis.Point {
+	var pts []analysis.Point
+	for _, r := range rows {
+		if r.Bytes > 0 && r.MBps > 0 {
+			pts = append(pts, analysis.Point{Bytes: r.Bytes, Usec: float64(r.Bytes) / (r.MBps * mbyte / 1e6)})
+		}
+	}
+	return pts
+}
+
+// abgAcrossCounts returns the ABG rows of the benchmarks measured at two
+// or more process counts, at the largest size every count measured, and
+// their scaling classification.
+func abgAcrossCounts(rows []result.Row) ([]analysis.ABGRow, []analysis.Scaling) {
+	all, _ := analysis.ABGTable(rows, -1)
+	type key struct {
+		bench string
+		multi bool
+	}
+	counts := map[key]map[int]bool{}
+	sizes := map[key]map[int64]map[int]bool{}
+	for _, a := range all {
+		k := key{a.Benchmark, a.Multi}
+		if counts[k] == nil {
+			counts[k] = map[int]bool{}
+			sizes[k] = map[int64]map[int]bool{}
+		}
+		counts[k][a.Processes] = true
+		if sizes[k][a.Bytes] == nil {
+			sizes[k][a.Bytes] = map[int]bool{}
+		}
+		sizes[k][a.Bytes][a.Processes] = true
+	}
+	best := map[key]int64{}
+	for k, byCount := range counts {
+		if len(byCount) < 2 {
+			continue
+		}
+		best[k] = -1
+		for b, c := range sizes[k] {
+			if len(c) == len(byCount) && b > best[k] {
+				best[k] = b
+			}
+		}
+	}
+	var out []analysis.ABGRow
+	for _, a := range all {
+		if b, ok := best[key{a.Benchmark, a.Multi}]; ok && b == a.Bytes {
+			out = append(out, a)
+		}
+	}
+	return out, analysis.ClassifyScaling(out)
+}

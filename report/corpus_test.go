@@ -1,0 +1,71 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/read"
+)
+
+// corpusDir returns ../shared/corpus/raw beside the module root, or skips
+// t when the corpus of real IMB/OSU files is absent.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("corpus not found: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+	raw := filepath.Join(dir, "..", "shared", "corpus", "raw")
+	if st, err := os.Stat(raw); err != nil || !st.IsDir() {
+		t.Skip("corpus not found: expected ../shared/corpus/raw beside the module root")
+	}
+	return raw
+}
+
+// corpusRuns reads one corpus file with the format-detecting reader.
+func corpusRuns(t testing.TB, name string) (string, []result.Run) {
+	t.Helper()
+	path := filepath.Join(corpusDir(t), name)
+	runs, err := read.File(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", name, err)
+	}
+	return path, runs
+}
+
+// pingPongFile is IMB 2019 Update 3 PingPong on two ranks, 0 to 4 MiB.
+const pingPongFile = "006-imb2019u3-pingpong.txt"
+
+// studyModel is the study's 100 Mbit/s Ethernet preset.
+func studyModel(t testing.TB) *analysis.WireModel {
+	t.Helper()
+	m, err := analysis.ParseWireModel(analysis.PresetEthernet100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+// analyzedPingPong analyses the corpus PingPong file under the study's
+// Ethernet model with k = 7.
+func analyzedPingPong(t testing.TB) RunReport {
+	t.Helper()
+	path, runs := corpusRuns(t, pingPongFile)
+	if len(runs) != 1 {
+		t.Fatalf("%s: %d runs, want 1", pingPongFile, len(runs))
+	}
+	return Analyze(path, 1, 1, runs[0], Options{Wire: studyModel(t), K: 7})
+}

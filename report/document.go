@@ -1,0 +1,316 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
+)
+
+// Section is one titled part of a run's report: sentences and tables in
+// reading order.
+type Section struct {
+	Title string
+	Parts []Part
+}
+
+// Part is a sentence (Table nil) or a table.
+type Part struct {
+	Text  string
+	Table *analysis.Table
+}
+
+// line appends a sentence.
+func (s *Section) line(format string, args ...any) {
+	s.Parts = append(s.Parts, Part{Text: fmt.Sprintf(format, args...)})
+}
+
+// table appends a table.
+func (s *Section) table(t analysis.Table) { s.Parts = append(s.Parts, Part{Table: &t}) }
+
+// Tables returns the section's tables in order.
+func (s Section) Tables() []analysis.Table {
+	var out []analysis.Table
+	for _, p := range s.Parts {
+		if p.Table != nil {
+			out = append(out, *p.Table)
+		}
+	}
+	return out
+}
+
+// Heading is the run's one-line description: tool, version, the Mbyte
+// of its bandwidth columns, host and date as far as known.
+func (r RunReport) Heading() string {
+	parts := []string{r.Label() + ":"}
+	tool := strings.TrimSpace(r.Meta.Tool + " " + r.Meta.Version)
+	if tool != "" {
+		parts = append(parts, tool)
+	}
+	parts = append(parts, "(Mbytes/sec in "+MByteName(r.Meta.MByte)+")")
+	if r.Meta.Host != "" {
+		parts = append(parts, "host "+r.Meta.Host)
+	}
+	if r.Meta.Date != "" {
+		parts = append(parts, r.Meta.Date)
+	}
+	if r.Aborted {
+		parts = append(parts, "[run ended early]")
+	}
+	return strings.Join(parts, " ")
+}
+
+// MByteName names an Mbyte: "MB = 10^6 B" or "MiB = 2^20 B".
+func MByteName(mbyte float64) string {
+	if mbyte == result.MiB {
+		return "MiB = 2^20 B"
+	}
+	return "MB = 10^6 B"
+}
+
+// Sections lays out the run's report: one section per size sweep (wire
+// table and latency, Hockney fit), then aggregate bandwidth, anomalies and
+// problems.
+func (r RunReport) Sections(k int) []Section {
+	if k <= 0 {
+		k = analysis.DefaultLatencySizes
+	}
+	var out []Section
+	for _, s := range r.Series {
+		out = append(out, s.section(k))
+	}
+	out = append(out, r.abgSection(), r.flagsSection(), r.problemsSection())
+	return out
+}
+
+// section is one sweep's part of the report.
+func (s SeriesReport) section(k int) Section {
+	sec := Section{Title: s.Label()}
+	if len(s.Wire) > 0 {
+		sec.table(analysis.WireTableView(*s.Model, s.Wire))
+		if !math.IsNaN(s.LatencyUsec) {
+			sec.line("latency = mean difference of the first %d sizes: %.2f usec", k, s.LatencyUsec)
+		}
+	}
+	if s.FitErr == nil {
+		sec.table(analysis.FitTableView(s.Fit))
+		if s.Fit.Split {
+			sec.line("eager/rendezvous break at %d B (two segments fit better than one line: BIC %.1f < %.1f)",
+				s.Fit.BreakBytes, s.Fit.BICSplit, s.Fit.BICSingle)
+		} else {
+			sec.line("no eager/rendezvous break: one line fits best")
+		}
+		if s.Model != nil {
+			sec.line("%% of line rate against %s (payload rate %.2f MB/s)", s.Model.Name, s.Model.PayloadMBps())
+		}
+	}
+	for _, n := range s.Notes {
+		sec.line("%s", n)
+	}
+	return sec
+}
+
+// abgSection is the aggregate bandwidth and its classification.
+func (r RunReport) abgSection() Section {
+	sec := Section{Title: "Aggregate bandwidth across process counts"}
+	if len(r.ABG) == 0 {
+		sec.line("no benchmark was run at two or more process counts: no ABG scaling")
+		return sec
+	}
+	sec.table(analysis.ABGTableView(r.ABG))
+	sec.table(ScalingTableView(r.Scaling))
+	return sec
+}
+
+// flagsSection lists the anomaly flags.
+func (r RunReport) flagsSection() Section {
+	sec := Section{Title: "Anomalies"}
+	if len(r.Flags) == 0 {
+		sec.line("none")
+		return sec
+	}
+	sec.table(analysis.FlagsTableView(r.Flags))
+	return sec
+}
+
+// problemsSection lists the problems met while reading.
+func (r RunReport) problemsSection() Section {
+	sec := Section{Title: "Problems met while reading"}
+	if r.Aborted {
+		sec.line("the run ended early (truncated file, crash, hang or abort): its last table may be incomplete")
+	}
+	for _, n := range r.Notes {
+		sec.line("%s", n)
+	}
+	if len(r.Problems) == 0 && !r.Aborted {
+		sec.line("none")
+		return sec
+	}
+	if len(r.Problems) > 0 {
+		sec.table(ProblemsTableView(r.Problems))
+	}
+	return sec
+}
+
+// ScalingTableView lays out the ABG classifications: one row per
+// benchmark and size with the class, the log-log slope and the evidence.
+func ScalingTableView(rows []analysis.Scaling) analysis.Table {
+	t := analysis.Table{Title: "Switch or shared medium (ABG against simultaneous transfers)", Columns: []analysis.Column{
+		{Name: "benchmark"}, {Name: "bytes", Unit: "B"}, {Name: "class"}, {Name: "slope"},
+		{Name: "ABG growth"}, {Name: "transfer growth"}, {Name: "evidence"}}}
+	for _, s := range rows {
+		t.Rows = append(t.Rows, []analysis.Cell{txt(s.Benchmark), num(float64(s.Bytes), 0), txt(s.Class.String()),
+			num(s.Slope, 2), num(s.ABGGrowth, 2), num(s.TransferGrowth, 2), txt(s.Evidence)})
+	}
+	return t
+}
+
+// ProblemsTableView lists reading problems as file:line and message.
+func ProblemsTableView(ps []result.Problem) analysis.Table {
+	t := analysis.Table{Title: "Problems", Columns: []analysis.Column{{Name: "where"}, {Name: "problem"}}}
+	for _, p := range ps {
+		where := p.File
+		if p.Line > 0 {
+			where = fmt.Sprintf("%s:%d", p.File, p.Line)
+		}
+		t.Rows = append(t.Rows, []analysis.Cell{txt(where), txt(p.Msg)})
+	}
+	return t
+}
+
+func num(v float64, prec int) analysis.Cell { return analysis.Cell{Value: v, Prec: prec} }
+func txt(s string) analysis.Cell {
+	if s == "" {
+		s = "-"
+	}
+	return analysis.Cell{Text: s}
+}
+
+// WriteDocument writes the reports of several runs in format f: Text and
+// Markdown as headed sections with their tables, CSV as one titled block
+// per table, JSON as one document {"runs": [{"file", "run", "meta",
+// "aborted", "sections": [{"title", "parts": [{"text"} or {"table":
+// {"title", "columns", "units", "rows"}}]}]}]} in which
+// absent numbers are null. k is the latency's number of sizes, for the
+// sentences.
+func WriteDocument(w io.Writer, reps []RunReport, k int, f Format) error {
+	if f == JSON {
+		return writeJSON(w, reps, k)
+	}
+	for _, r := range reps {
+		if err := writeRun(w, r, k, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeRun writes one run's sections in a text format.
+func writeRun(w io.Writer, r RunReport, k int, f Format) error {
+	var b strings.Builder
+	switch f {
+	case Markdown:
+		fmt.Fprintf(&b, "## %s\n\n", r.Heading())
+	case CSV:
+		fmt.Fprintf(&b, "# == %s\n", r.Heading())
+	default:
+		fmt.Fprintf(&b, "== %s\n", r.Heading())
+	}
+	if r.Meta.Command != "" && f != CSV {
+		fmt.Fprintf(&b, "command: %s\n\n", r.Meta.Command)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	for _, sec := range r.Sections(k) {
+		if err := writeSection(w, sec, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSection writes a section's title, sentences and tables.
+func writeSection(w io.Writer, sec Section, f Format) error {
+	var title string
+	switch f {
+	case Markdown:
+		title = "### " + sec.Title + "\n\n"
+	case CSV:
+		title = "# -- " + sec.Title + "\n"
+	default:
+		title = "-- " + sec.Title + "\n"
+	}
+	if _, err := io.WriteString(w, title); err != nil {
+		return err
+	}
+	for i, p := range sec.Parts {
+		var err error
+		switch {
+		case p.Table != nil:
+			err = WriteTable(w, *p.Table, f)
+			if err == nil && f != CSV {
+				_, err = io.WriteString(w, "\n")
+			}
+		case f == Markdown:
+			end := "\n"
+			if i+1 == len(sec.Parts) || sec.Parts[i+1].Table != nil {
+				end = "\n\n"
+			}
+			_, err = io.WriteString(w, "- "+p.Text+end)
+		case f == CSV:
+			_, err = io.WriteString(w, "# "+p.Text+"\n")
+		default:
+			_, err = io.WriteString(w, "   "+p.Text+"\n")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeJSON writes every run as one JSON document.
+func writeJSON(w io.Writer, reps []RunReport, k int) error {
+	type jsonPart struct {
+		Text  string     `json:"text,omitempty"`
+		Table *jsonTable `json:"table,omitempty"`
+	}
+	type jsonSection struct {
+		Title string     `json:"title"`
+		Parts []jsonPart `json:"parts"`
+	}
+	type jsonRun struct {
+		File     string        `json:"file"`
+		Run      int           `json:"run"`
+		Meta     result.Meta   `json:"meta"`
+		Aborted  bool          `json:"aborted"`
+		Sections []jsonSection `json:"sections"`
+	}
+	doc := struct {
+		Runs []jsonRun `json:"runs"`
+	}{Runs: []jsonRun{}}
+	for _, r := range reps {
+		jr := jsonRun{File: r.File, Run: r.Index, Meta: r.Meta, Aborted: r.Aborted}
+		for _, sec := range r.Sections(k) {
+			js := jsonSection{Title: sec.Title, Parts: []jsonPart{}}
+			for _, p := range sec.Parts {
+				jp := jsonPart{Text: p.Text}
+				if p.Table != nil {
+					t := toJSON(*p.Table)
+					jp.Table = &t
+				}
+				js.Parts = append(js.Parts, jp)
+			}
+			jr.Sections = append(jr.Sections, js)
+		}
+		doc.Runs = append(doc.Runs, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(doc)
+}
