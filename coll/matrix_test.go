@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/comm/commtest"
 )
 
 // The correctness matrix: every algorithm of every collective on 1..9 ranks
@@ -13,8 +14,14 @@ import (
 // reference computed locally. Reductions use small integer-valued elements
 // so that every order of combination gives exactly the same bits.
 
-// runRanks runs f on n ranks; the matrix runs on runRanks.
-var runRanks = func(t testing.TB, n int, f func(c comm.Comm) error) { runFake(t, n, f) }
+// runRanks runs f on n goroutine ranks of the native runtime over
+// transport/inmem. The small eager limit sends everything from 4 KiB up by
+// rendezvous, where a send waits for its receive, so that schedules which
+// would deadlock on a real MPI fail here too.
+func runRanks(t testing.TB, n int, f func(c comm.Comm) error) {
+	t.Helper()
+	commtest.Run(t, n, comm.Config{EagerLimit: 4096}, f)
+}
 
 const mib = 1 << 20
 
