@@ -88,19 +88,26 @@ type SeriesReport struct {
 // Label names the series: "PingPong np=2", "Multi-PingPong 2x2 group 1",
 // "Unidir_Put np=2 aggregate".
 func (s SeriesReport) Label() string {
-	name := s.Benchmark
 	if s.Multi != result.MultiNone {
-		name = fmt.Sprintf("Multi-%s %dx%d", s.Benchmark, s.Groups, s.Processes)
+		return "Multi-" + s.Benchmark + " " + s.Case()
+	}
+	return s.Benchmark + " " + s.Case()
+}
+
+// Case names the series within its benchmark: "np=2", "2x2 group 1",
+// "np=2 aggregate".
+func (s SeriesReport) Case() string {
+	c := fmt.Sprintf("np=%d", s.Processes)
+	if s.Multi != result.MultiNone {
+		c = fmt.Sprintf("%dx%d", s.Groups, s.Processes)
 		if s.Group >= 0 {
-			name += fmt.Sprintf(" group %d", s.Group)
+			c += fmt.Sprintf(" group %d", s.Group)
 		}
-	} else {
-		name += fmt.Sprintf(" np=%d", s.Processes)
 	}
 	if s.Mode != "" {
-		name += " " + s.Mode
+		c += " " + s.Mode
 	}
-	return name
+	return c
 }
 
 // TotalRanks is processes x groups.

@@ -98,7 +98,7 @@ func WriteTable(w io.Writer, t analysis.Table, f Format) error {
 		s = "**" + t.Title + "**\n\n" + prettyTable(t).RenderMarkdown()
 	case HTML:
 		p := prettyTable(t)
-		p.SetCaption("%s", t.Title)
+		p.SetTitle("%s", t.Title)
 		s = p.RenderHTML()
 	case CSV:
 		return writeCSV(w, t)

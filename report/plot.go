@@ -1,0 +1,360 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
+)
+
+// Labelled is a size sweep with the name its curve gets in a legend.
+type Labelled struct {
+	Label  string
+	Series SeriesReport
+}
+
+// PlotWidth and PlotHeight are the size the reports draw plots at.
+const (
+	PlotWidth  = 16 * vg.Centimeter
+	PlotHeight = 10 * vg.Centimeter
+)
+
+// WritePlot encodes p as "svg" or "png" (the formats of
+// plot.Plot.WriterTo) at the given size. Errors: unknown format, w's error.
+func WritePlot(w io.Writer, p *plot.Plot, format string, width, height vg.Length) error {
+	wt, err := p.WriterTo(width, height, format)
+	if err != nil {
+		return fmt.Errorf("report: plot as %s: %w", format, err)
+	}
+	_, err = wt.WriteTo(w)
+	return err
+}
+
+// LatencyPlot draws the time per message (usec) against the message size
+// (bytes) of every series, both axes logarithmic, one curve per series with
+// a legend. Sizes of 0 bytes and non-positive times cannot sit on a log
+// axis: they are omitted, and the returned caption says how many. Times
+// derived from a bandwidth (osu_bw) are marked in the legend. Error when no
+// series has a point to draw.
+func LatencyPlot(title string, series []Labelled) (*plot.Plot, string, error) {
+	curves, omitted := latencyCurves(series)
+	p, err := logLogPlot(title, "message size [bytes]", "time [usec]", curves)
+	if err != nil {
+		return nil, "", err
+	}
+	return p, "Time per message against message size, both axes logarithmic" + omittedNote(omitted) + ".", nil
+}
+
+// latencyCurves returns the (bytes, usec) curves of LatencyPlot and the
+// number of points left out.
+func latencyCurves(series []Labelled) ([]curve, int) {
+	var curves []curve
+	omitted := 0
+	for _, l := range series {
+		c := curve{label: l.Label}
+		if l.Series.DerivedTimes {
+			c.label += " (bytes/bandwidth)"
+		}
+		for _, pt := range l.Series.Points {
+			if pt.Bytes <= 0 || !(pt.Usec > 0) {
+				omitted++
+				continue
+			}
+			c.xy = append(c.xy, plotter.XY{X: float64(pt.Bytes), Y: pt.Usec})
+		}
+		curves = append(curves, c)
+	}
+	return curves, omitted
+}
+
+// BandwidthPlot draws bandwidth against message size on log axes: the
+// bandwidth the source reported (IMB Mbytes/sec, OSU MB/s) or, where it
+// printed none for a one-message benchmark (osu_latency), bytes / time.
+// The axis names its Mbyte: the series' own when they agree, else all are
+// converted to MB = 10^6 bytes (the caption says so). Series without a
+// bandwidth (collectives) are left out. Error when none has one.
+func BandwidthPlot(title string, series []Labelled) (*plot.Plot, string, error) {
+	curves, unit, converted, omitted := bandwidthCurves(series)
+	if len(curves) == 0 {
+		return nil, "", fmt.Errorf("report: no series with a bandwidth for %q", title)
+	}
+	p, err := logLogPlot(title, "message size [bytes]", unitLabel(unit), curves)
+	if err != nil {
+		return nil, "", err
+	}
+	caption := "Bandwidth against message size, both axes logarithmic, in " + MByteName(unit) + " per second"
+	if converted {
+		caption += " (the runs use different Mbytes; all converted to 10^6 B)"
+	}
+	return p, caption + omittedNote(omitted) + ".", nil
+}
+
+// bandwidthCurves returns the curves of BandwidthPlot (series without a
+// bandwidth left out), their Mbyte, whether that needed a conversion, and
+// the number of points left out.
+func bandwidthCurves(series []Labelled) (curves []curve, unit float64, converted bool, omitted int) {
+	for _, l := range series {
+		switch {
+		case unit == 0:
+			unit = l.Series.MByte
+		case unit != l.Series.MByte:
+			unit = -1
+		}
+	}
+	converted = unit < 0
+	if unit <= 0 {
+		unit = result.MB
+	}
+	for _, l := range series {
+		c := curve{label: l.Label}
+		for _, r := range l.Series.Rows {
+			bw := bandwidth(r, l.Series, unit)
+			if math.IsNaN(bw) {
+				continue
+			}
+			if r.Bytes <= 0 || bw <= 0 {
+				omitted++
+				continue
+			}
+			c.xy = append(c.xy, plotter.XY{X: float64(r.Bytes), Y: bw})
+		}
+		if len(c.xy) > 0 {
+			curves = append(curves, c)
+		}
+	}
+	return curves, unit, converted, omitted
+}
+
+// bandwidth returns a row's bandwidth in Mbytes/sec of unit bytes: the
+// reported one converted from the series' Mbyte, else bytes/time for
+// one-message benchmarks, else NaN.
+func bandwidth(r result.Row, s SeriesReport, unit float64) float64 {
+	if !math.IsNaN(r.MBps) {
+		return r.MBps * s.MByte / unit
+	}
+	if t := r.Time(); oneMessage(s.Benchmark) && !math.IsNaN(t) && t > 0 {
+		return float64(r.Bytes) / t * 1e6 / unit
+	}
+	return math.NaN()
+}
+
+// unitLabel is the axis label of a bandwidth in Mbytes of mbyte bytes.
+// Axis labels are kept short: gonum/plot centres a vertical label's
+// room at the linear midpoint of a log axis, and a long label there
+// shrinks the data area.
+func unitLabel(mbyte float64) string {
+	if mbyte == result.MiB {
+		return "MiB/s (2^20 B)"
+	}
+	return "MB/s (10^6 B)"
+}
+
+// omittedNote says how many points could not go on the log axes.
+func omittedNote(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "; 1 point at 0 bytes or with a zero time is omitted (a log axis has no 0)"
+	}
+	return fmt.Sprintf("; %d points at 0 bytes or with a zero time are omitted (a log axis has no 0)", n)
+}
+
+// ABGCurve is one benchmark's aggregate bandwidth across process counts.
+type ABGCurve struct {
+	Label string
+	Rows  []analysis.ABGRow // one per process count
+}
+
+// ABGCurves groups ABG rows into one curve per benchmark and size, each
+// labelled "prefix Benchmark N B", in the rows' order.
+func ABGCurves(prefix string, rows []analysis.ABGRow) []ABGCurve {
+	idx := map[string]int{}
+	var out []ABGCurve
+	for _, r := range rows {
+		name := r.Benchmark
+		if r.Multi {
+			name = "Multi-" + name
+		}
+		label := strings.TrimSpace(fmt.Sprintf("%s %s %d B", prefix, name, r.Bytes))
+		i, ok := idx[label]
+		if !ok {
+			i = len(out)
+			idx[label] = i
+			out = append(out, ABGCurve{Label: label})
+		}
+		out[i].Rows = append(out[i].Rows, r)
+	}
+	return out
+}
+
+// ABGPlot draws the aggregate bandwidth ABG = m x bytes / t in Mbit/s
+// (10^6 bit/s) against the total number of ranks, both axes logarithmic
+// (base 2 on the ranks), one curve per benchmark: a switch keeps ABG
+// growing with the ranks, a shared medium keeps it flat (thesis 4.2).
+// Error when no curve has a point.
+func ABGPlot(title string, curves []ABGCurve) (*plot.Plot, string, error) {
+	p, err := logLogPlot(title, "processes", "ABG, Mbit/s", abgCurves(curves))
+	if err != nil {
+		return nil, "", err
+	}
+	return p, "Aggregate bandwidth m x bytes / t against the number of processes, both axes logarithmic: " +
+		"a curve rising with slope near 1 is switch-like, a flat one shared-medium-like.", nil
+}
+
+// abgCurves returns the (processes, Mbit/s) curves of ABGPlot.
+func abgCurves(curves []ABGCurve) []curve {
+	var cs []curve
+	for _, c := range curves {
+		k := curve{label: c.Label}
+		rows := append([]analysis.ABGRow(nil), c.Rows...)
+		sort.Slice(rows, func(a, b int) bool { return rows[a].Processes < rows[b].Processes })
+		for _, r := range rows {
+			if r.Mbps > 0 && r.Processes > 0 {
+				k.xy = append(k.xy, plotter.XY{X: float64(r.Processes), Y: r.Mbps})
+			}
+		}
+		cs = append(cs, k)
+	}
+	return cs
+}
+
+// curve is one legend entry's points.
+type curve struct {
+	label string
+	xy    plotter.XYs
+}
+
+// drawn counts the curves that have points (the legend entries).
+func drawn(cs []curve) int {
+	n := 0
+	for _, c := range cs {
+		if len(c.xy) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// logLogPlot draws curves as lines with markers on log-log axes with
+// powers-of-two ticks on x. Curves without points are left out of the
+// plot and the legend; error when none is left.
+func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.X.Scale = plot.LogScale{}
+	p.Y.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.TickerFunc(pow2Ticks)
+	p.Y.Tick.Marker = plot.TickerFunc(pow10Ticks)
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Legend.XOffs = vg.Points(4)
+	p.Add(plotter.NewGrid())
+	n := 0
+	for _, c := range curves {
+		if len(c.xy) == 0 {
+			continue
+		}
+		lp, sp, err := plotter.NewLinePoints(c.xy)
+		if err != nil {
+			return nil, fmt.Errorf("report: %s: %w", c.label, err)
+		}
+		lp.Color = plotutil.Color(n)
+		lp.Dashes = plotutil.Dashes(n / 7)
+		sp.Color = plotutil.Color(n)
+		sp.Shape = plotutil.Shape(n)
+		p.Add(lp, sp)
+		p.Legend.Add(c.label, lp, sp)
+		n++
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("report: nothing to plot for %q (no positive values)", title)
+	}
+	legendRoom(p, n)
+	return p, nil
+}
+
+// legendRoom raises the top of the log y axis so that the n legend
+// entries in the top-left corner sit above the data: each entry takes
+// about 4% of the plot's height, at most 40% in all.
+func legendRoom(p *plot.Plot, n int) {
+	if !(p.Y.Min > 0 && p.Y.Max > p.Y.Min) {
+		return
+	}
+	share := math.Min(0.04*float64(n)+0.02, 0.4)
+	lo, hi := math.Log10(p.Y.Min), math.Log10(p.Y.Max)
+	p.Y.Max = math.Pow(10, lo+(hi-lo)/(1-share))
+}
+
+// pow2Ticks marks powers of two between min and max: labelled majors
+// (1, 4, 16, ..., 1K, 1M with binary prefixes) spaced so that at most
+// about eight are labelled, unlabelled minors at the others.
+func pow2Ticks(min, max float64) []plot.Tick {
+	lo := int(math.Floor(math.Log2(min)))
+	hi := int(math.Ceil(math.Log2(max)))
+	step := 1
+	for (hi-lo)/step > 8 {
+		step *= 2
+	}
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Exp2(float64(e))
+		t := plot.Tick{Value: v}
+		if e%step == 0 {
+			t.Label = binaryLabel(e)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// pow10Ticks marks the decades between min and max with labels (0.1, 1,
+// 10, ..., 1e+06) and 2..9 times them as minors, keeping only ticks inside
+// the range so that the axis ends at the data.
+func pow10Ticks(min, max float64) []plot.Tick {
+	var ticks []plot.Tick
+	for e := int(math.Floor(math.Log10(min))); e <= int(math.Ceil(math.Log10(max))); e++ {
+		d := math.Pow(10, float64(e))
+		for m := 1; m <= 9; m++ {
+			v := d * float64(m)
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}
+
+// binaryLabel writes 2^e with a binary prefix: 1, 2, ..., 512, 1K, ...
+// 1M, 1G; negative exponents as decimals.
+func binaryLabel(e int) string {
+	switch {
+	case e < 0:
+		return fmt.Sprintf("%g", math.Exp2(float64(e)))
+	case e >= 30:
+		return fmt.Sprintf("%dG", 1<<(e-30))
+	case e >= 20:
+		return fmt.Sprintf("%dM", 1<<(e-20))
+	case e >= 10:
+		return fmt.Sprintf("%dK", 1<<(e-10))
+	}
+	return fmt.Sprintf("%d", 1<<e)
+}
