@@ -162,3 +162,17 @@ func (e *PeerError) Unwrap() error { return e.Err }
 type FailureHandler interface {
 	PeerFailed(peer int, err error)
 }
+
+// Progresser may be implemented by an Endpoint that can deliver frames on
+// the goroutine of a rank waiting for them (shared memory: the waiting
+// goroutine polls the rings itself, saving a goroutine hand-off per
+// message). The runtime calls Progress before it blocks; Handler.Deliver is
+// then called from the calling goroutine as from a transport goroutine, so
+// the caller must hold no lock that Deliver takes.
+type Progresser interface {
+	// Progress delivers incoming frames until done() returns true or the
+	// endpoint's spin budget (a few tens of microseconds) passes without
+	// input; it returns at once on a closed endpoint. done must be cheap
+	// and safe to call concurrently with Deliver.
+	Progress(done func() bool)
+}
