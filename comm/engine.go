@@ -17,6 +17,7 @@ import (
 // Send or a payload read, so Deliver never waits on another rank.
 type engine struct {
 	ep    transport.Endpoint
+	prog  transport.Progresser // ep's, if it delivers on waiting goroutines
 	rank  int
 	size  int
 	eager int
@@ -40,8 +41,10 @@ type rdvKey struct {
 }
 
 func newEngine(ep transport.Endpoint, eager int) *engine {
+	prog, _ := ep.(transport.Progresser)
 	return &engine{
 		ep:      ep,
+		prog:    prog,
 		rank:    ep.Rank(),
 		size:    ep.Size(),
 		eager:   eager,

@@ -37,6 +37,7 @@ type request struct {
 	blocking bool
 	own      chan struct{} // the request's own wake-up channel (capacity 1)
 	ch       chan struct{} // channel the owner waits on (own, or shared in Sendrecv)
+	ready    func() bool   // r.signalled, bound once (no allocation per wait)
 
 	// ---- guarded by engine.mu
 	next, prev *request // posted-receive queue links
@@ -52,11 +53,7 @@ type request struct {
 }
 
 // reqPool holds requests of blocking calls; they never escape to users.
-var reqPool = sync.Pool{New: func() any {
-	r := &request{own: make(chan struct{}, 1)}
-	r.ch = r.own
-	return r
-}}
+var reqPool = sync.Pool{New: func() any { return newReq() }}
 
 // getReq returns a pooled request for a blocking call.
 func getReq() *request {
@@ -67,12 +64,12 @@ func getReq() *request {
 
 // putReq returns a completed pooled request to the pool.
 func putReq(r *request) {
-	own := r.own
+	own, ready := r.own, r.ready
 	select {
 	case <-own:
 	default:
 	}
-	*r = request{own: own, ch: own}
+	*r = request{own: own, ch: own, ready: ready}
 	reqPool.Put(r)
 }
 
@@ -81,6 +78,7 @@ func putReq(r *request) {
 func newReq() *request {
 	r := &request{own: make(chan struct{}, 1)}
 	r.ch = r.own
+	r.ready = r.signalled
 	return r
 }
 
@@ -154,9 +152,16 @@ func (e *engine) wait(a, b *request) {
 			b.waiting = !b.done
 		}
 		e.mu.Unlock()
+		if e.prog != nil {
+			e.prog.Progress(a.ready)
+		}
 		<-a.ch
 	}
 }
+
+// signalled reports whether a wake-up is pending on r's channel; it is the
+// done condition of transport.Progresser.Progress while r's owner waits.
+func (r *request) signalled() bool { return len(r.ch) > 0 }
 
 // wake signals r's owner if it waits. Caller holds e.mu.
 func (r *request) wake() {

@@ -1,0 +1,56 @@
+// Package shm implements transport.Endpoint for ranks on one host through
+// shared memory (Linux).
+//
+// # Segments
+//
+// Each rank creates its own segment, a file in /dev/shm named
+// JobPrefix(secret)+rank (mode 0600, created exclusively) before it
+// registers with the job's rendezvous, so the file exists by the time peers
+// learn of it. Nothing is inherited from the launcher: ranks started on
+// other hosts create their own. After the rendezvous (Pending.Attach) every
+// rank maps the segments of the peers on its host and counts itself in
+// their control blocks; a rank unlinks its file as soon as all of them have
+// mapped it, so a rank that crashes later leaves nothing in /dev/shm. A
+// launcher cleans up after a rank that died during start-up with
+// RemoveJob.
+//
+// A segment holds a control block and one ring per source rank: the ring
+// from rank s lives in the receiver's segment, rank s is its only producer
+// and the owner its only consumer (lock-free single-producer /
+// single-consumer, head and tail counters on separate cache lines, updated
+// with sync/atomic on the mapping). See layout.go for the byte layout.
+//
+// # Frames
+//
+// A ring carries the same frames as transport/tcp: a 32-byte
+// transport.Header, then the payload, padded to 8 bytes. A frame longer
+// than half the ring is streamed through it in pieces (a pipelined double
+// copy). A payload of at least Options.CMABytes is not copied into the
+// ring when the receiver has found at start-up that process_vm_readv works
+// on the sender (cross-memory attach; it needs ptrace permission, which
+// Yama or a container may deny): the header then carries the payload's
+// address, the receiver copies it once, straight from the sender's memory
+// into the buffer its Handler supplies, and acknowledges; Send returns
+// after the acknowledgement.
+//
+// # Waiting
+//
+// A poller goroutine per endpoint consumes the rings and delivers frames.
+// When the rings are empty it spins for Options.Spin, then sleeps on a
+// futex in the control block (FUTEX_WAIT without FUTEX_PRIVATE_FLAG, as
+// the word is shared between processes); producers wake it only when it
+// asked to be woken. A rank waiting in the runtime polls the rings on its
+// own goroutine (transport.Progresser), which spares the hand-off between
+// goroutines, and while it does the poller sleeps without asking for
+// wake-ups. Producers waiting for ring space or for an acknowledgement
+// spin and then sleep likewise. Spinning is bounded, so ranks that share
+// cores do not starve each other; when the host's ranks outnumber its
+// CPUs the spin is shortened to 2 µs.
+//
+// # Failures and shutdown
+//
+// Every rank holds a pidfd of each peer. A peer whose process ends without
+// having written a goodbye frame (Close) is reported once through the
+// Handler's optional transport.FailureHandler, and Sends to it fail with a
+// *transport.PeerError.
+package shm

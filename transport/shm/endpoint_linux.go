@@ -1,0 +1,286 @@
+package shm
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mpbench/mpbench/transport"
+)
+
+// Timing of sleeps: a sleeping thread wakes at least every sleepSlice to
+// re-check what it waits for, and checks peers' liveness every
+// livenessEvery.
+const (
+	sleepSlice    = 10 * time.Millisecond
+	livenessEvery = 10 * time.Millisecond
+	closeTimeout  = 2 * time.Second
+)
+
+// Endpoint is one rank's shared-memory attachment; it implements
+// transport.Endpoint and transport.Progresser. Create it with Prepare and
+// Pending.Attach.
+type Endpoint struct {
+	rank, size     int
+	own            view
+	in             []*inPeer  // by source rank; nil for self and ranks not on this host
+	inList         []*inPeer  // the non-nil entries of in
+	out            []*outPeer // by destination rank; nil likewise
+	live           []*liveness
+	spin           time.Duration
+	cmaMin         int
+	oversubscribed bool
+
+	startMu sync.Mutex
+	started bool
+	h       transport.Handler
+	fh      transport.FailureHandler
+
+	polling    atomic.Bool  // held by whoever consumes the rings
+	fg         atomic.Int32 // goroutines polling in Progress
+	parked     atomic.Bool  // the poller goroutine sleeps
+	closing    atomic.Bool
+	closeOnce  sync.Once
+	pollerDone chan struct{}
+}
+
+var (
+	_ transport.Endpoint   = (*Endpoint)(nil)
+	_ transport.Progresser = (*Endpoint)(nil)
+)
+
+// Rank returns this endpoint's rank.
+func (e *Endpoint) Rank() int { return e.rank }
+
+// Size returns the number of ranks in the job.
+func (e *Endpoint) Size() int { return e.size }
+
+// Local reports whether rank r is reached through shared memory.
+func (e *Endpoint) Local(r int) bool { return r >= 0 && r < e.size && e.out[r] != nil }
+
+// SingleCopy reports whether this rank reads payloads from rank src with
+// process_vm_readv (decided at start-up by a probe read).
+func (e *Endpoint) SingleCopy(src int) bool {
+	return e.Local(src) && e.own.cmaFrom(src).Load() == 1
+}
+
+// Start begins delivering frames to h from a poller goroutine, which
+// spins for Options.Spin after the last frame and then sleeps on the
+// segment's futex until a producer rings it. If h implements
+// transport.FailureHandler it learns of peers whose process ended without
+// closing its endpoint.
+func (e *Endpoint) Start(h transport.Handler) error {
+	if h == nil {
+		return errors.New("shm: Start with a nil Handler")
+	}
+	e.startMu.Lock()
+	defer e.startMu.Unlock()
+	if e.closing.Load() {
+		return transport.ErrClosed
+	}
+	if e.started {
+		return errors.New("shm: Start called twice")
+	}
+	e.h = h
+	e.fh, _ = h.(transport.FailureHandler)
+	e.started = true
+	go e.pollLoop()
+	return nil
+}
+
+// tryPoll consumes the rings once if no one else is; it returns the number
+// of frames delivered.
+func (e *Endpoint) tryPoll() int {
+	if !e.polling.CompareAndSwap(false, true) {
+		return 0
+	}
+	n := 0
+	if !e.closing.Load() {
+		n = e.pollAll()
+	}
+	e.polling.Store(false)
+	return n
+}
+
+// pending reports whether any ring holds bytes not yet consumed (as far as
+// the consumer has published); it may be called without e.polling.
+func (e *Endpoint) pending() bool {
+	for _, p := range e.inList {
+		if p.hdr.tail.Load() != p.hdr.head.Load() && e.live[p.rank].failed.Load() == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// pollLoop is the poller goroutine: it consumes the rings while no
+// Progress call does, spins briefly when they are empty, then sleeps.
+func (e *Endpoint) pollLoop() {
+	defer close(e.pollerDone)
+	lastCheck := time.Now()
+	idle := time.Time{}
+	for !e.closing.Load() {
+		if e.fg.Load() == 0 {
+			if e.tryPoll() > 0 {
+				idle = time.Time{}
+				continue
+			}
+			now := time.Now()
+			if idle.IsZero() {
+				idle = now
+			}
+			if now.Sub(idle) < e.spin {
+				if e.oversubscribed {
+					runtime.Gosched()
+				}
+				continue
+			}
+		}
+		e.park()
+		idle = time.Time{}
+		if now := time.Now(); now.Sub(lastCheck) >= livenessEvery {
+			lastCheck = now
+			e.checkPeers()
+		}
+	}
+}
+
+// park sleeps the poller until a producer rings the bell, the sleep slice
+// ends or Close. Producers ring only while want is set: by the poller when
+// no Progress call polls, and by the last Progress call to end (so a
+// polling caller costs its peers no wake-ups).
+func (e *Endpoint) park() {
+	c := e.own.ctl()
+	e.parked.Store(true)
+	if e.fg.Load() == 0 {
+		c.want.Store(1)
+	}
+	s := c.bell.seq.Load()
+	if (e.fg.Load() == 0 && e.pending()) || e.closing.Load() {
+		c.want.Store(0)
+		e.parked.Store(false)
+		return
+	}
+	futexWaitOn(&c.bell.seq, s, sleepSlice)
+	c.want.Store(0)
+	e.parked.Store(false)
+}
+
+// Progress delivers frames on the calling goroutine until done() returns
+// true or nothing has arrived for Options.Spin (transport.Progresser). A
+// rank waiting for a message thus receives it without a hand-off between
+// goroutines.
+func (e *Endpoint) Progress(done func() bool) {
+	if e.spin <= 0 || e.closing.Load() {
+		return
+	}
+	c := e.own.ctl()
+	e.fg.Add(1)
+	if e.parked.Load() {
+		c.want.Store(0)
+	}
+	last := time.Now()
+	for i := 0; !done(); i++ {
+		if e.tryPoll() > 0 {
+			last = time.Time{}
+			continue
+		}
+		if i&15 == 15 {
+			now := time.Now()
+			if last.IsZero() {
+				last = now
+			} else if now.Sub(last) > e.spin {
+				break
+			}
+			if e.oversubscribed {
+				runtime.Gosched()
+			}
+		}
+	}
+	if e.fg.Add(-1) == 0 && e.parked.Load() {
+		c.want.Store(1)
+		if e.pending() {
+			c.bell.seq.Add(1)
+			futexWakeAll(&c.bell.seq)
+		}
+	}
+}
+
+// checkPeers checks every peer's liveness.
+func (e *Endpoint) checkPeers() {
+	for _, p := range e.inList {
+		e.checkPeer(p.rank)
+	}
+}
+
+// checkPeer reports peer as failed if its process has ended without
+// saying goodbye.
+func (e *Endpoint) checkPeer(peer int) {
+	l := e.live[peer]
+	if l.failed.Load() != nil || e.out[peer].gone.Load() || !l.dead() {
+		return
+	}
+	e.peerFailed(peer, errDied)
+}
+
+// peerFailed records and reports (once) that peer failed.
+func (e *Endpoint) peerFailed(peer int, cause error) {
+	perr := &transport.PeerError{Peer: peer, Err: cause}
+	if !e.live[peer].failed.CompareAndSwap(nil, perr) {
+		return
+	}
+	if e.fh != nil && !e.closing.Load() {
+		e.fh.PeerFailed(peer, perr)
+	}
+}
+
+// Close says goodbye to every peer (waiting up to 2 s for ring space),
+// stops the poller and releases the peers' process handles. After Close
+// no frames are delivered and Send returns transport.ErrClosed. The
+// mappings stay until the process exits (a concurrent caller may still be
+// touching them). Close is idempotent and returns nil.
+func (e *Endpoint) Close() error {
+	e.closeOnce.Do(e.close)
+	return nil
+}
+
+func (e *Endpoint) close() {
+	e.startMu.Lock()
+	e.closing.Store(true)
+	started := e.started
+	e.startMu.Unlock()
+	c := e.own.ctl()
+	c.bell.seq.Add(1)
+	futexWakeAll(&c.bell.seq)
+	if started {
+		<-e.pollerDone
+	}
+	deadline := time.Now().Add(closeTimeout)
+	for _, p := range e.out {
+		if p == nil {
+			continue
+		}
+		p.mu.Lock()
+		if p.err == nil && !p.gone.Load() && e.live[p.rank].failed.Load() == nil {
+			var hb [transport.HeaderSize]byte
+			h := transport.Header{Kind: kindGoodbye, Source: int32(e.rank)}
+			h.Encode(hb[:])
+			e.write(p, hb[:], nil, deadline)
+		}
+		p.closed = true
+		p.mu.Unlock()
+	}
+	for !e.polling.CompareAndSwap(false, true) {
+		runtime.Gosched() // a Progress call finishing its frame
+	}
+	for _, l := range e.live {
+		if l != nil && l.pidfd >= 0 {
+			unix.Close(l.pidfd)
+			l.pidfd = -1
+		}
+	}
+}

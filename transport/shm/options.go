@@ -1,0 +1,74 @@
+package shm
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// DefaultDir is where segments are created: the tmpfs of POSIX shared
+// memory.
+const DefaultDir = "/dev/shm"
+
+// DefaultRingBytes is the size of each eager ring (one per ordered pair of
+// ranks on a host) when Options.RingBytes is 0.
+const DefaultRingBytes = 128 << 10
+
+// DefaultCMABytes is the smallest payload sent by single copy
+// (process_vm_readv) when Options.CMABytes is 0; shorter payloads are
+// copied through the ring.
+const DefaultCMABytes = 16 << 10
+
+// Options configure one rank's shared-memory endpoint.
+type Options struct {
+	// Rank is this rank, 0 <= Rank < Size.
+	Rank int
+	// Size is the number of ranks in the job.
+	Size int
+	// Secret is the job secret; segment names derive from it (JobPrefix).
+	Secret []byte
+	// Dir is the directory of the segment files; "" means DefaultDir.
+	Dir string
+	// RingBytes is each ring's data size in bytes, a power of two >= 4096;
+	// 0 means DefaultRingBytes. All ranks of a job must agree.
+	RingBytes int
+	// CMABytes is the smallest payload in bytes the receiver reads straight
+	// from the sender's memory with process_vm_readv (when the kernel
+	// permits it); 0 means DefaultCMABytes, negative disables single copy.
+	CMABytes int
+	// Spin is how long a waiting thread polls before it sleeps on a futex.
+	// 0 means 50 µs when the ranks on this host do not outnumber its CPUs,
+	// else 2 µs; negative means never spin.
+	Spin time.Duration
+}
+
+// defaultSpin is Options.Spin's default for local ranks on this host.
+func defaultSpin(local int) time.Duration {
+	if local > runtime.NumCPU() {
+		return 2 * time.Microsecond
+	}
+	return 50 * time.Microsecond
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	c := *o
+	if c.Size < 1 || c.Rank < 0 || c.Rank >= c.Size {
+		return c, fmt.Errorf("shm: rank %d, size %d: need size >= 1 and 0 <= rank < size", c.Rank, c.Size)
+	}
+	if len(c.Secret) == 0 {
+		return c, fmt.Errorf("shm: empty job secret: segment names derive from it")
+	}
+	if c.Dir == "" {
+		c.Dir = DefaultDir
+	}
+	if c.RingBytes == 0 {
+		c.RingBytes = DefaultRingBytes
+	}
+	if c.RingBytes < 4096 || c.RingBytes&(c.RingBytes-1) != 0 || c.RingBytes > 1<<30 {
+		return c, fmt.Errorf("shm: ring of %d bytes: want a power of two from 4096 to 2^30", c.RingBytes)
+	}
+	if c.CMABytes == 0 {
+		c.CMABytes = DefaultCMABytes
+	}
+	return c, nil
+}

@@ -1,0 +1,78 @@
+package shm
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/mpbench/mpbench/transport"
+)
+
+// errDied is the cause reported when a peer's process ends without closing
+// its endpoint.
+var errDied = errors.New("process ended without an orderly shutdown (killed or crashed?)")
+
+// errGone is the cause of Sends to a peer that closed its endpoint.
+var errGone = errors.New("peer has closed its endpoint")
+
+// inPeer is the consumer side of the ring from one peer, in this rank's own
+// segment. Its frame state is used only by whoever holds Endpoint.polling.
+type inPeer struct {
+	e    *Endpoint
+	rank int
+	hdr  *ringHdr
+	data []byte
+	head uint64 // consumed bytes (published to hdr.head at frame ends and while streaming)
+
+	goodbye bool // the peer closed its endpoint in order (polling)
+
+	// Current frame.
+	remaining uint64 // payload bytes not yet read
+	cma       bool   // the payload is read from the sender's memory
+	cmaAddr   uint64 // its address in the sender
+	readErr   error
+	readFn    func([]byte) error
+}
+
+// outPeer is the producer side of the ring to one peer, in the peer's
+// segment.
+type outPeer struct {
+	rank int
+	dst  view // the peer's segment
+	hdr  *ringHdr
+	data []byte
+
+	mu     sync.Mutex
+	tail   uint64 // published bytes (guarded by mu)
+	err    error  // sticky send error (guarded by mu)
+	closed bool   // Close has said goodbye (guarded by mu)
+
+	gone atomic.Bool // the peer said goodbye
+}
+
+// liveness watches one peer's process through a pidfd.
+type liveness struct {
+	pid    int
+	pidfd  int // -1 if pidfd_open failed (no watching)
+	failed atomic.Pointer[transport.PeerError]
+}
+
+// dead reports whether the process has ended (the pidfd is readable).
+func (l *liveness) dead() bool {
+	if l.pidfd < 0 {
+		return false
+	}
+	fds := []unix.PollFd{{Fd: int32(l.pidfd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n > 0 && fds[0].Revents&(unix.POLLIN|unix.POLLHUP|unix.POLLERR) != 0
+}
+
+func openLiveness(pid int) *liveness {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		fd = -1
+	}
+	return &liveness{pid: pid, pidfd: fd}
+}

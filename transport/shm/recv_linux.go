@@ -1,0 +1,163 @@
+package shm
+
+import (
+	"encoding/binary"
+	"fmt"
+	"time"
+
+	"github.com/mpbench/mpbench/transport"
+)
+
+// framesPerPass bounds the frames taken from one ring before the next
+// ring gets its turn.
+const framesPerPass = 16
+
+// pollAll consumes complete frames from every ring; caller holds
+// e.polling. It returns the number of frames consumed.
+func (e *Endpoint) pollAll() int {
+	n := 0
+	for _, p := range e.inList {
+		if p.goodbye || e.live[p.rank].failed.Load() != nil {
+			continue
+		}
+		for range framesPerPass {
+			ok, err := e.pollOne(p)
+			if err != nil {
+				e.peerFailed(p.rank, err)
+				break
+			}
+			if !ok {
+				break
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// pollOne consumes and delivers the next frame of p, if its header has
+// arrived (a producer publishes a header whole).
+func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
+	if p.hdr.tail.Load() == p.head {
+		return false, nil
+	}
+	var hb [transport.HeaderSize + cmaExt]byte
+	start := p.head
+	copyFromRing(p.data, start, hb[:transport.HeaderSize])
+	var h transport.Header
+	h.Decode(hb[:])
+	hl := uint64(transport.HeaderSize)
+	p.cma = hb[1]&flagCMA != 0
+	if p.cma {
+		copyFromRing(p.data, start+hl, hb[hl:])
+		p.cmaAddr = binary.LittleEndian.Uint64(hb[hl:])
+		hl += cmaExt
+	}
+	p.head = start + hl
+	if h.Kind == kindGoodbye {
+		p.goodbye = true
+		e.out[p.rank].gone.Store(true)
+		e.publishHead(p)
+		return true, nil
+	}
+	if int(h.Source) != p.rank {
+		return false, fmt.Errorf("shm: ring from rank %d carries a frame from rank %d (corrupt stream)", p.rank, h.Source)
+	}
+	p.remaining, p.readErr = 0, nil
+	if carriesPayload(h.Kind) {
+		p.remaining = h.Length
+	}
+	end := start + hl
+	if !p.cma {
+		end += pad8(p.remaining)
+	}
+	var herr error
+	if !e.closing.Load() {
+		herr = e.h.Deliver(h, p.readFn)
+	}
+	if p.readErr == nil && p.remaining > 0 {
+		p.readFn(nil)
+	}
+	if p.readErr != nil {
+		return false, p.readErr
+	}
+	p.head = end
+	e.publishHead(p)
+	if p.cma {
+		p.hdr.acks.Add(1)
+		p.hdr.ackBell.ring()
+	}
+	if herr != nil {
+		return false, fmt.Errorf("handler: %w", herr)
+	}
+	return true, nil
+}
+
+// publishHead makes consumed bytes free for the producer.
+func (e *Endpoint) publishHead(p *inPeer) {
+	p.hdr.head.Store(p.head)
+	p.hdr.space.ring()
+}
+
+// read is the read function given to Deliver: it copies the current
+// frame's payload into dst (dst nil: discards it), from the sender's
+// memory for a single-copy frame, else from the ring as the producer
+// publishes it.
+func (p *inPeer) read(dst []byte) error {
+	n := p.remaining
+	if dst != nil && uint64(len(dst)) != n {
+		return fmt.Errorf("shm: read of a %d-byte payload into a %d-byte buffer", n, len(dst))
+	}
+	p.remaining = 0
+	if p.cma {
+		if dst != nil && n > 0 {
+			p.readErr = cmaRead(p.e.live[p.rank].pid, dst, p.cmaAddr)
+		}
+		return p.readErr
+	}
+	var off uint64
+	for off < n {
+		avail := p.hdr.tail.Load() - p.head
+		if avail == 0 {
+			p.e.publishHead(p) // the producer may be waiting for space
+			if err := p.e.waitData(p); err != nil {
+				p.readErr = err
+				return err
+			}
+			continue
+		}
+		k := min(avail, n-off)
+		if dst != nil {
+			copyFromRing(p.data, p.head, dst[off:off+k])
+		}
+		p.head += k
+		off += k
+		if off < n {
+			p.e.publishHead(p) // streaming: free the space at once
+		}
+	}
+	return nil
+}
+
+// waitData waits for more bytes of a frame being streamed by p's rank.
+func (e *Endpoint) waitData(p *inPeer) error {
+	arrived := func() bool { return p.hdr.tail.Load() != p.head }
+	c := e.own.ctl()
+	if spinUntil(arrived, e.spin) {
+		return nil
+	}
+	lastCheck := time.Now()
+	for !arrived() {
+		if e.closing.Load() {
+			return transport.ErrClosed
+		}
+		if now := time.Now(); now.Sub(lastCheck) >= livenessEvery {
+			lastCheck = now
+			if e.live[p.rank].dead() {
+				return errDied
+			}
+		}
+		c.bell.sleep(arrived, sleepSlice)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package shm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Pending is a rank's segment, created but not yet connected to its
+// peers' segments.
+type Pending struct {
+	opts Options
+	g    geometry
+	path string
+	own  view
+}
+
+// Prepare validates o and creates this rank's segment file
+// (Dir/JobPrefix(Secret)+rank, mode 0600, exclusive). Call it before the
+// rank publishes its address, so that peers find the file; then Attach, or
+// Abort to give up.
+func Prepare(o Options) (*Pending, error) {
+	opts, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	g := newGeometry(opts.Size, opts.RingBytes)
+	path := segmentPath(opts.Dir, opts.Secret, opts.Rank)
+	v, err := createSegment(path, g, opts.Rank)
+	if err != nil {
+		return nil, err
+	}
+	return &Pending{opts: opts, g: g, path: path, own: v}, nil
+}
+
+// Path is the segment file's path (it is unlinked by Attach).
+func (p *Pending) Path() string { return p.path }
+
+// Abort unlinks and unmaps the segment.
+func (p *Pending) Abort() {
+	unix.Unlink(p.path)
+	unix.Munmap(p.own.mem)
+}
+
+// Attach maps the segment of every rank r with local[r] true (len(local) ==
+// Size; this rank's own entry is ignored), registers with it, waits until
+// every such peer has mapped this rank's segment and then unlinks the file:
+// from then on nothing is left in Dir even if a rank crashes. It probes
+// whether process_vm_readv may read each peer's memory (single copy) and
+// returns the endpoint, not yet started. Errors name the peer or step; on
+// error the segment is removed.
+func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
+	o := &p.opts
+	if len(local) != o.Size {
+		p.Abort()
+		return nil, fmt.Errorf("shm: %d locality flags for a job of %d ranks", len(local), o.Size)
+	}
+	e := &Endpoint{
+		rank: o.Rank, size: o.Size, own: p.own,
+		in: make([]*inPeer, o.Size), out: make([]*outPeer, o.Size), live: make([]*liveness, o.Size),
+		spin: o.Spin, cmaMin: o.CMABytes, pollerDone: make(chan struct{}),
+	}
+	nLocal := 1
+	for r, l := range local {
+		if l && r != o.Rank {
+			nLocal++
+		}
+	}
+	e.oversubscribed = nLocal > runtime.NumCPU()
+	if o.Spin == 0 {
+		e.spin = defaultSpin(nLocal)
+	}
+	for r, l := range local {
+		if !l || r == o.Rank {
+			continue
+		}
+		v, err := openPeer(ctx, segmentPath(o.Dir, o.Secret, r), p.g, r)
+		if err != nil {
+			p.Abort()
+			return nil, err
+		}
+		v.ctl().attached.Add(1)
+		e.live[r] = openLiveness(int(v.ctl().pid))
+		hdr, data := v.ring(o.Rank)
+		e.out[r] = &outPeer{rank: r, dst: v, hdr: hdr, data: data, tail: hdr.tail.Load()}
+		ihdr, idata := p.own.ring(r)
+		in := &inPeer{e: e, rank: r, hdr: ihdr, data: idata}
+		in.readFn = in.read
+		e.in[r] = in
+		e.inList = append(e.inList, in)
+	}
+	if err := p.waitAttached(ctx, e, uint32(nLocal-1)); err != nil {
+		p.Abort()
+		return nil, err
+	}
+	unix.Unlink(p.path)
+	if o.CMABytes > 0 {
+		for _, in := range e.inList {
+			if cmaProbe(e.live[in.rank].pid, e.out[in.rank].dst.ctl()) {
+				p.own.cmaFrom(in.rank).Store(1)
+			}
+		}
+	}
+	return e, nil
+}
+
+// openPeer opens rank r's segment, retrying while the file does not exist
+// yet, until ctx ends.
+func openPeer(ctx context.Context, path string, g geometry, r int) (view, error) {
+	for {
+		v, err := openSegment(path, g, r)
+		if err == nil || !errors.Is(err, os.ErrNotExist) {
+			return v, err
+		}
+		select {
+		case <-ctx.Done():
+			return view{}, fmt.Errorf("%w (waiting for it: %v)", err, context.Cause(ctx))
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// waitAttached waits until want peers have mapped this rank's segment.
+func (p *Pending) waitAttached(ctx context.Context, e *Endpoint, want uint32) error {
+	c := p.own.ctl()
+	for c.attached.Load() < want {
+		for _, l := range e.live {
+			if l != nil && l.dead() {
+				return fmt.Errorf("shm: rank %d: peer process %d ended during start-up", p.opts.Rank, l.pid)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("shm: rank %d: %d of %d peers on this host mapped its segment: %w", p.opts.Rank, c.attached.Load(), want, context.Cause(ctx))
+		case <-time.After(200 * time.Microsecond):
+		}
+	}
+	return nil
+}
