@@ -2,48 +2,17 @@ package comm_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/comm/commtest"
 	"github.com/mpbench/mpbench/transport"
-	"github.com/mpbench/mpbench/transport/tcp"
 )
 
 // tcpMesh connects n ranks over loopback TCP.
 func tcpMesh(t testing.TB, n int) []transport.Endpoint {
-	t.Helper()
-	lns := make([]*tcp.Listener, n)
-	addrs := make([]string, n)
-	for r := range n {
-		ln, err := tcp.Listen(tcp.Options{Rank: r, Size: n, Secret: []byte("comm-test"), CloseTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns[r], addrs[r] = ln, ln.Addr()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	eps := make([]transport.Endpoint, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for r, ln := range lns {
-		wg.Go(func() {
-			ep, err := ln.Connect(ctx, addrs)
-			eps[r], errs[r] = ep, err
-		})
-	}
-	wg.Wait()
-	for r, err := range errs {
-		if err != nil {
-			t.Fatalf("rank %d: %v", r, err)
-		}
-	}
-	return eps
+	return commtest.Endpoints(t, "tcp", n)
 }
 
 // TestOverTCP: symmetric rendezvous exchanges much larger than the socket

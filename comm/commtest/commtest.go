@@ -1,5 +1,6 @@
 // Package commtest runs tests of code written against comm.Comm on
-// goroutine ranks over the in-memory transport.
+// goroutine ranks over the in-memory transport, or over shared memory or
+// loopback TCP (Transport).
 package commtest
 
 import (
@@ -17,9 +18,9 @@ import (
 // Timeout bounds how long Run waits for all ranks to return.
 var Timeout = 2 * time.Minute
 
-// Run starts n ranks (goroutines) connected by transport/inmem, each with
-// its own comm.World built with cfg, calls f on every rank's world, and
-// waits for all of them. It fails t naming the rank if f returns an error
+// Run starts n ranks (goroutines) connected by Transport (transport/inmem
+// unless set otherwise), each with its own comm.World built with cfg,
+// calls f on every rank's world, and waits for all of them. It fails t naming the rank if f returns an error
 // or panics on any rank, and stops t (naming the ranks still running) if
 // they do not all return within Timeout. When a rank fails, its endpoint
 // is killed so that ranks waiting on it fail instead of hanging. Worlds
@@ -29,7 +30,7 @@ func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 	if n < 1 {
 		t.Fatalf("commtest: Run with %d ranks: want at least 1", n)
 	}
-	RunOn(t, inmem.New(n), cfg, f)
+	RunOn(t, Endpoints(t, Transport, n), cfg, f)
 }
 
 // RunOn is Run over the given endpoints of one job (endpoint i has rank
