@@ -8,16 +8,16 @@ import (
 )
 
 // Collective traffic must never match a user's point-to-point messages.
-// comm.Comm reserves negative tags for the runtime but its Send accepts only
-// 0..MaxTag, so coll cannot use negative tags through the interface. Instead
-// every collective runs on a private duplicate of the caller's communicator,
-// made once with Split(0, rank) (same group, same rank order, a new message
-// space: MPI_Comm_dup) on the first collective call that needs one and cached
-// for the communicator's lifetime. As every collective, that first call must
-// be made by all ranks in the same order (MPI-3.1 5.12). A communicator that
-// already has a collective message space can supply it by implementing
-// Private, and no Split is made. Communicators of size 1 never communicate
-// and need no duplicate.
+// The comm.Comm interface documents only tags 0..MaxTag for users (negative
+// tags are the runtime's), so coll does not rely on negative tags. The
+// native runtime's *comm.World implements Private: CollectiveComm is a view
+// with the same group and its own contexts, made without communication. Any
+// other communicator is duplicated once with Split(0, rank) (same group,
+// same rank order, a new message space: MPI_Comm_dup) on the first
+// collective call that needs it, and the duplicate is cached for the
+// communicator's lifetime. As every collective, that first call must be
+// made by all ranks in the same order (MPI-3.1 5.12). Communicators of size
+// 1 never communicate and need neither.
 
 // Private is implemented by communicators that provide a message space
 // reserved for collectives (for example by sending with the runtime's

@@ -1,0 +1,98 @@
+package coll
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestReduceLocalScalar(t *testing.T) {
+	a, b := []float64{1.5, -2, 7, math.Inf(1)}, []float64{2, 3, -7, 1}
+	want := map[Op][]float64{
+		Sum:  {3.5, 1, 0, math.Inf(1)},
+		Prod: {3, -6, -49, math.Inf(1)},
+		Min:  {1.5, -2, -7, 1},
+		Max:  {2, 3, 7, math.Inf(1)},
+	}
+	for op, w := range want {
+		for _, dt := range []Datatype{Float32, Float64} {
+			inout, in := encode(dt, a), encode(dt, b)
+			if err := ReduceLocal(dt, op, inout, in); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(inout, encode(dt, w)) {
+				t.Errorf("%s %s: got %v, want %v", dt, op, inout, encode(dt, w))
+			}
+		}
+	}
+	ia, ib := []float64{5, -3, 0, 100}, []float64{-2, -4, 9, 100}
+	iwant := map[Op][]float64{Sum: {3, -7, 9, 200}, Prod: {-10, 12, 0, 10000}, Min: {-2, -4, 0, 100}, Max: {5, -3, 9, 100}}
+	for op, w := range iwant {
+		for _, dt := range []Datatype{Int32, Int64} {
+			inout := encode(dt, ia)
+			if err := ReduceLocal(dt, op, inout, encode(dt, ib)); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(inout, encode(dt, w)) {
+				t.Errorf("%s %s: got %v", dt, op, inout)
+			}
+		}
+	}
+}
+
+// TestReduceMisaligned: the byte-order path for unaligned buffers gives the
+// same result as the typed path.
+func TestReduceMisaligned(t *testing.T) {
+	for _, dt := range allTypes {
+		for _, op := range allOps {
+			x, y := vec(dt, 1, 9), vec(dt, 4, 9)
+			want := append([]byte(nil), x...)
+			reduce(dt, op, want, y)
+			bx := append(make([]byte, 1, len(x)+1), x...)[1:]
+			by := append(make([]byte, 3, len(y)+3), y...)[3:]
+			reduce(dt, op, bx, by)
+			if !bytes.Equal(bx, want) {
+				t.Errorf("%s %s: misaligned result differs", dt, op)
+			}
+		}
+	}
+}
+
+func TestReduceLocalErrors(t *testing.T) {
+	cases := []struct {
+		dt   Datatype
+		op   Op
+		a, b int
+		msg  string
+	}{
+		{Float64, Sum, 7, 7, "not a whole number of float64"},
+		{Int32, Sum, 8, 4, "must be equal"},
+		{Datatype(9), Sum, 8, 8, "unknown datatype"},
+		{Int32, Op(0), 8, 8, "unknown reduction op"},
+	}
+	for _, c := range cases {
+		err := ReduceLocal(c.dt, c.op, make([]byte, c.a), make([]byte, c.b))
+		if err == nil || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ReduceLocal(%v, %v, %d, %d) = %v, want one line containing %q", c.dt, c.op, c.a, c.b, err, c.msg)
+		}
+	}
+}
+
+func encode(dt Datatype, v []float64) []byte {
+	b := make([]byte, len(v)*dt.Size())
+	for i, x := range v {
+		o := b[i*dt.Size():]
+		switch dt {
+		case Float32:
+			float32Put(o, float32(x))
+		case Float64:
+			float64Put(o, x)
+		case Int32:
+			int32Put(o, int32(x))
+		case Int64:
+			int64Put(o, int64(x))
+		}
+	}
+	return b
+}

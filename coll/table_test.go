@@ -1,0 +1,118 @@
+package coll
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseAlgorithms(t *testing.T) {
+	a, err := ParseAlgorithms("bcast=pipeline:seg=4096, Allreduce=ring,Reduce_scatter=pairwise,gather=linear")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.String(), "allreduce=ring,bcast=pipeline:seg=4096,gather=linear,reduce_scatter=pairwise"; got != want {
+		t.Fatalf("String() = %q, want %q", got, want)
+	}
+	if ch, _ := a.Select("Bcast", 4, 8); ch != (Choice{"pipeline", 4096}) {
+		t.Fatalf("bcast override = %+v", ch)
+	}
+	if ch, _ := a.Select("allreduce", 4, 8); ch.Algorithm != "ring" {
+		t.Fatalf("allreduce override = %+v", ch)
+	}
+	if ch, _ := a.Select("reduce", 4, 8); ch.Algorithm != "binomial" {
+		t.Fatalf("reduce without override = %+v, want the table's binomial", ch)
+	}
+	b, err := ParseAlgorithms("bcast=pipeline,bcast=auto")
+	if err != nil || b.String() != "" {
+		t.Fatalf("auto should drop the override: %q, %v", b.String(), err)
+	}
+	if ch, _ := mustParse(t, "reduce=pipeline").Select("reduce", 2, 1); ch.Segment != DefaultSegment {
+		t.Fatalf("pipeline without seg = %+v, want seg %d", ch, DefaultSegment)
+	}
+}
+
+func mustParse(t *testing.T, s string) Algorithms {
+	t.Helper()
+	a, err := ParseAlgorithms(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestParseAlgorithmsErrors(t *testing.T) {
+	cases := map[string]string{
+		"bcst=linear":            "unknown collective \"bcst\" in \"bcst=linear\" (valid: bcast, reduce, allreduce",
+		"bcast=ring":             "unknown bcast algorithm \"ring\" (valid: linear, binomial, pipeline, scatter_allgather, auto)",
+		"bcast":                  "expected collective=algorithm[:seg=BYTES]",
+		"bcast=binomial:seg=100": "unknown option \"seg=100\"",
+		"bcast=pipeline:seg=-1":  "seg must be a positive number of bytes, got \"-1\"",
+		"bcast=pipeline:seg=x":   "got \"x\"",
+		"allreduce=pipeline":     "valid: recursive_doubling, ring, rabenseifner, auto",
+	}
+	for in, want := range cases {
+		_, err := ParseAlgorithms(in)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseAlgorithms(%q) = %v, want one line containing %q", in, err, want)
+		}
+	}
+	if _, err := (Algorithms{}).Select("nosuch", 2, 2); err == nil {
+		t.Error("Select of an unknown collective succeeded")
+	}
+}
+
+// TestDefaultTable checks the MPICH thresholds at their boundaries.
+func TestDefaultTable(t *testing.T) {
+	cases := []struct {
+		coll     string
+		p, bytes int
+		want     string
+	}{
+		{"bcast", 16, 12287, "binomial"},
+		{"bcast", 16, 12288, "scatter_allgather"},
+		{"bcast", 7, 1 << 20, "binomial"},
+		{"reduce", 4, 2048, "binomial"},
+		{"reduce", 4, 2049, "rabenseifner"},
+		{"allreduce", 4, 2048, "recursive_doubling"},
+		{"allreduce", 5, 2049, "rabenseifner"},
+		{"reduce_scatter", 4, 524287, "recursive_halving"},
+		{"reduce_scatter", 4, 524288, "pairwise"},
+		{"reduce_scatter_block", 4, 131072, "pairwise"},
+		{"allgather", 8, 65535, "recursive_doubling"},
+		{"allgather", 6, 13653, "bruck"}, // 81918 bytes in all
+		{"allgather", 6, 13654, "ring"},  // 81924 bytes in all
+		{"allgather", 8, 65536, "ring"},  // 524288 bytes in all
+		{"allgatherv", 3, 100, "bruck"},
+		{"alltoall", 8, 256, "bruck"},
+		{"alltoall", 7, 256, "linear"},
+		{"alltoall", 8, 32767, "linear"},
+		{"alltoall", 8, 32768, "pairwise"},
+		{"gather", 9, 1, "binomial"},
+		{"scatterv", 9, 1, "linear"},
+		{"barrier", 9, 0, "dissemination"},
+	}
+	for _, c := range cases {
+		ch, err := Algorithms{}.Select(c.coll, c.p, c.bytes)
+		if err != nil || ch.Algorithm != c.want {
+			t.Errorf("Select(%s, %d ranks, %d bytes) = %v, %v; want %s", c.coll, c.p, c.bytes, ch, err, c.want)
+		}
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	var b strings.Builder
+	if err := mustParse(t, "alltoall=bruck").WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, s := range specs {
+		if !strings.Contains(out, "\n"+s.name+" ") {
+			t.Errorf("table lacks a row for %s", s.name)
+		}
+	}
+	for _, want := range []string{"override: bruck", "default (MPICH): binomial if bytes < 12288 or ranks < 8, else scatter_allgather"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
