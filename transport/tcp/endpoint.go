@@ -65,7 +65,7 @@ type peer struct {
 func newEndpoint(o *Options, conns []*net.TCPConn) *Endpoint {
 	e := &Endpoint{rank: o.Rank, size: o.Size, closeTimeout: o.CloseTimeout, peers: make([]*peer, o.Size)}
 	for r, c := range conns {
-		if r == o.Rank {
+		if r == o.Rank || c == nil {
 			continue
 		}
 		p := &peer{rank: r, conn: c, done: make(chan struct{}), br: bufio.NewReaderSize(c, readBufferBytes)}
@@ -140,6 +140,9 @@ func (e *Endpoint) Send(dst int, h transport.Header, payload []byte) error {
 		return transport.ErrClosed
 	}
 	p := e.peers[dst]
+	if p == nil {
+		return fmt.Errorf("tcp: rank %d has no connection to rank %d (left out at Connect)", e.rank, dst)
+	}
 	if p.goodbye.Load() {
 		return &transport.PeerError{Peer: dst, Err: errors.New("peer has closed its endpoint")}
 	}

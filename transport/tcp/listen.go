@@ -38,7 +38,9 @@ func (l *Listener) Close() error { return l.ln.Close() }
 
 // Connect builds the full mesh: addrs[r] is rank r's Listener.Addr for every
 // rank (len(addrs) == Size). This rank dials every higher rank and accepts
-// every lower one. Connect returns when a connection to each peer has passed
+// every lower one. An empty addrs[r] leaves rank r out (another transport
+// reaches it, e.g. shared memory on the same host): rank r must leave this
+// rank out likewise, and Sends to a left-out rank fail. Connect returns when a connection to each peer has passed
 // the handshake, or with an error naming the failing peer when ctx ends or a
 // peer rejects the handshake. The listener is closed in every case.
 func (l *Listener) Connect(ctx context.Context, addrs []string) (*Endpoint, error) {
@@ -67,11 +69,14 @@ func (l *Listener) Connect(ctx context.Context, addrs []string) (*Endpoint, erro
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if err := l.acceptLower(ctx, conns, &mu); err != nil {
+		if err := l.acceptLower(ctx, addrs, conns, &mu); err != nil {
 			fail(err)
 		}
 	}()
 	for peer := o.Rank + 1; peer < o.Size; peer++ {
+		if addrs[peer] == "" {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -104,14 +109,19 @@ func (l *Listener) Connect(ctx context.Context, addrs []string) (*Endpoint, erro
 // acceptLower accepts until every lower rank has connected and passed the
 // handshake. Connections that fail the handshake are answered, closed and
 // otherwise ignored.
-func (l *Listener) acceptLower(ctx context.Context, conns []*net.TCPConn, mu *sync.Mutex) error {
+func (l *Listener) acceptLower(ctx context.Context, addrs []string, conns []*net.TCPConn, mu *sync.Mutex) error {
 	o := &l.opts
-	need := o.Rank
+	need := 0
+	for r := range o.Rank {
+		if addrs[r] != "" {
+			need++
+		}
+	}
 	for need > 0 {
 		c, err := l.ln.AcceptTCP()
 		if err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("tcp: rank %d waiting for lower ranks %v: %w", o.Rank, missing(conns, mu, 0, o.Rank), context.Cause(ctx))
+				return fmt.Errorf("tcp: rank %d waiting for lower ranks %v: %w", o.Rank, missing(addrs, conns, mu, 0, o.Rank), context.Cause(ctx))
 			}
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -119,7 +129,7 @@ func (l *Listener) acceptLower(ctx context.Context, conns []*net.TCPConn, mu *sy
 			}
 			return fmt.Errorf("tcp: rank %d accept: %w", o.Rank, err)
 		}
-		rank, ok := l.acceptHandshake(c, conns, mu)
+		rank, ok := l.acceptHandshake(c, addrs, conns, mu)
 		if !ok {
 			c.Close()
 			continue
@@ -133,7 +143,7 @@ func (l *Listener) acceptLower(ctx context.Context, conns []*net.TCPConn, mu *sy
 }
 
 // acceptHandshake runs the acceptor's side of the handshake on c.
-func (l *Listener) acceptHandshake(c *net.TCPConn, conns []*net.TCPConn, mu *sync.Mutex) (int, bool) {
+func (l *Listener) acceptHandshake(c *net.TCPConn, addrs []string, conns []*net.TCPConn, mu *sync.Mutex) (int, bool) {
 	o := &l.opts
 	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
 	h, err := readHello(c)
@@ -143,7 +153,7 @@ func (l *Listener) acceptHandshake(c *net.TCPConn, conns []*net.TCPConn, mu *syn
 	status, _ := h.check(o, func(r int) bool {
 		mu.Lock()
 		defer mu.Unlock()
-		return r >= 0 && r < o.Rank && conns[r] == nil
+		return r >= 0 && r < o.Rank && addrs[r] != "" && conns[r] == nil
 	})
 	reply := hello{status: status, rank: o.Rank, size: o.Size}
 	if status == statusOK {
@@ -209,13 +219,14 @@ func (l *Listener) dialHandshake(c *net.TCPConn, peer int) error {
 	return c.SetDeadline(time.Time{})
 }
 
-// missing lists the ranks in [lo, hi) without a connection.
-func missing(conns []*net.TCPConn, mu *sync.Mutex, lo, hi int) []int {
+// missing lists the ranks in [lo, hi) without a connection (and not left
+// out).
+func missing(addrs []string, conns []*net.TCPConn, mu *sync.Mutex, lo, hi int) []int {
 	mu.Lock()
 	defer mu.Unlock()
 	var m []int
 	for r := lo; r < hi; r++ {
-		if conns[r] == nil {
+		if addrs[r] != "" && conns[r] == nil {
 			m = append(m, r)
 		}
 	}
