@@ -283,8 +283,20 @@ func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error
 	if n == 0 {
 		return nil, fmt.Errorf("report: nothing to plot for %q (no positive values)", title)
 	}
+	widen(&p.X)
+	widen(&p.Y)
 	legendRoom(p, n)
 	return p, nil
+}
+
+// widen gives a log axis whose data sit at one value (a sweep of one
+// size) a range of a factor of 4 around it; gonum/plot would otherwise
+// widen it by +-1, reaching 0 or below on a log axis.
+func widen(a *plot.Axis) {
+	if a.Min == a.Max && a.Min > 0 {
+		a.Min /= 2
+		a.Max *= 2
+	}
 }
 
 // legendRoom raises the top of the log y axis so that the n legend
@@ -303,6 +315,9 @@ func legendRoom(p *plot.Plot, n int) {
 // (1, 4, 16, ..., 1K, 1M with binary prefixes) spaced so that at most
 // about eight are labelled, unlabelled minors at the others.
 func pow2Ticks(min, max float64) []plot.Tick {
+	if !(min > 0 && max >= min) || math.IsInf(max, 0) {
+		return nil
+	}
 	lo := int(math.Floor(math.Log2(min)))
 	hi := int(math.Ceil(math.Log2(max)))
 	step := 1
@@ -325,6 +340,9 @@ func pow2Ticks(min, max float64) []plot.Tick {
 // 10, ..., 1e+06) and 2..9 times them as minors, keeping only ticks inside
 // the range so that the axis ends at the data.
 func pow10Ticks(min, max float64) []plot.Tick {
+	if !(min > 0 && max >= min) || math.IsInf(max, 0) {
+		return nil
+	}
 	var ticks []plot.Tick
 	for e := int(math.Floor(math.Log10(min))); e <= int(math.Ceil(math.Log10(max))); e++ {
 		d := math.Pow(10, float64(e))

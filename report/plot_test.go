@@ -10,6 +10,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotutil"
@@ -259,5 +260,37 @@ func TestPow2Ticks(t *testing.T) {
 	}
 	if len(ticks) != 23 {
 		t.Errorf("%d ticks for 2^0..2^22, want 23", len(ticks))
+	}
+}
+
+func TestPlotOfOneSize(t *testing.T) {
+	// IMB -msglog 0:0 -zero_size off: every row at 1 byte, repeated.
+	var rows []result.Row
+	for _, us := range []float64{2.5, 2.7} {
+		r := result.NewRow("One_put_all", 2, 1)
+		r.TMax = us
+		rows = append(rows, r)
+	}
+	s := analyzeSeries(rows, result.MB, Options{})
+	p, _, err := LatencyPlot("one size", []Labelled{{"np=2", s}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(p.X.Min > 0 && p.X.Min < 1 && p.X.Max > 1) {
+		t.Errorf("x axis %g..%g, want a positive range around 1 byte", p.X.Min, p.X.Max)
+	}
+	done := make(chan []byte)
+	go func() {
+		var b bytes.Buffer
+		_ = WritePlot(&b, p, "svg", PlotWidth, PlotHeight) // a failure shows as invalid SVG below
+		done <- b.Bytes()
+	}()
+	select {
+	case svg := <-done:
+		if countTexts(svgTexts(t, svg), "np=2") != 1 {
+			t.Error("the one-size curve is not in the legend")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("rendering a one-size sweep does not finish")
 	}
 }

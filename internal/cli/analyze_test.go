@@ -66,3 +66,42 @@ func TestAnalyzeGoodAndBadFile(t *testing.T) {
 		t.Errorf("stderr %q: want one line naming %s", stderr, bad)
 	}
 }
+
+func TestReportWritesPageAndPNGs(t *testing.T) {
+	a := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	b := corpusFile(t, "004-osu532-latency.txt")
+	dir := t.TempDir()
+	page := filepath.Join(dir, "r.html")
+	pngs := filepath.Join(dir, "png")
+	code, _, stderr := runMain(t, "report", "--wire", "ethernet-100", a, b, "-o", page, "--png-dir", pngs)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// PingPong and osu_latency, each time and bandwidth against size.
+	want := []string{"latency-pingpong.png", "bandwidth-pingpong.png", "latency-osu-latency.png", "bandwidth-osu-latency.png"}
+	for _, name := range want {
+		data, err := os.ReadFile(filepath.Join(pngs, name))
+		if err != nil || !strings.HasPrefix(string(data), "\x89PNG\r\n\x1a\n") {
+			t.Errorf("%s: not a PNG (%v)", name, err)
+		}
+		id := strings.TrimSuffix(name, ".png")
+		if !strings.Contains(string(html), `id="fig-`+id+`"`) {
+			t.Errorf("page lacks the figure %s", id)
+		}
+	}
+	entries, _ := os.ReadDir(pngs)
+	if len(entries) != len(want) {
+		t.Errorf("%d PNG files, want %d", len(entries), len(want))
+	}
+}
+
+func TestReportNeedsOutput(t *testing.T) {
+	code, _, stderr := runMain(t, "report", "x.txt")
+	if code != ExitUsage || !strings.Contains(stderr, "-o FILE.html") {
+		t.Errorf("exit %d, stderr %q: want exit 2 asking for -o", code, stderr)
+	}
+}
