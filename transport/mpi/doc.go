@@ -12,6 +12,18 @@
 //
 //	mpirun --allow-run-as-root --oversubscribe -np 2 ./prog
 //
+// On Debian 12 both libraries can be installed side by side:
+//
+//	apt-get install -y --no-install-recommends pkg-config libopenmpi-dev openmpi-bin libmpich-dev mpich
+//
+// (netpipe-openmpi and netpipe-mpich2 add NetPIPE's NPopenmpi and NPmpich2 as
+// an outside reference ping-pong). The plain mpirun then belongs to Open MPI;
+// use mpirun.openmpi and mpiexec.mpich explicitly (see LauncherCommand).
+// The tagged tests build and launch real jobs on 2 and 4 ranks:
+//
+//	go test -tags mpi ./transport/mpi/ ./internal/cli/
+//	go test -tags mpi,mpich ./internal/cli/
+//
 // Call Init once, from the main goroutine, before anything else; it returns
 // the world communicator (MPI_COMM_WORLD). The library runs at thread level
 // MPI_THREAD_FUNNELED (MPI-3.1 §12.4.3): the package locks the main goroutine

@@ -37,7 +37,8 @@ type Comm struct {
 	h     C.MPI_Comm
 	rank  int
 	size  int
-	owned bool // created by Split: Free releases it
+	owned bool  // created by Split or CollectiveComm: Free releases it
+	coll  *Comm // duplicate for collectives, made by CollectiveComm
 }
 
 var _ comm.Comm = (*Comm)(nil)
@@ -165,11 +166,18 @@ func (c *Comm) Split(color, key int) (comm.Comm, error) {
 	return n, nil
 }
 
-// Free releases a communicator made by Split (MPI_Comm_free); it is
-// collective over c. Freeing the world communicator is an error.
+// Free releases a communicator made by Split, and its CollectiveComm if
+// one was made (MPI_Comm_free); it is collective over c. Freeing the world
+// communicator is an error.
 func (c *Comm) Free() error {
 	if !c.owned {
 		return errors.New("mpi: Free: only communicators made by Split can be freed")
+	}
+	if c.coll != nil {
+		if err := c.coll.Free(); err != nil {
+			return err
+		}
+		c.coll = nil
 	}
 	c.owned = false
 	return check("MPI_Comm_free", C.MPI_Comm_free(&c.h))

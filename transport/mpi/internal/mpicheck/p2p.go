@@ -49,6 +49,7 @@ func p2pChecks() []check {
 		{"100-outstanding-requests", checkManyRequests},
 		{"sendrecv-ring", checkSendrecvRing},
 		{"split", checkSplit},
+		{"collective-comm", checkCollectiveComm},
 	}
 }
 
@@ -442,4 +443,45 @@ func indexOf(v []int, x int) int {
 		}
 	}
 	return -1
+}
+
+// checkCollectiveComm: CollectiveComm keeps group and rank order, returns
+// the same communicator twice, and its messages never match the parent's:
+// rank 0 sends "dup" on it and then "parent" on the world, both tag 0;
+// rank 1 receives with wildcards on the world first and must get "parent".
+func checkCollectiveComm(c *mpi.Comm) error {
+	d, err := c.CollectiveComm()
+	if err != nil {
+		return err
+	}
+	if again, _ := c.CollectiveComm(); again != d {
+		return fmt.Errorf("second CollectiveComm returned a different communicator")
+	}
+	if d.Rank() != c.Rank() || d.Size() != c.Size() {
+		return fmt.Errorf("CollectiveComm is rank %d of %d, want %d of %d", d.Rank(), d.Size(), c.Rank(), c.Size())
+	}
+	switch c.Rank() {
+	case 0:
+		if err := d.Send([]byte("dup"), 1, 0); err != nil {
+			return err
+		}
+		return c.Send([]byte("parent"), 1, 0)
+	case 1:
+		buf := make([]byte, 16)
+		st, err := c.Recv(buf, comm.AnySource, comm.AnyTag)
+		if err != nil {
+			return err
+		}
+		if got := string(buf[:st.Count]); got != "parent" {
+			return fmt.Errorf("world receive got %q, want \"parent\": the duplicate's message matched", got)
+		}
+		st, err = d.Recv(buf, 0, 0)
+		if err != nil {
+			return err
+		}
+		if got := string(buf[:st.Count]); got != "dup" {
+			return fmt.Errorf("duplicate receive got %q, want \"dup\"", got)
+		}
+	}
+	return nil
 }
