@@ -274,16 +274,37 @@ func writeSection(w io.Writer, sec Section, f Format) error {
 	return nil
 }
 
+// jsonPart and jsonSection are the JSON forms of Part and Section.
+type jsonPart struct {
+	Text  string     `json:"text,omitempty"`
+	Table *jsonTable `json:"table,omitempty"`
+}
+
+type jsonSection struct {
+	Title string     `json:"title"`
+	Parts []jsonPart `json:"parts"`
+}
+
+// jsonSections converts sections to their JSON form.
+func jsonSections(secs []Section) []jsonSection {
+	out := []jsonSection{}
+	for _, sec := range secs {
+		js := jsonSection{Title: sec.Title, Parts: []jsonPart{}}
+		for _, p := range sec.Parts {
+			jp := jsonPart{Text: p.Text}
+			if p.Table != nil {
+				t := toJSON(*p.Table)
+				jp.Table = &t
+			}
+			js.Parts = append(js.Parts, jp)
+		}
+		out = append(out, js)
+	}
+	return out
+}
+
 // writeJSON writes every run as one JSON document.
 func writeJSON(w io.Writer, reps []RunReport, k int) error {
-	type jsonPart struct {
-		Text  string     `json:"text,omitempty"`
-		Table *jsonTable `json:"table,omitempty"`
-	}
-	type jsonSection struct {
-		Title string     `json:"title"`
-		Parts []jsonPart `json:"parts"`
-	}
 	type jsonRun struct {
 		File     string        `json:"file"`
 		Run      int           `json:"run"`
@@ -295,20 +316,7 @@ func writeJSON(w io.Writer, reps []RunReport, k int) error {
 		Runs []jsonRun `json:"runs"`
 	}{Runs: []jsonRun{}}
 	for _, r := range reps {
-		jr := jsonRun{File: r.File, Run: r.Index, Meta: r.Meta, Aborted: r.Aborted}
-		for _, sec := range r.Sections(k) {
-			js := jsonSection{Title: sec.Title, Parts: []jsonPart{}}
-			for _, p := range sec.Parts {
-				jp := jsonPart{Text: p.Text}
-				if p.Table != nil {
-					t := toJSON(*p.Table)
-					jp.Table = &t
-				}
-				js.Parts = append(js.Parts, jp)
-			}
-			jr.Sections = append(jr.Sections, js)
-		}
-		doc.Runs = append(doc.Runs, jr)
+		doc.Runs = append(doc.Runs, jsonRun{File: r.File, Run: r.Index, Meta: r.Meta, Aborted: r.Aborted, Sections: jsonSections(r.Sections(k))})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")

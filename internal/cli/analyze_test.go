@@ -105,3 +105,20 @@ func TestReportNeedsOutput(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want exit 2 asking for -o", code, stderr)
 	}
 }
+
+func TestCompareCommand(t *testing.T) {
+	a := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	b := corpusFile(t, "005-imb2018u1-pingpong-wrapped.txt")
+	code, stdout, stderr := runMain(t, "compare", "--format", "csv", a, b)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// 1024 B: 2.01 usec in the first file, 2.04 in the second.
+	if !strings.Contains(stdout, "1024,1,2.01,2.04,1.015,") {
+		t.Errorf("csv lacks the 1024 B comparison:\n%s", stdout)
+	}
+	code, _, stderr = runMain(t, "compare", a)
+	if code != ExitUsage || !strings.Contains(stderr, "at least 2") {
+		t.Errorf("one file: exit %d, stderr %q; want exit 2 asking for two files", code, stderr)
+	}
+}

@@ -51,7 +51,7 @@ in the GNU form (--npmin 2).`,
 		return usageErrorf("%v; see '%s --help'", err, c.CommandPath())
 	})
 	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
-	root.AddCommand(newAnalyzeCmd(), newReportCmd())
+	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
 	return root
 }
 

@@ -1,0 +1,154 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
+)
+
+// Source is one side of a comparison: a file's runs taken together, so
+// that runs repeated in one file (concatenated logs) give the noise.
+type Source struct {
+	Name string
+	Runs []result.Run
+}
+
+// rows returns all rows of all runs of the source.
+func (s Source) rows() []result.Row {
+	var out []result.Row
+	for _, r := range s.Runs {
+		out = append(out, r.Rows...)
+	}
+	return out
+}
+
+// Comparison is every later source compared with the first, point by
+// point (benchmark, ranks, -multi group, size), by analysis.CompareRuns.
+type Comparison struct {
+	Sources []Source
+	Rows    []analysis.CompareRow
+}
+
+// Compare compares every source with the first. Points measured in only
+// one source, and zero times, are left out (analysis.CompareRuns).
+func Compare(sources []Source) Comparison {
+	all := make([][]result.Row, len(sources))
+	for i, s := range sources {
+		all[i] = s.rows()
+	}
+	return Comparison{Sources: sources, Rows: analysis.CompareRuns(all)}
+}
+
+// Sections lays out the comparison: the sources, then one table per
+// benchmark and process count with each point's times, bandwidths, ratio,
+// difference and loss (the study's tables 4.3/4.4), and a count of the
+// differences larger than the runs' own noise.
+func (c Comparison) Sections() []Section {
+	head := Section{Title: "Runs compared"}
+	for i, s := range c.Sources {
+		tools := map[string]bool{}
+		var names []string
+		for _, r := range s.Runs {
+			n := strings.TrimSpace(r.Meta.Tool + " " + r.Meta.Version)
+			if !tools[n] {
+				tools[n] = true
+				names = append(names, n)
+			}
+		}
+		role := "compared with run 0"
+		if i == 0 {
+			role = "the base"
+		}
+		head.line("run %d: %s (%s; %d run(s) in the file), %s", i, s.Name, strings.Join(names, ", "), len(s.Runs), role)
+	}
+	head.line("t in usec; bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
+		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1) " +
+		"of repeated measurements of the point in either run; a difference is significant when it exceeds that noise")
+	if len(c.Rows) == 0 {
+		head.line("no point (benchmark, processes, size) was measured in run 0 and in another run: nothing to compare")
+		return []Section{head}
+	}
+	out := []Section{head}
+	start := 0
+	for i := 1; i <= len(c.Rows); i++ {
+		if i < len(c.Rows) && c.Rows[i].Benchmark == c.Rows[start].Benchmark && c.Rows[i].Processes == c.Rows[start].Processes &&
+			c.Rows[i].Group == c.Rows[start].Group {
+			continue
+		}
+		out = append(out, c.section(c.Rows[start:i]))
+		start = i
+	}
+	return out
+}
+
+// section is one benchmark and process count.
+func (c Comparison) section(rows []analysis.CompareRow) Section {
+	r0 := rows[0]
+	title := fmt.Sprintf("%s np=%d", r0.Benchmark, r0.Processes)
+	if r0.Group >= 0 {
+		title += fmt.Sprintf(" group %d", r0.Group)
+	}
+	sec := Section{Title: title}
+	sec.table(CompareTableView(title, rows))
+	sig, repeats := 0, 0
+	for _, r := range rows {
+		if !math.IsNaN(r.Noise) {
+			repeats++
+			if r.Significant {
+				sig++
+			}
+		}
+	}
+	if repeats == 0 {
+		sec.line("no repeated measurements: the runs' noise is unknown, so no difference is marked significant")
+	} else {
+		sec.line("%d of %d points with repeats differ by more than the runs' noise", sig, repeats)
+	}
+	return sec
+}
+
+// CompareTableView lays out compared points as the study's tables
+// 4.3/4.4, with times and bandwidths of both runs.
+func CompareTableView(title string, rows []analysis.CompareRow) analysis.Table {
+	t := analysis.Table{Title: title, Columns: []analysis.Column{
+		{Name: "bytes", Unit: "B"}, {Name: "run"}, {Name: "t run 0", Unit: "usec"}, {Name: "t", Unit: "usec"},
+		{Name: "ratio"}, {Name: "bw run 0", Unit: "MB/s"}, {Name: "bw", Unit: "MB/s"}, {Name: "difference", Unit: "MB/s"},
+		{Name: "loss", Unit: "%"}, {Name: "noise", Unit: "%"}, {Name: "significant"}}}
+	for _, r := range rows {
+		sig := "no"
+		switch {
+		case math.IsNaN(r.Noise):
+			sig = "-"
+		case r.Significant:
+			sig = "YES"
+		}
+		t.Rows = append(t.Rows, []analysis.Cell{num(float64(r.Bytes), 0), num(float64(r.Run), 0),
+			num(r.BaseUsec, 2), num(r.Usec, 2), num(r.Ratio, 3), num(r.BaseMBps, 2), num(r.MBps, 2),
+			num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1), num(100*r.Noise, 1), txt(sig)})
+	}
+	return t
+}
+
+// WriteComparison writes the comparison in format f (Text, Markdown, CSV
+// or JSON: {"sections": [...]} as in WriteDocument).
+func WriteComparison(w io.Writer, c Comparison, f Format) error {
+	secs := c.Sections()
+	if f == JSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(struct {
+			Sections []jsonSection `json:"sections"`
+		}{jsonSections(secs)})
+	}
+	for _, s := range secs {
+		if err := writeSection(w, s, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
