@@ -127,6 +127,10 @@ func (e *Endpoint) pollLoop() {
 		if e.fg.Load() == 0 {
 			if e.tryPoll() > 0 {
 				idle = time.Time{}
+				// A delivery may have readied the goroutine waiting for
+				// it: let it run on this thread now rather than on
+				// another one woken for it.
+				runtime.Gosched()
 				continue
 			}
 			now := time.Now()

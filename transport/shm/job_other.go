@@ -3,6 +3,7 @@
 package shm
 
 import (
+	"context"
 	"errors"
 
 	"github.com/mpbench/mpbench/transport"
@@ -13,3 +14,26 @@ var ErrUnsupported = errors.New("shm: shared-memory transport needs Linux (futex
 
 // NewJob returns ErrUnsupported: the transport needs Linux.
 func NewJob(n int, o Options) ([]transport.Endpoint, error) { return nil, ErrUnsupported }
+
+// Pending is unused on systems other than Linux.
+type Pending struct{}
+
+// Prepare returns ErrUnsupported: the transport needs Linux.
+func Prepare(o Options) (*Pending, error) { return nil, ErrUnsupported }
+
+// Path returns "".
+func (p *Pending) Path() string { return "" }
+
+// Abort does nothing.
+func (p *Pending) Abort() {}
+
+// Attach returns ErrUnsupported.
+func (p *Pending) Attach(ctx context.Context, local []bool) (transport.Endpoint, error) {
+	return nil, ErrUnsupported
+}
+
+// RemoveJob does nothing and returns no paths.
+func RemoveJob(dir string, secret []byte) ([]string, error) { return nil, nil }
+
+// Endpoint is never created on systems other than Linux.
+type Endpoint struct{ transport.Endpoint }

@@ -37,8 +37,10 @@ type Options struct {
 	// permits it); 0 means DefaultCMABytes, negative disables single copy.
 	CMABytes int
 	// Spin is how long a waiting thread polls before it sleeps on a futex.
-	// 0 means 50 µs when the ranks on this host do not outnumber its CPUs,
-	// else 2 µs; negative means never spin.
+	// 0 means 500 µs when the ranks on this host do not outnumber its CPUs
+	// (a rank then has a CPU to itself, and a shorter spin lets a pair of
+	// ranks fall into waking each other through futexes for every
+	// message), else 2 µs; negative means never spin.
 	Spin time.Duration
 }
 
@@ -47,7 +49,7 @@ func defaultSpin(local int) time.Duration {
 	if local > runtime.NumCPU() {
 		return 2 * time.Microsecond
 	}
-	return 50 * time.Microsecond
+	return 500 * time.Microsecond
 }
 
 func (o *Options) withDefaults() (Options, error) {
