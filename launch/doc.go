@@ -17,7 +17,10 @@
 // MPBENCH_RENDEZVOUS_BIND from its own environment (default 127.0.0.1:0).
 //
 // Every rank runs in its own process group with the parent-death signal set
-// to SIGKILL (Linux), so no rank outlives the launcher. If a rank exits
+// to SIGKILL (Linux), so no rank outlives the launcher. When the job ends
+// the launcher removes any shared-memory segment of the job still in
+// /dev/shm (ranks unlink their own once mapped; only a rank that died
+// during start-up leaves one). If a rank exits
 // non-zero or is killed, Run stops the others (SIGTERM to each rank's process
 // group, SIGKILL after a 2 s grace period) and returns a *RankError naming the
 // first failing rank, its exit status or signal and the last line it wrote
@@ -26,8 +29,9 @@
 // # Rendezvous protocol
 //
 // A worker connects to MPBENCH_RENDEZVOUS and sends one JSON line
-// {"secret", "rank", "size", "addr"} where addr is its transport's listen
-// address. The launcher checks the secret (constant time), rank and size.
+// {"secret", "rank", "size", "addr"} where addr is its TCP listen address,
+// or "host=<id>;tcp=<address or empty>" when shared memory may be used
+// (ranks with the same host id share memory; see route.go). The launcher checks the secret (constant time), rank and size.
 // When all ranks have registered it answers each with one JSON line
 // {"addrs": [addr of rank 0, ...]}; a rejected worker gets {"error": "..."}.
 // The connection then stays open for the job's lifetime: a worker whose
@@ -37,7 +41,11 @@
 //
 // IsWorker reports whether the process was started by a launcher; Join reads
 // the environment, registers with the rendezvous and returns a connected
-// transport/tcp endpoint. Optional variables: MPBENCH_IFADDR is the
+// endpoint: shared memory (transport/shm) between ranks on the same host,
+// TCP (transport/tcp) between hosts. Optional variables: MPBENCH_TRANSPORT
+// is auto (default), tcp or shm; MPBENCH_SHM_CMA is the smallest payload
+// in bytes read by single copy (-1: always copy through the rings);
+// MPBENCH_IFADDR is the
 // interface address the rank's transport binds and advertises (default: the
 // local address of the control connection, 127.0.0.1 for local jobs);
 // MPBENCH_SOCKBUF is the TCP socket buffer size in bytes (default 4 MiB; -1

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // Environment variables of the worker bootstrap (see the package doc).
@@ -16,6 +17,17 @@ const (
 	EnvIfAddr         = "MPBENCH_IFADDR"
 	EnvSockBuf        = "MPBENCH_SOCKBUF"
 	EnvRendezvousBind = "MPBENCH_RENDEZVOUS_BIND"
+	EnvTransport      = "MPBENCH_TRANSPORT"
+	EnvShmCMA         = "MPBENCH_SHM_CMA"
+)
+
+// Transport modes (MPBENCH_TRANSPORT): shared memory between ranks on the
+// same host and TCP between hosts (auto, the default), TCP only, or shared
+// memory only.
+const (
+	TransportAuto = "auto"
+	TransportTCP  = "tcp"
+	TransportShm  = "shm"
 )
 
 // workerEnv is a worker's bootstrap configuration.
@@ -25,6 +37,8 @@ type workerEnv struct {
 	rank, size int
 	ifAddr     string // "" means: the control connection's local address
 	sockBuf    int    // 0 means the transport's default
+	transport  string // TransportAuto, TransportTCP or TransportShm
+	shmCMA     int    // shm.Options.CMABytes (0: default)
 }
 
 // readWorkerEnv parses the bootstrap variables through getenv; errors name
@@ -49,6 +63,18 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 	w.ifAddr = getenv(EnvIfAddr)
 	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
 		return w, fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
+	}
+	switch w.transport = strings.ToLower(strings.TrimSpace(getenv(EnvTransport))); w.transport {
+	case "":
+		w.transport = TransportAuto
+	case TransportAuto, TransportTCP, TransportShm:
+	default:
+		return w, fmt.Errorf("launch: %s=%q: want auto (shared memory on a host, TCP between hosts), tcp or shm", EnvTransport, getenv(EnvTransport))
+	}
+	if s := getenv(EnvShmCMA); s != "" {
+		if w.shmCMA, err = strconv.Atoi(s); err != nil {
+			return w, fmt.Errorf("launch: %s=%q: want the smallest payload in bytes read by single copy, or -1 to copy through the rings", EnvShmCMA, s)
+		}
 	}
 	if s := getenv(EnvSockBuf); s != "" {
 		if w.sockBuf, err = strconv.Atoi(s); err != nil || w.sockBuf == 0 || w.sockBuf < -1 {

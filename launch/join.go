@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/hybrid"
+	"github.com/mpbench/mpbench/transport/shm"
 	"github.com/mpbench/mpbench/transport/tcp"
 )
 
@@ -23,9 +25,14 @@ const exitLauncherLost = 1
 
 // Join is the worker side of start-up: it reads MPBENCH_RENDEZVOUS,
 // MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE (and the optional
-// MPBENCH_IFADDR, MPBENCH_SOCKBUF), binds the rank's TCP port, registers its
-// address with the launcher's rendezvous, receives every rank's address and
-// returns the connected tcp endpoint (not yet started). Errors name the
+// MPBENCH_TRANSPORT, MPBENCH_IFADDR, MPBENCH_SOCKBUF, MPBENCH_SHM_CMA),
+// creates the rank's shared-memory segment and binds its TCP port (as the
+// transport mode asks), registers its address with the launcher's
+// rendezvous, receives every rank's address and returns the connected
+// endpoint (not yet started): transport/shm to the ranks on this host and
+// transport/tcp to the others (MPBENCH_TRANSPORT=auto, the default), a
+// hybrid of both when the job spans hosts; tcp only or shm only when
+// MPBENCH_TRANSPORT says so. TransportName names what was chosen. Errors name the
 // missing or invalid variable, or the step that failed. If ctx has no
 // deadline, Join gives up after 60 s.
 //
@@ -56,21 +63,105 @@ func Join(ctx context.Context) (transport.Endpoint, error) {
 	return ep, nil
 }
 
-func join(ctx context.Context, w workerEnv, ctl net.Conn) (*tcp.Endpoint, error) {
+func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, error) {
 	ifAddr := w.ifAddr
 	if ifAddr == "" {
 		ifAddr = ctl.LocalAddr().(*net.TCPAddr).IP.String()
 	}
-	ln, err := tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: []byte(w.secret), Addr: ifAddr, SocketBufferBytes: w.sockBuf})
+	secret := []byte(w.secret)
+	var (
+		pend *shm.Pending
+		ln   *tcp.Listener
+		me   peerAddr
+		err  error
+	)
+	if w.transport != TransportTCP {
+		pend, err = shm.Prepare(shm.Options{Rank: w.rank, Size: w.size, Secret: secret, CMABytes: w.shmCMA})
+		if err != nil {
+			return nil, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
+		}
+		me.host = hostID()
+	}
+	if w.transport != TransportShm {
+		ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf})
+		if err != nil {
+			if pend != nil {
+				pend.Abort()
+			}
+			return nil, err
+		}
+		me.tcp = ln.Addr()
+	}
+	abort := func() {
+		if pend != nil {
+			pend.Abort()
+		}
+		if ln != nil {
+			ln.Close()
+		}
+	}
+	table, err := exchange(ctx, ctl, register{Secret: w.secret, Rank: w.rank, Size: w.size, Addr: formatAddr(me)})
 	if err != nil {
+		abort()
 		return nil, err
 	}
-	addrs, err := exchange(ctx, ctl, register{Secret: w.secret, Rank: w.rank, Size: w.size, Addr: ln.Addr()})
-	if err != nil {
+	return connect(ctx, w, me, table, pend, ln, abort)
+}
+
+// connect builds the endpoint from the rendezvous table: shared memory to
+// the ranks on this host (unless tcp only), TCP to the others.
+func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend *shm.Pending, ln *tcp.Listener, abort func()) (transport.Endpoint, error) {
+	local := make([]bool, w.size)
+	tcpView := make([]string, w.size)
+	route := make([]int, w.size)
+	remote := false
+	for r, s := range table {
+		a, err := parseAddr(s)
+		if err != nil {
+			abort()
+			return nil, err
+		}
+		local[r] = me.host != "" && a.host == me.host
+		switch {
+		case r == w.rank:
+			tcpView[r] = me.tcp
+		case local[r]:
+			route[r] = 0
+		case a.tcp == "" || ln == nil:
+			abort()
+			return nil, fmt.Errorf("rank %d is on another host and rank %d has no TCP port (%s=%s): use %s=auto or tcp", r, w.rank, EnvTransport, w.transport, EnvTransport)
+		default:
+			tcpView[r], route[r], remote = a.tcp, 1, true
+		}
+	}
+	if pend == nil {
+		return ln.Connect(ctx, tcpView) // tcp only
+	}
+	var parts []hybrid.Part
+	{
+		sep, err := pend.Attach(ctx, local)
+		if err != nil {
+			if ln != nil {
+				ln.Close()
+			}
+			return nil, err
+		}
+		parts = append(parts, hybrid.Part{Name: TransportShm, Endpoint: sep})
+	}
+	if ln != nil && remote {
+		tep, err := ln.Connect(ctx, tcpView)
+		if err != nil {
+			parts[0].Endpoint.Close()
+			return nil, err
+		}
+		parts = append(parts, hybrid.Part{Name: TransportTCP, Endpoint: tep})
+	} else if ln != nil {
 		ln.Close()
-		return nil, err
 	}
-	return ln.Connect(ctx, addrs)
+	if len(parts) == 1 {
+		return parts[0].Endpoint, nil // every peer on this host
+	}
+	return hybrid.New(w.rank, w.size, parts, route)
 }
 
 // exchange sends the registration and waits for the address table.

@@ -90,6 +90,8 @@ func TestReadWorkerEnv(t *testing.T) {
 		{EnvIfAddr, "eth0", EnvIfAddr},
 		{EnvSockBuf, "0", EnvSockBuf},
 		{EnvSockBuf, "4M", EnvSockBuf},
+		{EnvTransport, "udp", EnvTransport},
+		{EnvShmCMA, "16k", EnvShmCMA},
 	} {
 		env := map[string]string{}
 		for k, v := range good {

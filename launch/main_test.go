@@ -45,6 +45,9 @@ func testLauncher() int {
 }
 
 func testWorker(mode string) int {
+	if mode == "leak" {
+		return leakSegment()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	ep, err := Join(ctx)

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mpbench/mpbench/transport/shm"
 )
 
 // Spec describes a job of NP ranks on the local host.
@@ -64,6 +66,7 @@ func Run(ctx context.Context, s Spec) error {
 	if err != nil {
 		return err
 	}
+	defer shm.RemoveJob("", []byte(secret)) // after every rank is reaped
 	bind := os.Getenv(EnvRendezvousBind)
 	if bind == "" {
 		bind = "127.0.0.1:0"

@@ -127,32 +127,36 @@ func await(t *testing.T, ch <-chan error, within time.Duration) error {
 }
 
 func TestRunExchange(t *testing.T) {
-	for _, np := range []int{1, 2, 3, 4} {
-		t.Run(fmt.Sprintf("np%d", np), func(t *testing.T) {
-			var stdout, stderr syncBuffer
-			err := Run(context.Background(), Spec{NP: np, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=exchange"},
-				Timeout: 60 * time.Second, Stdout: &stdout, Stderr: &stderr})
-			if err != nil {
-				t.Fatalf("Run: %v\nstderr:\n%s", err, stderr.String())
-			}
-			if want := fmt.Sprintf("exchange ok np=%d\n", np); stdout.String() != want {
-				t.Errorf("stdout %q, want %q (rank 0 only)", stdout.String(), want)
-			}
-			lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
-			want := map[string]bool{"rank 0: done": true}
-			for r := 1; r < np; r++ {
-				want[fmt.Sprintf("[rank %d] rank %d: done", r, r)] = true
-			}
-			for _, l := range lines {
-				if !want[l] {
-					t.Errorf("unexpected stderr line %q", l)
-				}
-				delete(want, l)
-			}
-			if len(want) > 0 {
-				t.Errorf("stderr lacks %v; got:\n%s", want, stderr.String())
-			}
-		})
+	for _, tr := range []string{TransportAuto, TransportTCP, TransportShm} {
+		for _, np := range []int{1, 2, 3, 4} {
+			t.Run(fmt.Sprintf("%s/np%d", tr, np), func(t *testing.T) { testRunExchange(t, tr, np) })
+		}
+	}
+}
+
+func testRunExchange(t *testing.T, tr string, np int) {
+	var stdout, stderr syncBuffer
+	err := Run(context.Background(), Spec{NP: np, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=exchange", EnvTransport + "=" + tr},
+		Timeout: 60 * time.Second, Stdout: &stdout, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("Run: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if want := fmt.Sprintf("exchange ok np=%d\n", np); stdout.String() != want {
+		t.Errorf("stdout %q, want %q (rank 0 only)", stdout.String(), want)
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	want := map[string]bool{"rank 0: done": true}
+	for r := 1; r < np; r++ {
+		want[fmt.Sprintf("[rank %d] rank %d: done", r, r)] = true
+	}
+	for _, l := range lines {
+		if !want[l] {
+			t.Errorf("unexpected stderr line %q", l)
+		}
+		delete(want, l)
+	}
+	if len(want) > 0 {
+		t.Errorf("stderr lacks %v; got:\n%s", want, stderr.String())
 	}
 }
 

@@ -1,0 +1,85 @@
+package launch
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/hybrid"
+	"github.com/mpbench/mpbench/transport/shm"
+	"github.com/mpbench/mpbench/transport/tcp"
+)
+
+// A rank's address in the rendezvous table is its TCP listen address
+// (MPBENCH_TRANSPORT=tcp), or, when shared memory may be used,
+//
+//	host=<16 hex digits>;tcp=<host:port or empty>
+//
+// where host identifies the host and its /dev/shm: ranks with the same host
+// value reach each other through shared memory.
+
+// hostID identifies this host and its shared-memory file system: the
+// kernel's boot id, the host name and the device and inode of /dev/shm
+// (ranks in different mount namespaces do not share segments), hashed.
+func hostID() string {
+	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	name, _ := os.Hostname()
+	var dev string
+	if fi, err := os.Stat(shm.DefaultDir); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			dev = fmt.Sprint(st.Dev, ":", st.Ino)
+		}
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(string(boot)) + "\x00" + name + "\x00" + dev))
+	return hex.EncodeToString(sum[:8])
+}
+
+// peerAddr is one entry of the rendezvous table, parsed.
+type peerAddr struct {
+	host string // "" when the rank uses TCP only
+	tcp  string // "" when the rank listens on no TCP port
+}
+
+func formatAddr(a peerAddr) string {
+	if a.host == "" {
+		return a.tcp
+	}
+	return "host=" + a.host + ";tcp=" + a.tcp
+}
+
+func parseAddr(s string) (peerAddr, error) {
+	if !strings.HasPrefix(s, "host=") {
+		return peerAddr{tcp: s}, nil
+	}
+	var a peerAddr
+	for _, f := range strings.Split(s, ";") {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "host":
+			a.host = v
+		case "tcp":
+			a.tcp = v
+		default:
+			return a, fmt.Errorf("rendezvous address %q: unknown field %q", s, k)
+		}
+	}
+	return a, nil
+}
+
+// TransportName names the transport of an endpoint made by Join: "shm",
+// "tcp", or "shm+tcp" for a job spanning hosts.
+func TransportName(ep transport.Endpoint) string {
+	switch e := ep.(type) {
+	case *hybrid.Endpoint:
+		return e.Name()
+	case *tcp.Endpoint:
+		return "tcp"
+	case *shm.Endpoint:
+		return "shm"
+	}
+	return fmt.Sprintf("%T", ep)
+}
