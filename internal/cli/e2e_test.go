@@ -84,60 +84,74 @@ func tableRows(text, title, procLine string) int {
 // TestE2ERun runs real jobs of 2, 3 and 4 processes and checks the IMB
 // text on stdout and the JSON Lines and CSV files.
 func TestE2ERun(t *testing.T) {
-	for _, np := range []int{2, 3, 4} {
-		t.Run(fmt.Sprintf("np%d", np), func(t *testing.T) {
-			dir := t.TempDir()
-			jf, cf := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "r.csv")
-			n := strconv.Itoa(np)
-			cmd, out, errb := e2eCmd(t, "run", "-np", n, "-npmin", n, "-msglog", "0:3", "-time", "0.5", "-iter", "50",
-				"PINGPONG", "sendrecv", "--json", jf, "--csv", cf, "--timeout", "60s")
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("run: %v\nstderr:\n%s", err, errb)
-			}
-			text := out.String()
-			if !strings.HasPrefix(text, "#-----") || !strings.HasSuffix(text, "\n# All processes entering MPI_Finalize\n\n") {
-				t.Errorf("output is not a complete IMB file:\n%s", text)
-			}
-			idle := ""
-			if np > 2 {
-				idle = fmt.Sprintf("# ( %d additional process", np-2)
-			}
-			if got := tableRows(text, "PingPong", "# #processes = 2 \n"+idle); got != 5 {
-				t.Errorf("PingPong rows = %d, want 5 (sizes 0,1,2,4,8):\n%s", got, text)
-			}
-			if got := tableRows(text, "Sendrecv", "# #processes = "+n+" \n#---"); got != 5 {
-				t.Errorf("Sendrecv rows = %d, want 5:\n%s", got, text)
-			}
-			imbRuns, err := imb.Read(strings.NewReader(text), "stdout")
-			if err != nil || len(imbRuns) != 1 || imbRuns[0].Aborted || len(imbRuns[0].Rows) != 10 || len(imbRuns[0].Problems) != 0 {
-				t.Fatalf("IMB reader on the output: %v, runs %+v", err, imbRuns)
-			}
-			if m := imbRuns[0].Meta; m.Tool != "mpbench" || m.MByte != 1e6 || m.Transport != "tcp" {
-				t.Errorf("IMB reader meta %+v", m)
-			}
-			for _, rd := range []struct {
-				path string
-				read func(io.Reader, string) ([]result.Run, error)
-			}{{jf, native.ReadJSONL}, {cf, native.ReadCSV}} {
-				f, err := os.Open(rd.path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				runs, err := rd.read(f, rd.path)
-				f.Close()
-				if err != nil || len(runs) != 1 || runs[0].Aborted || len(runs[0].Rows) != 10 || len(runs[0].Problems) != 0 {
-					t.Fatalf("%s: %v, runs %+v", rd.path, err, runs)
-				}
-				m := runs[0].Meta
-				if m.Tool != "mpbench" || m.MByte != 1e6 || m.Options["np"] != n || m.Info["go"] == "" || m.Info["cores"] == "" {
-					t.Errorf("%s: meta %+v", rd.path, m)
-				}
-				last := runs[0].Rows[9]
-				if last.Benchmark != "Sendrecv" || last.Bytes != 8 || last.Processes != np || !(last.TMax > 0) {
-					t.Errorf("%s: last row %+v", rd.path, last)
-				}
-			}
-		})
+	for _, tr := range e2eTransports {
+		for _, np := range []int{2, 3, 4} {
+			t.Run(fmt.Sprintf("%s/np%d", tr.name, np), func(t *testing.T) { testE2ERun(t, tr, np) })
+		}
+	}
+}
+
+// e2eTransport is a transport the end-to-end tests run over.
+type e2eTransport struct {
+	name string   // as the output header names it
+	args []string // options selecting it
+}
+
+// e2eTransports: the default (auto: shared memory on one host) and TCP.
+var e2eTransports = []e2eTransport{{"shm", nil}, {"tcp", []string{"--transport", "tcp"}}}
+
+func testE2ERun(t *testing.T, tr e2eTransport, np int) {
+	dir := t.TempDir()
+	jf, cf := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "r.csv")
+	n := strconv.Itoa(np)
+	args := append([]string{"run", "-np", n, "-npmin", n, "-msglog", "0:3", "-time", "0.5", "-iter", "50",
+		"PINGPONG", "sendrecv", "--json", jf, "--csv", cf, "--timeout", "60s"}, tr.args...)
+	cmd, out, errb := e2eCmd(t, args...)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run: %v\nstderr:\n%s", err, errb)
+	}
+	text := out.String()
+	if !strings.HasPrefix(text, "#-----") || !strings.HasSuffix(text, "\n# All processes entering MPI_Finalize\n\n") {
+		t.Errorf("output is not a complete IMB file:\n%s", text)
+	}
+	idle := ""
+	if np > 2 {
+		idle = fmt.Sprintf("# ( %d additional process", np-2)
+	}
+	if got := tableRows(text, "PingPong", "# #processes = 2 \n"+idle); got != 5 {
+		t.Errorf("PingPong rows = %d, want 5 (sizes 0,1,2,4,8):\n%s", got, text)
+	}
+	if got := tableRows(text, "Sendrecv", "# #processes = "+n+" \n#---"); got != 5 {
+		t.Errorf("Sendrecv rows = %d, want 5:\n%s", got, text)
+	}
+	imbRuns, err := imb.Read(strings.NewReader(text), "stdout")
+	if err != nil || len(imbRuns) != 1 || imbRuns[0].Aborted || len(imbRuns[0].Rows) != 10 || len(imbRuns[0].Problems) != 0 {
+		t.Fatalf("IMB reader on the output: %v, runs %+v", err, imbRuns)
+	}
+	if m := imbRuns[0].Meta; m.Tool != "mpbench" || m.MByte != 1e6 || m.Transport != tr.name {
+		t.Errorf("IMB reader meta %+v", m)
+	}
+	for _, rd := range []struct {
+		path string
+		read func(io.Reader, string) ([]result.Run, error)
+	}{{jf, native.ReadJSONL}, {cf, native.ReadCSV}} {
+		f, err := os.Open(rd.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := rd.read(f, rd.path)
+		f.Close()
+		if err != nil || len(runs) != 1 || runs[0].Aborted || len(runs[0].Rows) != 10 || len(runs[0].Problems) != 0 {
+			t.Fatalf("%s: %v, runs %+v", rd.path, err, runs)
+		}
+		m := runs[0].Meta
+		if m.Tool != "mpbench" || m.MByte != 1e6 || m.Options["np"] != n || m.Info["go"] == "" || m.Info["cores"] == "" {
+			t.Errorf("%s: meta %+v", rd.path, m)
+		}
+		last := runs[0].Rows[9]
+		if last.Benchmark != "Sendrecv" || last.Bytes != 8 || last.Processes != np || !(last.TMax > 0) {
+			t.Errorf("%s: last row %+v", rd.path, last)
+		}
 	}
 }
 
@@ -231,11 +245,12 @@ func rankOf(pid int) int {
 // startLongRun starts a job that runs for minutes unless stopped, and
 // waits until its JSON file holds a measured row. It returns the command,
 // its outputs, the JSON path and the rank processes.
-func startLongRun(t *testing.T, np int) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, string, []int) {
+func startLongRun(t *testing.T, np int, extra ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, string, []int) {
 	t.Helper()
 	jf := filepath.Join(t.TempDir(), "long.jsonl")
-	cmd, out, errb := e2eCmd(t, "run", "-np", strconv.Itoa(np), "-npmin", strconv.Itoa(np), "-msglog", "0:22", "-time", "10",
-		"sendrecv", "--json", jf, "--timeout", "120s")
+	args := append([]string{"run", "-np", strconv.Itoa(np), "-npmin", strconv.Itoa(np), "-msglog", "0:22", "-time", "10",
+		"sendrecv", "--json", jf, "--timeout", "120s"}, extra...)
+	cmd, out, errb := e2eCmd(t, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -297,11 +312,32 @@ func checkKeptRows(t *testing.T, path string) {
 	}
 }
 
-// TestE2EKilledRank kills one rank of a running job: mpbench must exit
-// non-zero within seconds, name the rank, leave no process behind and keep
-// the rows already written.
+// TestE2EKilledRank kills one rank of a running job, over each transport:
+// mpbench must exit non-zero within seconds, name the rank, leave no
+// process and no shared-memory segment behind and keep the rows already
+// written.
 func TestE2EKilledRank(t *testing.T) {
-	cmd, _, errb, jf, kids := startLongRun(t, 3)
+	for _, tr := range e2eTransports {
+		t.Run(tr.name, func(t *testing.T) { testE2EKilledRank(t, tr) })
+	}
+}
+
+// shmSegments lists mpbench's segment files in /dev/shm.
+func shmSegments() map[string]bool {
+	m := map[string]bool{}
+	names, _ := filepath.Glob("/dev/shm/mpbench-*")
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+func testE2EKilledRank(t *testing.T, tr e2eTransport) {
+	before := shmSegments()
+	cmd, _, errb, jf, kids := startLongRun(t, 3, tr.args...)
+	if now := shmSegments(); len(now) > len(before) {
+		t.Errorf("segment files still linked while the job runs: %v", now)
+	}
 	victim := -1
 	for _, pid := range kids {
 		if rankOf(pid) == 1 {
@@ -325,6 +361,11 @@ func TestE2EKilledRank(t *testing.T) {
 	}
 	checkGone(t, kids)
 	checkKeptRows(t, jf)
+	for name := range shmSegments() {
+		if !before[name] {
+			t.Errorf("shared-memory segment %s left behind", name)
+		}
+	}
 }
 
 // TestE2EInterrupt sends SIGINT to mpbench (Ctrl-C): exit status 130, no

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -34,6 +35,8 @@ type runFlags struct {
 	quiet      bool
 	timeout    time.Duration
 	eager      int
+	transport  string
+	ifaddr     string
 	benchmarks []string // positional arguments
 }
 
@@ -58,7 +61,9 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.csvFile, "csv", "", "also write every row to FILE as CSV, as it is measured")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress display on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
-	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: 65536)")
+	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: the transport's default)")
+	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts")
+	fs.StringVar(&f.ifaddr, "ifaddr", "", "IP address of the interface TCP binds and advertises (default: the launcher's loopback)")
 	_ = fs.MarkHidden("warm_up")
 }
 
@@ -167,6 +172,14 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	}
 	if f.eager < 0 {
 		return o, usageErrorf("--eager %d: expected --eager BYTES with BYTES >= 0", f.eager)
+	}
+	switch f.transport {
+	case "auto", "tcp", "shm":
+	default:
+		return o, usageErrorf("--transport %s: expected --transport auto, tcp or shm", f.transport)
+	}
+	if f.ifaddr != "" && net.ParseIP(f.ifaddr) == nil {
+		return o, usageErrorf("--ifaddr %s: expected an IP address of this host's interface, e.g. 10.0.0.2", f.ifaddr)
 	}
 	if f.timeout < 0 {
 		return o, usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", f.timeout)

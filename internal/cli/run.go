@@ -86,7 +86,11 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Timeout: f.timeout, Stdout: stdout, Stderr: stderr})
+	env := []string{launch.EnvTransport + "=" + f.transport}
+	if f.ifaddr != "" {
+		env = append(env, launch.EnvIfAddr+"="+f.ifaddr)
+	}
+	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: stdout, Stderr: stderr})
 	switch {
 	case ctx.Err() != nil:
 		return errInterrupted

@@ -68,7 +68,12 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	if err != nil {
 		return err
 	}
-	world, err := comm.NewWorld(ep, comm.Config{EagerLimit: f.run.eager})
+	transportName = launch.TransportName(ep)
+	eager := f.run.eager
+	if eager == 0 {
+		eager = defaultEager(transportName)
+	}
+	world, err := comm.NewWorld(ep, comm.Config{EagerLimit: eager})
 	if err != nil {
 		ep.Close()
 		return err
