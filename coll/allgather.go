@@ -82,6 +82,9 @@ func (a Algorithms) Allgather(c comm.Comm, sendbuf, recvbuf []byte) error {
 	if err := checkLen("Allgather", "recvbuf", len(recvbuf), p*len(sendbuf)); err != nil {
 		return err
 	}
+	if n := a.native(c, "allgather"); n != nil {
+		return runNative(c, "Allgather", func() error { return n.Allgather(sendbuf, recvbuf) })
+	}
 	ch := a.choose("allgather", p, len(sendbuf))
 	return a.allgather(c, "Allgather", ch, sendbuf, recvbuf, uniformLayout(p, len(sendbuf)))
 }
@@ -103,6 +106,9 @@ func (a Algorithms) Allgatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, dis
 	}
 	if err := checkLen("Allgatherv", "sendbuf", len(sendbuf), counts[c.Rank()]); err != nil {
 		return err
+	}
+	if n := a.native(c, "allgatherv"); n != nil {
+		return runNative(c, "Allgatherv", func() error { return n.Allgatherv(sendbuf, recvbuf, counts, l.off) })
 	}
 	ch := a.choose("allgatherv", p, l.total()/p)
 	return a.allgather(c, "Allgatherv", ch, sendbuf, recvbuf, l)

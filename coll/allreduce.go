@@ -83,6 +83,9 @@ func (a Algorithms) Allreduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype,
 	if err := checkLen("Allreduce", "recvbuf", len(recvbuf), len(sendbuf)); err != nil {
 		return err
 	}
+	if n := a.native(c, "allreduce"); n != nil {
+		return runNative(c, "Allreduce", func() error { return n.Allreduce(sendbuf, recvbuf, op, dt) })
+	}
 	copy(recvbuf, sendbuf)
 	ch := a.choose("allreduce", c.Size(), len(sendbuf))
 	return run(c, "Allreduce", ch, func(pc comm.Comm) error {

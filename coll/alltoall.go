@@ -127,6 +127,9 @@ func (a Algorithms) Alltoall(c comm.Comm, sendbuf, recvbuf []byte) error {
 	if err := checkLen("Alltoall", "recvbuf", len(recvbuf), len(sendbuf)); err != nil {
 		return err
 	}
+	if n := a.native(c, "alltoall"); n != nil {
+		return runNative(c, "Alltoall", func() error { return n.Alltoall(sendbuf, recvbuf) })
+	}
 	b := len(sendbuf) / p
 	ch := a.choose("alltoall", p, b)
 	l := uniformLayout(p, b)
@@ -159,6 +162,9 @@ func (a Algorithms) Alltoallv(c comm.Comm, sendbuf []byte, sendcounts, sdispls [
 	rl, err := vlayout("Alltoallv", "receive", recvcounts, rdispls, p, len(recvbuf))
 	if err != nil {
 		return err
+	}
+	if n := a.native(c, "alltoallv"); n != nil {
+		return runNative(c, "Alltoallv", func() error { return n.Alltoallv(sendbuf, sendcounts, sl.off, recvbuf, recvcounts, rl.off) })
 	}
 	ch := a.choose("alltoallv", p, sl.total()/p)
 	return run(c, "Alltoallv", ch, func(pc comm.Comm) error {

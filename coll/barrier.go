@@ -52,6 +52,9 @@ func Barrier(c comm.Comm) error { return Algorithms{}.Barrier(c) }
 
 // Barrier is Barrier with a's algorithm selection.
 func (a Algorithms) Barrier(c comm.Comm) error {
+	if n := a.native(c, "barrier"); n != nil {
+		return runNative(c, "Barrier", n.Barrier)
+	}
 	ch := a.choose("barrier", c.Size(), 0)
 	return run(c, "Barrier", ch, func(pc comm.Comm) error {
 		if ch.Algorithm == "tree" {

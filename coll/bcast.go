@@ -157,6 +157,9 @@ func (a Algorithms) Bcast(c comm.Comm, buf []byte, root int) error {
 	if err := checkRoot("Bcast", root, p); err != nil {
 		return err
 	}
+	if n := a.native(c, "bcast"); n != nil {
+		return runNative(c, "Bcast", func() error { return n.Bcast(buf, root) })
+	}
 	ch := a.choose("bcast", p, len(buf))
 	return run(c, "Bcast", ch, func(pc comm.Comm) error {
 		switch ch.Algorithm {

@@ -48,6 +48,15 @@
 // last bits; integer results, and floating-point ones whose intermediate
 // values are exact, never differ.
 //
+// # Library collectives
+//
+// A communicator that implements Native (an MPI library's, through
+// transport/mpi) runs its library's own collectives wherever no override
+// is given: the library's decision table replaces coll's, and
+// Algorithms.For reports the algorithm as AlgNative. An override runs
+// coll's algorithm on that communicator's point-to-point calls, so one
+// algorithm can be compared across runtimes.
+//
 // # Message space
 //
 // Collective messages never match user point-to-point messages, not even

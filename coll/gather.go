@@ -99,6 +99,9 @@ func (a Algorithms) Gather(c comm.Comm, sendbuf, recvbuf []byte, root int) error
 			return err
 		}
 	}
+	if n := a.native(c, "gather"); n != nil {
+		return runNative(c, "Gather", func() error { return n.Gather(sendbuf, recvbuf, root) })
+	}
 	ch := a.choose("gather", p, len(sendbuf))
 	return run(c, "Gather", ch, func(pc comm.Comm) error {
 		if ch.Algorithm == "linear" {
@@ -131,6 +134,9 @@ func (a Algorithms) Gatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, displs
 		if err := checkLen("Gatherv", "root's sendbuf", len(sendbuf), counts[root]); err != nil {
 			return err
 		}
+	}
+	if n := a.native(c, "gatherv"); n != nil {
+		return runNative(c, "Gatherv", func() error { return n.Gatherv(sendbuf, recvbuf, counts, packedDispls(counts, displs), root) })
 	}
 	ch := a.choose("gatherv", p, len(sendbuf))
 	return run(c, "Gatherv", ch, func(pc comm.Comm) error {

@@ -174,6 +174,9 @@ func (a Algorithms) Reduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op
 			return err
 		}
 	}
+	if n := a.native(c, "reduce"); n != nil {
+		return runNative(c, "Reduce", func() error { return n.Reduce(sendbuf, recvbuf, op, dt, root) })
+	}
 	ch := a.choose("reduce", p, len(sendbuf))
 	return run(c, "Reduce", ch, func(pc comm.Comm) error {
 		switch ch.Algorithm {

@@ -120,6 +120,9 @@ func (a Algorithms) ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts [
 	if err := checkLen(fn, "recvbuf", len(recvbuf), counts[c.Rank()]); err != nil {
 		return err
 	}
+	if n := a.native(c, "reduce_scatter"); n != nil {
+		return runNative(c, fn, func() error { return n.ReduceScatter(sendbuf, recvbuf, counts, op, dt) })
+	}
 	return a.reduceScatter(c, fn, a.choose("reduce_scatter", c.Size(), len(sendbuf)), sendbuf, recvbuf, l, dt, op)
 }
 
@@ -138,6 +141,9 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 	}
 	if err := checkLen(fn, "sendbuf", len(sendbuf), p*len(recvbuf)); err != nil {
 		return err
+	}
+	if n := a.native(c, "reduce_scatter_block"); n != nil {
+		return runNative(c, fn, func() error { return n.ReduceScatterBlock(sendbuf, recvbuf, op, dt) })
 	}
 	ch := a.choose("reduce_scatter_block", p, len(recvbuf))
 	return a.reduceScatter(c, fn, ch, sendbuf, recvbuf, uniformLayout(p, len(recvbuf)), dt, op)

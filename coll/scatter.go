@@ -75,6 +75,9 @@ func (a Algorithms) Scatter(c comm.Comm, sendbuf, recvbuf []byte, root int) erro
 			return err
 		}
 	}
+	if n := a.native(c, "scatter"); n != nil {
+		return runNative(c, "Scatter", func() error { return n.Scatter(sendbuf, recvbuf, root) })
+	}
 	ch := a.choose("scatter", p, len(recvbuf))
 	return run(c, "Scatter", ch, func(pc comm.Comm) error {
 		if ch.Algorithm == "linear" {
@@ -107,6 +110,9 @@ func (a Algorithms) Scatterv(c comm.Comm, sendbuf []byte, counts, displs []int, 
 		if err := checkLen("Scatterv", "root's recvbuf", len(recvbuf), counts[root]); err != nil {
 			return err
 		}
+	}
+	if n := a.native(c, "scatterv"); n != nil {
+		return runNative(c, "Scatterv", func() error { return n.Scatterv(sendbuf, counts, packedDispls(counts, displs), recvbuf, root) })
 	}
 	ch := a.choose("scatterv", p, len(recvbuf))
 	return run(c, "Scatterv", ch, func(pc comm.Comm) error {

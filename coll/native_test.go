@@ -1,0 +1,126 @@
+package coll
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/mpbench/mpbench/comm"
+)
+
+// libComm is a communicator with "library" collectives that only record
+// their name and arguments, to test which calls coll hands to Native.
+type libComm struct {
+	comm.Comm
+	calls []string
+	args  [][]int // displacements seen by the v variants
+}
+
+func (l *libComm) rec(name string, ints ...[]int) error {
+	l.calls = append(l.calls, name)
+	l.args = append(l.args, ints...)
+	return nil
+}
+
+func (l *libComm) Bcast([]byte, int) error                           { return l.rec("Bcast") }
+func (l *libComm) Reduce(_, _ []byte, _ Op, _ Datatype, _ int) error { return l.rec("Reduce") }
+func (l *libComm) Allreduce(_, _ []byte, _ Op, _ Datatype) error     { return l.rec("Allreduce") }
+func (l *libComm) Gather(_, _ []byte, _ int) error                   { return l.rec("Gather") }
+func (l *libComm) Gatherv(_, _ []byte, _, d []int, _ int) error      { return l.rec("Gatherv", d) }
+func (l *libComm) Scatter(_, _ []byte, _ int) error                  { return l.rec("Scatter") }
+func (l *libComm) Scatterv(_ []byte, _, d []int, _ []byte, _ int) error {
+	return l.rec("Scatterv", d)
+}
+func (l *libComm) Allgather(_, _ []byte) error              { return l.rec("Allgather") }
+func (l *libComm) Allgatherv(_, _ []byte, _, d []int) error { return l.rec("Allgatherv", d) }
+func (l *libComm) Alltoall(_, _ []byte) error               { return l.rec("Alltoall") }
+func (l *libComm) Alltoallv(_ []byte, _, sd []int, _ []byte, _, rd []int) error {
+	return l.rec("Alltoallv", sd, rd)
+}
+func (l *libComm) ReduceScatter(_, _ []byte, _ []int, _ Op, _ Datatype) error {
+	return l.rec("ReduceScatter")
+}
+func (l *libComm) ReduceScatterBlock(_, _ []byte, _ Op, _ Datatype) error {
+	return l.rec("ReduceScatterBlock")
+}
+func (l *libComm) Barrier() error { return l.rec("Barrier") }
+
+var _ Native = (*libComm)(nil)
+
+// callAll calls every collective once on c with a's selection: 8 bytes
+// per rank, nil displacements for the v variants.
+func callAll(a Algorithms, c comm.Comm) error {
+	p := c.Size()
+	b := make([]byte, 8)
+	all := make([]byte, 8*p)
+	cnt := make([]int, p)
+	for i := range cnt {
+		cnt[i] = 8
+	}
+	return errors.Join(
+		a.Bcast(c, b, 0),
+		a.Reduce(c, b, make([]byte, 8), Float32, Sum, 0),
+		a.Allreduce(c, b, make([]byte, 8), Float32, Sum),
+		a.Gather(c, b, all, 0),
+		a.Gatherv(c, b, all, cnt, nil, 0),
+		a.Scatter(c, all, b, 0),
+		a.Scatterv(c, all, cnt, nil, b, 0),
+		a.Allgather(c, b, all),
+		a.Allgatherv(c, b, all, cnt, nil),
+		a.Alltoall(c, all, make([]byte, 8*p)),
+		a.Alltoallv(c, all, cnt, nil, make([]byte, 8*p), cnt, nil),
+		a.ReduceScatter(c, all, b, cnt, Float32, Sum),
+		a.ReduceScatterBlock(c, all, b, Float32, Sum),
+		a.Barrier(c),
+	)
+}
+
+func TestNativeUsedByDefault(t *testing.T) {
+	runRanks(t, 1, func(c comm.Comm) error {
+		l := &libComm{Comm: c}
+		if err := callAll(Algorithms{}, l); err != nil {
+			return err
+		}
+		want := []string{"Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv",
+			"Allgather", "Allgatherv", "Alltoall", "Alltoallv", "ReduceScatter", "ReduceScatterBlock", "Barrier"}
+		if !reflect.DeepEqual(l.calls, want) {
+			t.Errorf("library calls %v, want %v", l.calls, want)
+		}
+		for i, d := range l.args {
+			if !reflect.DeepEqual(d, []int{0}) {
+				t.Errorf("displacements %d passed to the library: %v, want packed [0]", i, d)
+			}
+		}
+		ch, err := Algorithms{}.For(l, "Bcast", 8)
+		if err != nil || ch.Algorithm != AlgNative {
+			t.Errorf("For(native comm, Bcast) = %v, %v; want %s", ch, err, AlgNative)
+		}
+		return nil
+	})
+}
+
+func TestNativeOverriddenPerCollective(t *testing.T) {
+	a, err := ParseAlgorithms("bcast=binomial,barrier=tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRanks(t, 1, func(c comm.Comm) error {
+		l := &libComm{Comm: c}
+		buf := []byte{1, 2, 3}
+		if err := errors.Join(a.Bcast(l, buf, 0), a.Barrier(l), a.Allreduce(l, make([]byte, 4), make([]byte, 4), Int32, Max)); err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(l.calls, []string{"Allreduce"}) {
+			t.Errorf("library calls %v, want only Allreduce (bcast and barrier are overridden)", l.calls)
+		}
+		for coll, want := range map[string]string{"bcast": "binomial", "allreduce": AlgNative} {
+			if ch, err := a.For(l, coll, 8); err != nil || ch.Algorithm != want {
+				t.Errorf("For(%s) = %v, %v; want %s", coll, ch, err, want)
+			}
+		}
+		if ch, err := a.For(c, "allreduce", 1<<20); err != nil || ch.Algorithm != "rabenseifner" {
+			t.Errorf("For(runtime comm, allreduce, 1 MiB) = %v, %v; want the table's rabenseifner", ch, err)
+		}
+		return nil
+	})
+}
