@@ -38,6 +38,7 @@ type RunReport struct {
 	// Scaling classifies those series (analysis.ClassifyScaling).
 	ABG     []analysis.ABGRow
 	Scaling []analysis.Scaling
+	ABGNote string // how the ABG was obtained when not from printed times
 	Flags   []analysis.Flag
 	// Notes are sentences about what could not be computed and why.
 	Notes []string
@@ -130,7 +131,11 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	for _, rows := range sweeps(run.Rows) {
 		rep.Series = append(rep.Series, analyzeSeries(rows, mbyte, opt))
 	}
-	rep.ABG, rep.Scaling = abgAcrossCounts(run.Rows)
+	abgRows, derived := withBandwidthTimes(run.Rows, mbyte)
+	rep.ABG, rep.Scaling = abgAcrossCounts(abgRows)
+	if derived && len(rep.ABG) > 0 {
+		rep.ABGNote = "benchmarks printing bandwidth only (IMB Uniband/Biband, osu_mbw_mr): t = m x bytes / reported aggregate bandwidth"
+	}
 	rep.Flags = flagsByMode(run.Rows, opt.Anomaly)
 	if len(run.Rows) == 0 {
 		rep.Notes = append(rep.Notes, "no measured rows")
@@ -270,6 +275,30 @@ func pointsFromBandwidth(rows []result.Row, mbyte float64) []analysis.Point {
 		}
 	}
 	return pts
+}
+
+// withBandwidthTimes returns rows in which a row without a time but with
+// a bandwidth (IMB Uniband/Biband, OSU bandwidth tests, which print the
+// aggregate over all pairs) gets t_max = m x bytes / bandwidth, m the
+// benchmark's transfers (analysis.Transfers), so that the ABG computed
+// from it equals the bandwidth printed. derived tells whether any did.
+func withBandwidthTimes(rows []result.Row, mbyte float64) (out []result.Row, derived bool) {
+	out = rows
+	for i, r := range rows {
+		if !math.IsNaN(r.Time()) || !(r.MBps > 0) || r.Bytes <= 0 {
+			continue
+		}
+		tr, err := analysis.Transfers(r.Benchmark, r.Processes*max(r.Groups, 1))
+		if err != nil {
+			continue
+		}
+		if !derived {
+			out = append([]result.Row(nil), rows...)
+			derived = true
+		}
+		out[i].TMax = tr.M * float64(r.Bytes) / (r.MBps * mbyte / 1e6)
+	}
+	return out, derived
 }
 
 // abgAcrossCounts returns the ABG rows of the benchmarks measured at two

@@ -122,6 +122,9 @@ func (r RunReport) abgSection() Section {
 		return sec
 	}
 	sec.table(analysis.ABGTableView(r.ABG))
+	if r.ABGNote != "" {
+		sec.line("%s", r.ABGNote)
+	}
 	sec.table(ScalingTableView(r.Scaling))
 	return sec
 }

@@ -338,7 +338,9 @@ func pow2Ticks(min, max float64) []plot.Tick {
 
 // pow10Ticks marks the decades between min and max with labels (0.1, 1,
 // 10, ..., 1e+06) and 2..9 times them as minors, keeping only ticks inside
-// the range so that the axis ends at the data.
+// the range so that the axis ends at the data. A range holding fewer than
+// two decades also labels 2x and 5x, and one holding fewer than two of
+// those labels every tick, so that every axis has at least two labels.
 func pow10Ticks(min, max float64) []plot.Tick {
 	if !(min > 0 && max >= min) || math.IsInf(max, 0) {
 		return nil
@@ -348,17 +350,50 @@ func pow10Ticks(min, max float64) []plot.Tick {
 		d := math.Pow(10, float64(e))
 		for m := 1; m <= 9; m++ {
 			v := d * float64(m)
-			if v < min*(1-1e-9) || v > max*(1+1e-9) {
-				continue
+			if v >= min*(1-1e-9) && v <= max*(1+1e-9) {
+				ticks = append(ticks, plot.Tick{Value: v})
 			}
-			t := plot.Tick{Value: v}
-			if m == 1 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	}
+	if len(ticks) < 2 {
+		// Not even two ticks inside: label the ends of the data.
+		return []plot.Tick{{Value: min, Label: shortNumber(min)}, {Value: max, Label: shortNumber(max)}}
+	}
+	for _, labelled := range []func(m int) bool{
+		func(m int) bool { return m == 1 },
+		func(m int) bool { return m == 1 || m == 2 || m == 5 },
+		func(int) bool { return true },
+	} {
+		n := 0
+		for i, t := range ticks {
+			if labelled(leadingDigit(t.Value)) {
+				ticks[i].Label = strconv.FormatFloat(t.Value, 'g', -1, 64)
+				n++
+			} else {
+				ticks[i].Label = ""
 			}
-			ticks = append(ticks, t)
+		}
+		if n >= 2 {
+			break
 		}
 	}
 	return ticks
+}
+
+// shortNumber prints v with three significant digits, without an
+// exponent for 0.01 <= v < 10^7.
+func shortNumber(v float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	if r >= 0.01 && r < 1e7 {
+		return strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(r, 'g', 3, 64)
+}
+
+// leadingDigit returns the first significant digit of v > 0.
+func leadingDigit(v float64) int {
+	d := v / math.Pow(10, math.Floor(math.Log10(v)))
+	return int(math.Round(d*1e6) / 1e6)
 }
 
 // binaryLabel writes 2^e with a binary prefix: 1, 2, ..., 512, 1K, ...

@@ -294,3 +294,52 @@ func TestPlotOfOneSize(t *testing.T) {
 		t.Fatal("rendering a one-size sweep does not finish")
 	}
 }
+
+func TestABGFromBandwidthOnlyRows(t *testing.T) {
+	// IMB Uniband prints the aggregate Mbytes/sec of N/2 pairs, no time.
+	run := result.Run{Meta: result.Meta{Tool: "IMB-MPI1", Version: "2019 Update 6", MByte: result.MB}}
+	mbps := map[int]float64{2: 5000, 4: 9800, 8: 19000}
+	for _, n := range []int{2, 4, 8} {
+		r := result.NewRow("Uniband", n, 4194304)
+		r.MBps = mbps[n]
+		run.Rows = append(run.Rows, r)
+	}
+	rep := Analyze("uniband.txt", 1, 1, run, Options{})
+	if len(rep.ABG) != 3 || len(rep.Scaling) != 1 || rep.ABGNote == "" {
+		t.Fatalf("ABG %d rows, %d classes, note %q; want 3, 1 and a note on the derived times", len(rep.ABG), len(rep.Scaling), rep.ABGNote)
+	}
+	for _, a := range rep.ABG {
+		if want := mbps[a.Processes] * 8; math.Abs(a.Mbps-want) > 1e-6*want {
+			t.Errorf("np=%d: ABG %.3f Mbit/s, want the printed %.0f MB/s x 8 = %.0f", a.Processes, a.Mbps, mbps[a.Processes], want)
+		}
+	}
+	if rep.Scaling[0].Class != analysis.SwitchLike {
+		t.Errorf("ABG doubling with the pairs classified %v, want switch-like", rep.Scaling[0].Class)
+	}
+	figs := Figures([]RunReport{rep})
+	if len(figs) == 0 || figs[len(figs)-1].ID != "abg-uniband-txt" || figs[len(figs)-1].Curves != 1 {
+		t.Errorf("figures %v: want an ABG figure with one curve last", figureIDs(figs))
+	}
+}
+
+func TestPow10TicksLabelNarrowRanges(t *testing.T) {
+	for _, tc := range []struct {
+		min, max float64
+		want     string
+	}{
+		{1, 20000, "1 10 100 1000 10000"},
+		{40000, 270000, "50000 100000 200000"},
+		{41000, 49000, "41000 49000"},
+		{0.0123, 0.0187, "0.0123 0.0187"},
+	} {
+		var labels []string
+		for _, tk := range pow10Ticks(tc.min, tc.max) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, " "); got != tc.want {
+			t.Errorf("%g..%g: labels %q, want %q", tc.min, tc.max, got, tc.want)
+		}
+	}
+}
