@@ -48,6 +48,8 @@
 // Besides comm.Comm, *Comm offers the library's own collectives (Bcast,
 // Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v), Alltoall(v),
 // ReduceScatter, ReduceScatterBlock) on byte buffers, with reductions typed by
-// Op and Datatype, so that the library's algorithms can be measured next to
-// package coll's.
+// Op and Datatype (aliases of package coll's), so that the library's
+// algorithms can be measured next to package coll's. *Comm implements
+// coll.Native: coll's collectives on it call the library unless an
+// algorithm override selects one of coll's own.
 package mpi

@@ -2,82 +2,64 @@
 
 package mpi
 
-import "fmt"
+import (
+	"fmt"
 
-// Op is a predefined reduction operation (MPI-3.1 §5.9.2). The zero value is
-// invalid, so that a forgotten Op is caught instead of meaning Sum. The
-// numeric values are fixed: shim.h maps them to the library's handles.
-type Op int
-
-// Reduction operations.
-const (
-	Sum  Op = 1 // MPI_SUM: elementwise a+b
-	Prod Op = 2 // MPI_PROD: elementwise a*b
-	Min  Op = 3 // MPI_MIN: elementwise minimum
-	Max  Op = 4 // MPI_MAX: elementwise maximum
+	"github.com/mpbench/mpbench/coll"
 )
 
-// String returns the MPI name of o, e.g. "MPI_SUM".
-func (o Op) String() string {
-	switch o {
-	case Sum:
-		return "MPI_SUM"
-	case Prod:
-		return "MPI_PROD"
-	case Min:
-		return "MPI_MIN"
-	case Max:
-		return "MPI_MAX"
-	}
-	return fmt.Sprintf("Op(%d)", int(o))
-}
+// Op is package coll's reduction operation, so that *Comm's collectives
+// implement coll.Native and a reduction is named the same way on both
+// runtimes. The zero value is invalid, so that a forgotten Op is caught
+// instead of meaning Sum. shim.h maps the numeric values (coll's: Sum 1,
+// Prod 2, Min 3, Max 4) to the library's handles.
+type Op = coll.Op
 
-// Valid reports whether o is one of Sum, Prod, Min, Max.
-func (o Op) Valid() bool { return o >= Sum && o <= Max }
+// Reduction operations (MPI-3.1 §5.9.2).
+const (
+	Sum  = coll.Sum  // MPI_SUM: elementwise a+b
+	Prod = coll.Prod // MPI_PROD: elementwise a*b
+	Min  = coll.Min  // MPI_MIN: elementwise minimum
+	Max  = coll.Max  // MPI_MAX: elementwise maximum
+)
 
-// Datatype is the element type of a reduction's byte buffer, read in the
-// machine's native byte order. The zero value is invalid. The numeric values
-// are fixed: shim.h maps them to the library's handles.
-type Datatype int
+// Datatype is package coll's element type of a reduction's byte buffer,
+// read in the machine's native byte order. The zero value is invalid.
+// shim.h maps the numeric values (coll's: Float32 1, Float64 2, Int32 3,
+// Int64 4) to the library's handles.
+type Datatype = coll.Datatype
 
 // Element types of reductions.
 const (
-	Float32 Datatype = 1 // MPI_FLOAT, 4 bytes
-	Float64 Datatype = 2 // MPI_DOUBLE, 8 bytes
-	Int32   Datatype = 3 // MPI_INT32_T, 4 bytes
-	Int64   Datatype = 4 // MPI_INT64_T, 8 bytes
+	Float32 = coll.Float32 // MPI_FLOAT, 4 bytes
+	Float64 = coll.Float64 // MPI_DOUBLE, 8 bytes
+	Int32   = coll.Int32   // MPI_INT32_T, 4 bytes
+	Int64   = coll.Int64   // MPI_INT64_T, 8 bytes
 )
 
-// Size is the element size of d in bytes (0 for an invalid Datatype).
-func (d Datatype) Size() int {
-	switch d {
-	case Float32, Int32:
-		return 4
-	case Float64, Int64:
-		return 8
-	}
-	return 0
-}
+// shim.h's mpb_op and mpb_dtype switch on these values: a change in coll
+// fails to compile here (index out of range) instead of mapping silently.
+var (
+	_ = [1]struct{}{}[Sum-1]
+	_ = [1]struct{}{}[Prod-2]
+	_ = [1]struct{}{}[Min-3]
+	_ = [1]struct{}{}[Max-4]
+	_ = [1]struct{}{}[Float32-1]
+	_ = [1]struct{}{}[Float64-2]
+	_ = [1]struct{}{}[Int32-3]
+	_ = [1]struct{}{}[Int64-4]
+)
 
-// String returns the MPI name of d, e.g. "MPI_DOUBLE".
-func (d Datatype) String() string {
-	switch d {
-	case Float32:
-		return "MPI_FLOAT"
-	case Float64:
-		return "MPI_DOUBLE"
-	case Int32:
-		return "MPI_INT32_T"
-	case Int64:
-		return "MPI_INT64_T"
-	}
-	return fmt.Sprintf("Datatype(%d)", int(d))
-}
+// *Comm offers the library's collectives to package coll.
+var _ coll.Native = (*Comm)(nil)
+
+// validOp reports whether o is one of Sum, Prod, Min, Max.
+func validOp(o Op) bool { return o >= Sum && o <= Max }
 
 // elems checks op and d and returns len(b) in elements of d; len(b) must be a
 // multiple of d.Size().
 func elems(fn string, b []byte, op Op, d Datatype) (int, error) {
-	if !op.Valid() {
+	if !validOp(op) {
 		return 0, fmt.Errorf("mpi: %s: invalid %v; want Sum, Prod, Min or Max", fn, op)
 	}
 	if d.Size() == 0 {
