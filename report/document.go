@@ -98,10 +98,14 @@ func (s SeriesReport) section(k int) Section {
 	}
 	if s.FitErr == nil {
 		sec.table(analysis.FitTableView(s.Fit))
-		if s.Fit.Split {
+		switch {
+		case s.Fit.Split && oneMessage(s.Benchmark):
 			sec.line("eager/rendezvous break at %d B (two segments fit better than one line: BIC %.1f < %.1f)",
 				s.Fit.BreakBytes, s.Fit.BICSplit, s.Fit.BICSingle)
-		} else {
+		case s.Fit.Split:
+			sec.line("break at %d B between a small- and a large-message regime (protocol or algorithm switch; "+
+				"two segments fit better than one line: BIC %.1f < %.1f)", s.Fit.BreakBytes, s.Fit.BICSplit, s.Fit.BICSingle)
+		default:
 			sec.line("no eager/rendezvous break: one line fits best")
 		}
 		if s.Model != nil {

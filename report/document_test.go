@@ -206,3 +206,15 @@ func TestJSONAbsentNumbersAreNull(t *testing.T) {
 		t.Error("a wire table without --wire")
 	}
 }
+
+func TestNegativeZeroPrintsAsZero(t *testing.T) {
+	tab := analysis.Table{Title: "t", Columns: []analysis.Column{{Name: "loss", Unit: "%"}},
+		Rows: [][]analysis.Cell{{{Value: -0.04, Prec: 1}}, {{Value: -0.06, Prec: 1}}}}
+	var b bytes.Buffer
+	if err := WriteTable(&b, tab, CSV); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "# t\nloss [%]\n0.0\n-0.1\n" {
+		t.Errorf("csv %q, want -0.04 as 0.0 and -0.06 as -0.1", got)
+	}
+}

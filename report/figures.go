@@ -21,11 +21,15 @@ type Figure struct {
 	Curves  int // curves drawn (legend entries)
 }
 
+// MaxCurves is the most curves one figure overlays; more runs of a
+// benchmark are spread over several figures so that legends stay legible.
+const MaxCurves = 10
+
 // Figures builds every plot of a report: for each benchmark name, the
 // time and (where a bandwidth exists) the bandwidth against size with one
 // curve per run and process count, so that runs sharing a benchmark are
-// overlaid; then, for each run measured at several process counts, the
-// ABG against the process count. Benchmarks are in order of first
+// overlaid (MaxCurves at most per figure); then, for each run measured at
+// several process counts, the ABG against the process count. Benchmarks are in order of first
 // appearance. Series with no point to draw are skipped, not errors.
 func Figures(reps []RunReport) []Figure {
 	var order []string
@@ -56,14 +60,21 @@ func Figures(reps []RunReport) []Figure {
 		figs = append(figs, Figure{ID: id, Title: title, Caption: caption, Plot: p, Curves: curves})
 	}
 	for _, b := range order {
-		series := byBench[b]
-		if p, caption, err := LatencyPlot(b+": time against size", series); err == nil {
-			cs, _ := latencyCurves(series)
-			add("latency", b, p, caption, drawn(cs))
-		}
-		if p, caption, err := BandwidthPlot(b+": bandwidth against size", series); err == nil {
-			cs, _, _, _ := bandwidthCurves(series)
-			add("bandwidth", b, p, caption, drawn(cs))
+		all := byBench[b]
+		for from := 0; from < len(all); from += MaxCurves {
+			series := all[from:min(from+MaxCurves, len(all))]
+			name := b
+			if len(all) > MaxCurves {
+				name = fmt.Sprintf("%s (curves %d-%d of %d)", b, from+1, from+len(series), len(all))
+			}
+			if p, caption, err := LatencyPlot(name+": time against size", series); err == nil {
+				cs, _ := latencyCurves(series)
+				add("latency", name, p, caption, drawn(cs))
+			}
+			if p, caption, err := BandwidthPlot(name+": bandwidth against size", series); err == nil {
+				cs, _, _, _ := bandwidthCurves(series)
+				add("bandwidth", name, p, caption, drawn(cs))
+			}
 		}
 	}
 	for _, r := range reps {

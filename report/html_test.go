@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,5 +155,22 @@ func TestHTMLInChromium(t *testing.T) {
 		if !strings.Contains(dom, `id="fig-`+fig.ID+`"`) {
 			t.Errorf("DOM lacks figure %s", fig.ID)
 		}
+	}
+}
+
+func TestFiguresSplitManyRuns(t *testing.T) {
+	_, runs := corpusRuns(t, pingPongFile)
+	var reps []RunReport
+	for i := 0; i < MaxCurves+2; i++ {
+		reps = append(reps, Analyze(fmt.Sprintf("run%02d.txt", i), 1, 1, runs[0], Options{}))
+	}
+	var curves []int
+	for _, f := range Figures(reps) {
+		if strings.HasPrefix(f.ID, "latency-") {
+			curves = append(curves, f.Curves)
+		}
+	}
+	if fmt.Sprint(curves) != fmt.Sprint([]int{MaxCurves, 2}) {
+		t.Errorf("latency figures with %v curves, want [%d 2]", curves, MaxCurves)
 	}
 }

@@ -77,11 +77,21 @@ func prettyTable(t analysis.Table) table.Writer {
 	for _, r := range t.Rows {
 		row := make(table.Row, len(r))
 		for i, c := range r {
-			row[i] = c.String()
+			row[i] = cellText(c)
 		}
 		w.AppendRow(row)
 	}
 	return w
+}
+
+// cellText is the cell as printed, with a negative zero ("-0.0", from a
+// tiny negative value rounded) printed as zero.
+func cellText(c analysis.Cell) string {
+	s := c.String()
+	if c.Text == "" && strings.HasPrefix(s, "-") && strings.Trim(s, "-0.") == "" {
+		return s[1:]
+	}
+	return s
 }
 
 // WriteTable renders one table in format f (Text, Markdown, CSV or HTML).
@@ -125,7 +135,7 @@ func writeCSV(w io.Writer, t analysis.Table) error {
 	for _, r := range t.Rows {
 		rec := make([]string, len(r))
 		for i, c := range r {
-			rec[i] = c.String()
+			rec[i] = cellText(c)
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -162,7 +172,8 @@ func toJSON(t analysis.Table) jsonTable {
 				row[i] = nil
 			default:
 				// The cell's precision, as the text forms print it.
-				row[i], _ = strconv.ParseFloat(strconv.FormatFloat(c.Value, 'f', c.Prec, 64), 64)
+				v, _ := strconv.ParseFloat(cellText(c), 64)
+				row[i] = v
 			}
 		}
 		j.Rows = append(j.Rows, row)
