@@ -99,6 +99,9 @@ func (s SeriesReport) Label() string {
 // "np=2 aggregate".
 func (s SeriesReport) Case() string {
 	c := fmt.Sprintf("np=%d", s.Processes)
+	if s.Processes <= 0 {
+		c = "np unknown" // OSU prints no process count
+	}
 	if s.Multi != result.MultiNone {
 		c = fmt.Sprintf("%dx%d", s.Groups, s.Processes)
 		if s.Group >= 0 {
@@ -246,7 +249,7 @@ func analyzeSeries(rows []result.Row, mbyte float64, opt Options) SeriesReport {
 	}
 	s.Fit, s.FitErr = analysis.FitPiecewise(s.Points, analysis.FitOptions{Model: opt.Wire})
 	if errors.Is(s.FitErr, analysis.ErrInsufficientSizes) {
-		s.Notes = append(s.Notes, fmt.Sprintf("no Hockney fit: %d sizes with a positive time, %d needed", positive(s.Points), analysis.MinFitSizes))
+		s.Notes = append(s.Notes, fmt.Sprintf("no Hockney fit: %d size(s) with a positive time, %d needed", positive(s.Points), analysis.MinFitSizes))
 	} else if s.FitErr != nil {
 		s.Notes = append(s.Notes, "no Hockney fit: "+s.FitErr.Error())
 	}
