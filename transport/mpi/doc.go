@@ -39,7 +39,13 @@
 // zero-copy: the Go buffer is pinned with runtime.Pinner from Isend/Irecv
 // until Wait or Test reports completion, and the library reads or writes it
 // in place. Every request must therefore be completed; a request dropped
-// before completion keeps its buffer pinned.
+// before completion keeps its buffer pinned. Blocking calls pass the Go
+// buffer for the duration of the call only, as cgo allows, and copy nothing
+// either. Caveat for RDMA networks (not tested here: this machine has only
+// shared memory): registration caches of UCX or Open MPI learn of freed
+// memory through hooks on libc's munmap/madvise, which the Go runtime
+// bypasses; where buffers are freed and reallocated between benchmarks,
+// disable the cache (e.g. UCX_RCACHE_ENABLE=n, OMPI_MCA_mpi_leave_pinned=0).
 //
 // Errors come back as *Error (the library communicator's error handler is set
 // to MPI_ERRORS_RETURN). MPI_ERR_TRUNCATE, MPI_ERR_RANK and MPI_ERR_TAG
