@@ -343,3 +343,34 @@ func TestPow10TicksLabelNarrowRanges(t *testing.T) {
 		}
 	}
 }
+
+func TestCombineRunsAcrossFiles(t *testing.T) {
+	// One file per process count, the second in IMB 2017's MiB.
+	var runs []result.Run
+	for i, n := range []int{2, 4, 8} {
+		mbyte := result.MB
+		if i == 1 {
+			mbyte = result.MiB
+		}
+		r := result.NewRow("Sendrecv", n, 4194304)
+		r.TMax = 4000
+		r.MBps = 2 * 4194304 / r.TMax * 1e6 / mbyte
+		runs = append(runs, result.Run{Meta: result.Meta{Tool: "IMB-MPI1", MByte: mbyte}, Rows: []result.Row{r}})
+	}
+	for _, r := range runs {
+		if rep := Analyze("one.txt", 1, 1, r, Options{}); len(rep.ABG) != 0 {
+			t.Fatal("one run of one process count must give no ABG scaling")
+		}
+	}
+	all := Combine(runs)
+	if all.Meta.MByte != result.MB || len(all.Rows) != 3 {
+		t.Fatalf("combined MByte %v with %d rows, want MB and 3 rows", all.Meta.MByte, len(all.Rows))
+	}
+	if d := all.Rows[1].MBps/all.Rows[0].MBps - 1; math.Abs(d) > 1e-12 {
+		t.Errorf("the MiB run's bandwidth was not converted: %g vs %g", all.Rows[1].MBps, all.Rows[0].MBps)
+	}
+	rep := Analyze("combined", 1, 1, all, Options{})
+	if len(rep.ABG) != 3 || len(rep.Scaling) != 1 || rep.Scaling[0].Class != analysis.SwitchLike {
+		t.Errorf("combined: %d ABG rows, scaling %+v; want 3 rows, switch-like (constant time as N grows)", len(rep.ABG), rep.Scaling)
+	}
+}
