@@ -5,13 +5,13 @@ package mpi
 // #include "shim.h"
 import "C"
 
-import "github.com/mpbench/mpbench/comm"
+import (
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+)
 
-// Comm offers package coll's Private interface (checked here without
-// importing coll).
-var _ interface {
-	CollectiveComm() (comm.Comm, error)
-} = (*Comm)(nil)
+// *Comm gives package coll's algorithms their own message space.
+var _ coll.Private = (*Comm)(nil)
 
 // CollectiveComm returns a communicator with the same group and rank order
 // as c but its own message space (MPI_Comm_dup), on which package coll runs
