@@ -17,8 +17,9 @@ import (
 // analyzeFlags are the options shared by "mpbench analyze" and "mpbench
 // report".
 type analyzeFlags struct {
-	wire string
-	k    int
+	wire    string
+	k       int
+	combine bool
 }
 
 // options turns the flags into report options. Error: a bad wire spec or
@@ -42,6 +43,7 @@ func (f *analyzeFlags) options() (report.Options, error) {
 func addAnalyzeFlags(cmd *cobra.Command, f *analyzeFlags) {
 	cmd.Flags().StringVar(&f.wire, "wire", "", "link model for the wire-time table and % of line rate: "+analysis.WireSpecForms)
 	cmd.Flags().IntVarP(&f.k, "k", "k", analysis.DefaultLatencySizes, "latency = mean difference of the first k sizes (needs --wire)")
+	cmd.Flags().BoolVar(&f.combine, "combine", false, "also analyse all runs together as one (files of one network at different process counts: ABG scaling and inversions across them)")
 }
 
 // newAnalyzeCmd is "mpbench analyze FILE...".
@@ -73,7 +75,7 @@ Times are in usec, sizes in bytes; bandwidths name their Mbyte (10^6 or 2^20).`,
 				return err
 			}
 			files, loadErr := loadFiles(args, cmd.ErrOrStderr())
-			reps := analyzeFiles(files, opt)
+			reps := analyzeFiles(files, opt, f.combine)
 			if err := report.WriteDocument(cmd.OutOrStdout(), reps, opt.K, fmtSel); err != nil {
 				return err
 			}
@@ -135,13 +137,22 @@ func fileError(path string, err error) error {
 	return usageErrorf("%s: %v", path, err)
 }
 
-// analyzeFiles analyses every run of every file, in order.
-func analyzeFiles(files []loadedFile, opt report.Options) []report.RunReport {
+// combinedName names the report of all runs taken together.
+const combinedName = "all runs combined"
+
+// analyzeFiles analyses every run of every file, in order, and with
+// combine, when there are several runs, all of them as one run last.
+func analyzeFiles(files []loadedFile, opt report.Options, combine bool) []report.RunReport {
 	var reps []report.RunReport
+	var all []result.Run
 	for _, f := range files {
 		for i, r := range f.runs {
 			reps = append(reps, report.Analyze(f.path, i+1, len(f.runs), r, opt))
 		}
+		all = append(all, f.runs...)
+	}
+	if combine && len(all) > 1 {
+		reps = append(reps, report.Analyze(combinedName, 1, 1, report.Combine(all), opt))
 	}
 	return reps
 }

@@ -122,3 +122,18 @@ func TestCompareCommand(t *testing.T) {
 		t.Errorf("one file: exit %d, stderr %q; want exit 2 asking for two files", code, stderr)
 	}
 }
+
+func TestAnalyzeCombine(t *testing.T) {
+	a := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	b := corpusFile(t, "005-imb2018u1-pingpong-wrapped.txt")
+	code, stdout, stderr := runMain(t, "analyze", "--combine", a, b)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Count(stdout, "\n== ") != 2 || !strings.Contains(stdout, "== "+combinedName+":") {
+		t.Errorf("want the two files and then %q:\n%s", combinedName, stdout)
+	}
+	if _, stdout, _ = runMain(t, "analyze", a, b); strings.Contains(stdout, combinedName) {
+		t.Error("runs combined without --combine")
+	}
+}

@@ -40,7 +40,7 @@ and can be mailed. --png-dir also writes each plot as a PNG file.`,
 			if len(files) == 0 {
 				return loadErr
 			}
-			reps := analyzeFiles(files, opt)
+			reps := analyzeFiles(files, opt, f.combine)
 			if err := writePage(out, reps, report.HTMLOptions{Title: title, Files: len(files), Wire: f.wire, K: f.k}); err != nil {
 				return err
 			}
