@@ -140,10 +140,40 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 		rep.ABGNote = "benchmarks printing bandwidth only (IMB Uniband/Biband, osu_mbw_mr): t = m x bytes / reported aggregate bandwidth"
 	}
 	rep.Flags = flagsByMode(run.Rows, opt.Anomaly)
+	if run.Aborted {
+		rep.Flags = append(rep.Flags, endedEarly(run))
+	}
 	if len(run.Rows) == 0 {
 		rep.Notes = append(rep.Notes, "no measured rows")
 	}
 	return rep
+}
+
+// FlagEndedEarly marks a run that ended before its end marker (truncated
+// file, crash, hang or abort; field cases B08, B11, B20).
+const FlagEndedEarly analysis.FlagKind = "ended-early"
+
+// endedEarly flags an aborted run at the benchmark it stopped in (the
+// reader's Info["aborted_benchmark"], else the last row's) and the last
+// size it printed.
+func endedEarly(run result.Run) analysis.Flag {
+	f := analysis.Flag{Kind: FlagEndedEarly, Benchmark: run.Meta.Info["aborted_benchmark"], Processes: -1, Group: -1, Bytes: -1}
+	var last *result.Row
+	for i := range run.Rows {
+		if f.Benchmark == "" || run.Rows[i].Benchmark == f.Benchmark {
+			last = &run.Rows[i]
+		}
+	}
+	switch {
+	case last != nil:
+		f.Benchmark, f.Processes, f.Bytes = last.Benchmark, last.Processes*max(last.Groups, 1), last.Bytes
+		f.Msg = fmt.Sprintf("the run ended early in %s after %d B on %d ranks (truncated, crashed or hung): larger sizes are missing", f.Benchmark, f.Bytes, f.Processes)
+	case f.Benchmark != "":
+		f.Msg = fmt.Sprintf("the run ended early in %s before its first row (truncated, crashed or hung)", f.Benchmark)
+	default:
+		f.Msg = "the run ended early before any table (truncated, crashed or hung)"
+	}
+	return f
 }
 
 // flagsByMode runs the anomaly detector on each IMB-EXT mode's rows apart

@@ -66,6 +66,11 @@ func (c Comparison) Sections() []Section {
 		}
 		head.line("run %d: %s (%s; %d run(s) in the file), %s", i, s.Name, strings.Join(names, ", "), len(s.Runs), role)
 	}
+	if tools := c.tools(); len(tools) > 1 {
+		head.line("the runs come from different tools (%s): only benchmarks of the same name are compared, "+
+			"and like-named tests may still differ in method (IMB times t_max over ranks, OSU averages; "+
+			"IMB PingPong is a blocking round trip, osu_bw a window of messages in flight)", strings.Join(tools, ", "))
+	}
 	head.line("t in usec; bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
 		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1) " +
 		"of repeated measurements of the point in either run; a difference is significant when it exceeds that noise")
@@ -82,6 +87,21 @@ func (c Comparison) Sections() []Section {
 		}
 		out = append(out, c.section(c.Rows[start:i]))
 		start = i
+	}
+	return out
+}
+
+// tools lists the distinct tools of the sources, in order.
+func (c Comparison) tools() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range c.Sources {
+		for _, r := range s.Runs {
+			if t := r.Meta.Tool; t != "" && !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
 	}
 	return out
 }

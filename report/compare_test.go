@@ -97,3 +97,23 @@ func TestCompareNothingInCommon(t *testing.T) {
 		t.Errorf("no common point must be said:\n%s", out.String())
 	}
 }
+
+func TestCompareWarnsOfDifferentTools(t *testing.T) {
+	imb := pingRun(2, 100)
+	osu := pingRun(2, 100)
+	osu.Meta.Tool = "OSU"
+	var out bytes.Buffer
+	if err := WriteComparison(&out, Compare([]Source{{"a", []result.Run{imb}}, {"b", []result.Run{osu}}}), Text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "different tools (IMB-MPI1, OSU)") {
+		t.Errorf("no warning about mixed tools:\n%s", out.String())
+	}
+	out.Reset()
+	if err := WriteComparison(&out, Compare([]Source{{"a", []result.Run{imb}}, {"b", []result.Run{imb}}}), Text); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "different tools") {
+		t.Error("warning about mixed tools for one tool")
+	}
+}

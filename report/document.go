@@ -112,10 +112,28 @@ func (s SeriesReport) section(k int) Section {
 			sec.line("%% of line rate against %s (payload rate %.2f MB/s)", s.Model.Name, s.Model.PayloadMBps())
 		}
 	}
+	if n := directions(s.Benchmark); n != "" {
+		sec.line("%s", n)
+	}
 	for _, n := range s.Notes {
 		sec.line("%s", n)
 	}
 	return sec
+}
+
+// directions says how a benchmark's bandwidth counts bytes when it is not
+// one message one way (IMB src_c: scale_bw 2 for Sendrecv and Biband, 4
+// for Exchange; field case B01), "" otherwise.
+func directions(bench string) string {
+	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(bench)) {
+	case "sendrecv":
+		return "bandwidth counts both directions: IMB prints 2 x bytes / t (half of it compares with PingPing)"
+	case "exchange":
+		return "bandwidth counts four messages: IMB prints 4 x bytes / t"
+	case "biband", "osubibw":
+		return "bidirectional: the bandwidth adds both directions"
+	}
+	return ""
 }
 
 // abgSection is the aggregate bandwidth and its classification.
@@ -140,7 +158,7 @@ func (r RunReport) flagsSection() Section {
 		sec.line("none")
 		return sec
 	}
-	sec.table(analysis.FlagsTableView(r.Flags))
+	sec.table(FlagsTableView(r.Flags))
 	return sec
 }
 
@@ -172,6 +190,24 @@ func ScalingTableView(rows []analysis.Scaling) analysis.Table {
 	for _, s := range rows {
 		t.Rows = append(t.Rows, []analysis.Cell{txt(s.Benchmark), num(float64(s.Bytes), 0), txt(s.Class.String()),
 			num(s.Slope, 2), num(s.ABGGrowth, 2), num(s.TransferGrowth, 2), txt(s.Evidence)})
+	}
+	return t
+}
+
+// FlagsTableView lists anomaly flags: kind, benchmark, ranks, size and
+// why; a rank count or size that does not apply (-1) is left empty.
+func FlagsTableView(flags []analysis.Flag) analysis.Table {
+	t := analysis.Table{Title: "Anomalies", Columns: []analysis.Column{{Name: "kind"}, {Name: "benchmark"},
+		{Name: "ranks"}, {Name: "bytes", Unit: "B"}, {Name: "why"}}}
+	known := func(v int64) analysis.Cell {
+		if v < 0 {
+			return num(math.NaN(), 0)
+		}
+		return num(float64(v), 0)
+	}
+	for _, f := range flags {
+		t.Rows = append(t.Rows, []analysis.Cell{txt(string(f.Kind)), txt(f.Benchmark), known(int64(f.Processes)),
+			known(f.Bytes), txt(f.Msg)})
 	}
 	return t
 }

@@ -218,3 +218,31 @@ func TestNegativeZeroPrintsAsZero(t *testing.T) {
 		t.Errorf("csv %q, want -0.04 as 0.0 and -0.06 as -0.1", got)
 	}
 }
+
+func TestEndedEarlyFlag(t *testing.T) {
+	// Corpus 033: IMB Allreduce on 1024 ranks, the paste cut mid-row.
+	path, runs := corpusRuns(t, "033-imb-allreduce-np1024-hang-truncated-issue.txt")
+	rep := Analyze(path, 1, 1, runs[0], Options{})
+	var last int64 = -1
+	for _, r := range runs[0].Rows {
+		if r.Benchmark == "Allreduce" {
+			last = r.Bytes
+		}
+	}
+	var got *analysis.Flag
+	for i, f := range rep.Flags {
+		if f.Kind == FlagEndedEarly {
+			got = &rep.Flags[i]
+		}
+	}
+	if got == nil || got.Benchmark != "Allreduce" || got.Processes != 1024 || got.Bytes != last {
+		t.Fatalf("ended-early flag %+v, want Allreduce, 1024 ranks, last size %d", got, last)
+	}
+	var b bytes.Buffer
+	if err := WriteTable(&b, FlagsTableView([]analysis.Flag{*got, {Kind: FlagEndedEarly, Processes: -1, Bytes: -1, Msg: "m"}}), CSV); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), fmt.Sprintf("ended-early,Allreduce,1024,%d,", last)) || !strings.Contains(b.String(), "ended-early,-,,,m") {
+		t.Errorf("flags csv:\n%s", b.String())
+	}
+}
