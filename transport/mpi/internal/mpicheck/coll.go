@@ -18,6 +18,7 @@ func collChecks() []check {
 		{"gather-scatter-allgather-alltoall", checkBlocks},
 		{"gatherv-scatterv-allgatherv-alltoallv", checkVectors},
 		{"reduce-scatter", checkReduceScatter},
+		{"coll-algorithms-vs-library", checkCollAlgorithms},
 	}
 }
 
