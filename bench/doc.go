@@ -31,6 +31,17 @@
 //   - -check: an untimed pass after the timed loop repeats the n
 //     repetitions with send areas filled by Pattern and verifies every
 //     received byte; defects abort the run with a *CheckError.
+//     Reductions fill their send areas with small integers as float32
+//     (FillReduction), so the reference sum every rank computes locally
+//     is exact in any order of addition.
+//   - Collectives (Allreduce ... Bcast, Barrier; IMB_allreduce.c and
+//     siblings): each call is timed on its own and the times summed, with
+//     a barrier after each call outside the timed region under -sync;
+//     no bandwidth column. Reductions use MPI_FLOAT and MPI_SUM, sizes in
+//     whole elements (0, 4, 8, ...). Rooted collectives use root 0, or
+//     root i mod procs in iteration i under -root_shift. The kernels call
+//     package coll with Options.Algorithms, and each block and row names
+//     the algorithm per size (Block.Algorithms, result.Row.Algorithm).
 //
 // The runner's own coordination (probe, repetition count, results,
 // verdicts) uses point-to-point messages only, never package coll, so the

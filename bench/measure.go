@@ -14,7 +14,8 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
 	r.bufs = bufs
-	env := &Env{Comm: r.group, Bytes: bytes, Sync: r.opts.Sync, bufs: bufs}
+	env := &Env{Comm: r.group, Bytes: bytes, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
+		Algorithms: r.opts.Algorithms, bufs: bufs}
 
 	// Probe one iteration; rank 0 fixes n from the slowest rank.
 	probe, err := spec.Kernel(env, 1)
@@ -78,7 +79,15 @@ func (r *blockRun) verify(env *Env, n int) (defects int64, note string, err erro
 	var want []byte
 	for rep := 0; rep < n; rep++ {
 		env.first = rep
-		Pattern(env.Send(0), env.Comm.Rank(), env.Bytes, rep, 0)
+		send := env.Send(0)
+		if spec.Fill != nil {
+			spec.Fill(env, rep, send)
+		} else {
+			Pattern(send, env.Comm.Rank(), env.Bytes, rep, 0)
+		}
+		if corruptSend != nil {
+			corruptSend(env, rep, send)
+		}
 		got := env.Recv(0)
 		if want == nil {
 			want = make([]byte, len(got))
@@ -88,12 +97,21 @@ func (r *blockRun) verify(env *Env, n int) (defects int64, note string, err erro
 		if _, err := spec.Kernel(env, 1); err != nil {
 			return defects, note, err
 		}
+		if spec.Received != nil {
+			k := spec.Received(env, rep)
+			got, want = got[:k], want[:k]
+		}
 		count, off := firstDefect(got, want)
 		if count > 0 && note == "" {
 			note = fmt.Sprintf("bench: %s: %d bytes: rank %d: -check: byte offset %d of the receive area in repetition %d is 0x%02x, want 0x%02x (%d wrong bytes in that repetition)",
 				r.name(), env.Bytes, r.world.Rank(), off, rep, got[off], want[off], count)
 		}
 		defects += count
+		want = want[:cap(want)]
 	}
 	return defects, note, nil
 }
+
+// corruptSend, when set (by tests only), alters a rank's send area after
+// the -check fill, to prove that a wrong contribution is detected.
+var corruptSend func(e *Env, rep int, send []byte)

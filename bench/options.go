@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result"
 )
 
@@ -50,6 +51,15 @@ type Options struct {
 	Multi                int      // -multi: result.MultiNone (default), result.MultiWorst (0), result.MultiEach (1)
 	MByte                float64  // bytes per Mbyte in Mbytes/sec: result.MB (default, IMB >= 2018) or result.MiB (IMB <= 2017)
 	Benchmarks           []string // benchmark names in run order, case-insensitive; empty means DefaultNames()
+	// RootShift is IMB's -root_shift: rooted collectives (Bcast, Reduce,
+	// Gather(v), Scatter(v)) use root (i mod procs) in iteration i instead
+	// of the fixed root 0 (IMB_bcast.c: root = (root+1) % num_procs).
+	// Default off, as in IMB since 2017.
+	RootShift bool
+	// Algorithms selects the collective algorithms (mpbench's --coll, see
+	// coll.ParseAlgorithms); the zero value uses coll's decision table, or
+	// the library's collectives on a coll.Native communicator.
+	Algorithms coll.Algorithms
 }
 
 // DefaultOptions returns IMB-MPI1 2021.x defaults: -npmin 2, -msglog 0:22,

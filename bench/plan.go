@@ -49,6 +49,8 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			}}
 			if spec.Class == Sync {
 				bp.sizes = []int64{0}
+			} else if spec.Elem > 0 {
+				bp.sizes = alignSizes(sizes, spec.Elem)
 			}
 			for _, size := range bp.sizes {
 				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {

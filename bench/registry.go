@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/comm"
 )
 
@@ -43,7 +44,27 @@ type Spec struct {
 	// Pattern(r, e.Bytes, rep, ...) in its send area. nil: -check is not
 	// supported and rows carry no defects value.
 	Expect func(e *Env, rep int, want []byte)
-	Kernel Kernel
+	// Received, when set, gives the number of leading bytes of the calling
+	// rank's receive area that one iteration of repetition rep writes (0
+	// at ranks that receive nothing, such as the root of Bcast or the
+	// non-roots of Reduce and Gather); -check compares only those. nil
+	// means the whole area.
+	Received func(e *Env, rep int) int64
+	// Fill, when set, writes the -check send area of repetition rep on the
+	// calling rank instead of Pattern (reductions need values whose sum is
+	// exact in any order; see FillReduction).
+	Fill func(e *Env, rep int, send []byte)
+	// Elem is the element size in bytes of a reduction's buffers (4 for
+	// IMB's MPI_FLOAT); 0 for byte-moving benchmarks. Sizes are then
+	// rounded to whole elements as IMB does: a size below one element
+	// becomes one element, others are rounded down, and duplicates are
+	// dropped (-msglog 0:2 gives 0 and 4).
+	Elem int
+	// Collective is the package coll name of the collective the kernel
+	// calls ("bcast", "reduce_scatter", ...), used to report the
+	// algorithm per message size; "" for none.
+	Collective string
+	Kernel     Kernel
 }
 
 var (
@@ -133,8 +154,14 @@ type Env struct {
 	Comm  comm.Comm // the group's communicator: active ranks of this group only
 	Bytes int64     // message size in bytes
 	Sync  bool      // Options.Sync: collectives barrier between timed calls
-	bufs  *buffers
-	first int // repetition index of the kernel's iteration 0
+	// RootShift is Options.RootShift: rooted collectives move the root
+	// every iteration (see Root).
+	RootShift bool
+	// Algorithms is Options.Algorithms, the collective algorithm selection
+	// kernels pass to package coll.
+	Algorithms coll.Algorithms
+	bufs       *buffers
+	first      int // repetition index of the kernel's iteration 0
 }
 
 // Send returns the send area of iteration i (len = Spec.Areas send size).

@@ -83,11 +83,12 @@ type blockRun struct {
 	plan   blockPlan
 	opts   *Options
 	world  comm.Comm
-	active comm.Comm // ranks of all groups; nil on idle ranks
-	group  comm.Comm // this rank's group
-	sink   Sink      // nil except on world rank 0
-	fail   error     // first failure known at rank 0
-	bufs   *buffers  // the last size's buffers, reused by the next
+	active comm.Comm        // ranks of all groups; nil on idle ranks
+	group  comm.Comm        // this rank's group
+	sink   Sink             // nil except on world rank 0
+	fail   error            // first failure known at rank 0
+	bufs   *buffers         // the last size's buffers, reused by the next
+	algs   map[int64]string // collective algorithm by message size; nil for none
 }
 
 func (r *blockRun) name() string { return r.plan.block.Benchmark }
@@ -115,6 +116,12 @@ func (r *blockRun) run(ctx context.Context) error {
 	}
 	if r.group, err = r.active.Split(me/b.Processes, me); err != nil {
 		return r.errf(-1, "split groups: %w", err)
+	}
+	if r.plan.spec.Collective != "" {
+		if err := r.algorithms(); err != nil {
+			return r.errf(-1, "%w", err)
+		}
+		b = r.plan.block
 	}
 	if r.sink != nil {
 		r.fail = r.sink.Begin(b)
@@ -272,5 +279,30 @@ func (r *blockRun) row(bytes int64, n int, recs []record) result.Row {
 	if b.Check {
 		row.Defects = float64(defects)
 	}
+	row.Algorithm = r.algs[bytes]
 	return row
+}
+
+// algorithms records which collective algorithm each message size of the
+// block runs on this rank's group (coll's Algorithms.For: the override,
+// the decision table, or the library's own on a coll.Native communicator),
+// for the rows and, as size ranges, for the block header.
+func (r *blockRun) algorithms() error {
+	r.algs = map[int64]string{}
+	var spans []AlgorithmSpan
+	for _, bytes := range r.plan.sizes {
+		ch, err := r.opts.Algorithms.For(r.group, r.plan.spec.Collective, int(bytes))
+		if err != nil {
+			return err
+		}
+		alg := ch.String()
+		r.algs[bytes] = alg
+		if n := len(spans); n > 0 && spans[n-1].Algorithm == alg {
+			spans[n-1].MaxBytes = bytes
+			continue
+		}
+		spans = append(spans, AlgorithmSpan{MinBytes: bytes, MaxBytes: bytes, Algorithm: alg})
+	}
+	r.plan.block.Algorithms = spans
+	return nil
 }

@@ -1,6 +1,11 @@
 package bench
 
-import "github.com/mpbench/mpbench/result"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mpbench/mpbench/result"
+)
 
 // Class is IMB's benchmark group, which decides the table layout
 // (IMB's BTYPES in src_c/IMB_benchmark.h).
@@ -46,6 +51,31 @@ type Block struct {
 	ScaleBW float64
 	// Check is true when rows carry a Defects value (-check).
 	Check bool
+	// Algorithms lists the collective algorithm of the block's message
+	// sizes as consecutive ranges, in size order (one span when it does
+	// not change with size); nil for benchmarks that call no collective.
+	// Each row carries its own in result.Row.Algorithm.
+	Algorithms []AlgorithmSpan
+}
+
+// AlgorithmSpan is the algorithm of a range of message sizes of a block.
+type AlgorithmSpan struct {
+	MinBytes, MaxBytes int64  // first and last message size of the range, bytes
+	Algorithm          string // coll.Choice syntax, e.g. "binomial" or "pipeline:seg=16384"
+}
+
+// AlgorithmText describes spans for an output header: "binomial" when one
+// algorithm covers every size, else "recursive_doubling (0-2048 bytes),
+// rabenseifner (4096-4194304 bytes)". It is "" for no spans.
+func AlgorithmText(spans []AlgorithmSpan) string {
+	if len(spans) == 1 {
+		return spans[0].Algorithm
+	}
+	parts := make([]string, len(spans))
+	for i, sp := range spans {
+		parts[i] = fmt.Sprintf("%s (%d-%d bytes)", sp.Algorithm, sp.MinBytes, sp.MaxBytes)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Sink receives results as they are measured. Only world rank 0 calls it.

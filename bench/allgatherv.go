@@ -1,0 +1,20 @@
+package bench
+
+// Allgatherv (IMB_allgatherv.c): MPI_Allgatherv with IMB's arguments,
+// every count bytes and packed displacements, so it moves what Allgather
+// does through the vector interface.
+func init() {
+	Register(Spec{
+		Name: "Allgatherv", Class: Collective, Default: true, Collective: "allgatherv",
+		Areas:  gatheredAreas,
+		Expect: ExpectFrom(everyRank),
+		Kernel: allgathervKernel,
+	})
+}
+
+func allgathervKernel(e *Env, n int) (float64, error) {
+	counts, displs := blockCounts(e.Comm.Size(), e.Bytes)
+	return timeCalls(e, n, func(i int) error {
+		return e.Algorithms.Allgatherv(e.Comm, e.Send(i), e.Recv(i), counts, displs)
+	})
+}

@@ -1,0 +1,25 @@
+package bench
+
+// Barrier (IMB_barrier.c): MPI_Barrier (package coll's algorithm, or the
+// library's on a coll.Native communicator), each call timed separately.
+// Class Sync: one row without #bytes.
+func init() {
+	Register(Spec{
+		Name: "Barrier", Class: Sync, Default: true, Collective: "barrier",
+		Areas:  func(int64, int) (int64, int64) { return 0, 0 },
+		Kernel: barrierKernel,
+	})
+}
+
+func barrierKernel(e *Env, n int) (float64, error) {
+	c := e.Comm
+	total := 0.0
+	for i := 0; i < n; i++ {
+		start := c.Wtime()
+		if err := e.Algorithms.Barrier(c); err != nil {
+			return 0, err
+		}
+		total += c.Wtime() - start
+	}
+	return total, nil
+}

@@ -1,0 +1,30 @@
+package bench
+
+// Bcast (IMB_bcast.c): MPI_Bcast of bytes from the root (0, or rotating
+// under -root_shift), which sends from its send area while every other
+// rank receives into its receive area. Each call is timed separately (see
+// timeCalls); t_min/t_max/t_avg over the ranks, no bandwidth column.
+func init() {
+	Register(Spec{
+		Name: "Bcast", Class: Collective, Default: true, Collective: "bcast",
+		Expect: func(e *Env, rep int, want []byte) { Pattern(want, e.rootAt(rep), e.Bytes, rep, 0) },
+		Received: func(e *Env, rep int) int64 {
+			if e.Comm.Rank() == e.rootAt(rep) {
+				return 0
+			}
+			return e.Bytes
+		},
+		Kernel: bcastKernel,
+	})
+}
+
+func bcastKernel(e *Env, n int) (float64, error) {
+	return timeCalls(e, n, func(i int) error {
+		root := e.Root(i)
+		buf := e.Recv(i)
+		if e.Comm.Rank() == root {
+			buf = e.Send(i)
+		}
+		return e.Algorithms.Bcast(e.Comm, buf, root)
+	})
+}

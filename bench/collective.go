@@ -1,0 +1,140 @@
+package bench
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/mpbench/mpbench/coll"
+)
+
+// Shared parts of the collective benchmarks (IMB-MPI1's Collective and
+// Sync classes). Each benchmark's kernel calls one package coll function
+// on the group communicator with e.Algorithms; coll runs the library's own
+// collective instead when the communicator implements coll.Native.
+
+// timeCalls is the loop of IMB's collective kernels (IMB_allreduce.c and
+// siblings): every call is timed on its own and the times are summed;
+// under -sync (e.Sync) a barrier follows each call outside the timed
+// region, so that one call's stragglers do not overlap the next call.
+// It returns the summed time in seconds.
+func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
+	c := e.Comm
+	total := 0.0
+	for i := 0; i < n; i++ {
+		start := c.Wtime()
+		if err := call(i); err != nil {
+			return 0, err
+		}
+		total += c.Wtime() - start
+		if e.Sync {
+			if err := c.Barrier(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return total, nil
+}
+
+// Root returns the root of the kernel's iteration i: 0, or under
+// -root_shift the repetition index modulo the group size, so that the
+// root visits every rank in turn (IMB_bcast.c, IMB_reduce.c, ...:
+// root = (root + root_shift) % num_procs after each call).
+func (e *Env) Root(i int) int { return e.rootAt(e.first + i) }
+
+// rootAt is the root of repetition rep.
+func (e *Env) rootAt(rep int) int {
+	if !e.RootShift {
+		return 0
+	}
+	return rep % e.Comm.Size()
+}
+
+// reductionType and reductionOp are IMB's defaults for the reduction
+// benchmarks: -red_data_type float (MPI_FLOAT) and MPI_SUM.
+const (
+	reductionType = coll.Float32
+	reductionOp   = coll.Sum
+)
+
+// FillReduction fills send with the -check values of a reduction for group
+// rank rank, message size bytes and repetition rep: float32 elements that
+// are small integers (-128..127, taken from Pattern), so that the sum over
+// any number of ranks up to 2^17 is exact whatever order an algorithm adds
+// in, and a result can be compared bit for bit with a local reference.
+func FillReduction(send []byte, rank int, bytes int64, rep int) {
+	Pattern(send, rank, bytes, rep, 0)
+	for k := 0; k+4 <= len(send); k += 4 {
+		binary.NativeEndian.PutUint32(send[k:], math.Float32bits(float32(int8(send[k]))))
+	}
+}
+
+// fillReduction is FillReduction as a Spec.Fill.
+func fillReduction(e *Env, rep int, send []byte) {
+	FillReduction(send, e.Comm.Rank(), e.Bytes, rep)
+}
+
+// reference returns the element-wise sum of every group rank's
+// FillReduction vector of n bytes in repetition rep: what a reduction of
+// the whole group must produce.
+func reference(e *Env, rep int, n int64) []byte {
+	sum := make([]byte, n)
+	tmp := make([]byte, n)
+	for r := 0; r < e.Comm.Size(); r++ {
+		FillReduction(tmp, r, e.Bytes, rep)
+		if r == 0 {
+			copy(sum, tmp)
+			continue
+		}
+		// Lengths are whole elements by construction; ReduceLocal cannot fail.
+		_ = coll.ReduceLocal(reductionType, reductionOp, sum, tmp)
+	}
+	return sum
+}
+
+// everyRank lists the group ranks 0..procs-1: the sources of the blocks of
+// Allgather(v), in rank order.
+func everyRank(_, procs int) []int {
+	out := make([]int, procs)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// atRoot is a Spec.Received for collectives whose result lands at the
+// root only (Reduce, Gather, Gatherv): the whole area there, nothing
+// elsewhere.
+func atRoot(e *Env, rep int) int64 {
+	if e.Comm.Rank() == e.rootAt(rep) {
+		return int64(len(e.Recv(0)))
+	}
+	return 0
+}
+
+// blockCounts returns p counts of b bytes and their packed displacements:
+// the v variants' arguments in IMB, which gives every rank the same count.
+func blockCounts(p int, b int64) (counts, displs []int) {
+	counts, displs = make([]int, p), make([]int, p)
+	for i := range counts {
+		counts[i], displs[i] = int(b), i*int(b)
+	}
+	return counts, displs
+}
+
+// alignSizes rounds sizes to whole elements of elem bytes for a
+// reduction, as IMB does: 0 stays 0, a size below one element becomes one
+// element, larger sizes are rounded down; repeated sizes are dropped.
+func alignSizes(sizes []int64, elem int) []int64 {
+	var out []int64
+	seen := map[int64]bool{}
+	for _, s := range sizes {
+		if s > 0 {
+			s = max(int64(elem), s/int64(elem)*int64(elem))
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+package bench
+
+// Gather (IMB_gather.c): MPI_Gather of bytes from every rank's send area
+// into procs*bytes at the root (0, or rotating under -root_shift), rank
+// i's bytes at offset i*bytes. #bytes is the block per rank.
+func init() {
+	Register(Spec{
+		Name: "Gather", Class: Collective, Default: true, Collective: "gather",
+		Areas:    gatheredAreas,
+		Expect:   ExpectFrom(everyRank),
+		Received: atRoot,
+		Kernel:   gatherKernel,
+	})
+}
+
+func gatherKernel(e *Env, n int) (float64, error) {
+	return timeCalls(e, n, func(i int) error {
+		return e.Algorithms.Gather(e.Comm, e.Send(i), e.Recv(i), e.Root(i))
+	})
+}

@@ -1,0 +1,24 @@
+package bench
+
+// Reduce_scatter_block (IMB_reduce_scatter_block.c, IMB 2019 Update 1 and
+// later): MPI_Reduce_scatter_block with MPI_SUM; every rank receives
+// bytes/4 MPI_FLOAT elements, so the vector reduced is procs*bytes bytes
+// and #bytes is the block per rank.
+func init() {
+	Register(Spec{
+		Name: "Reduce_scatter_block", Class: Collective, Default: true, Collective: "reduce_scatter_block", Elem: 4,
+		Areas: func(bytes int64, procs int) (int64, int64) { return int64(procs) * bytes, bytes },
+		Fill:  fillReduction,
+		Expect: func(e *Env, rep int, want []byte) {
+			all := reference(e, rep, int64(e.Comm.Size())*e.Bytes)
+			copy(want, all[int64(e.Comm.Rank())*e.Bytes:])
+		},
+		Kernel: reduceScatterBlockKernel,
+	})
+}
+
+func reduceScatterBlockKernel(e *Env, n int) (float64, error) {
+	return timeCalls(e, n, func(i int) error {
+		return e.Algorithms.ReduceScatterBlock(e.Comm, e.Send(i), e.Recv(i), reductionType, reductionOp)
+	})
+}

@@ -1,0 +1,20 @@
+package bench
+
+// Scatterv (IMB_scatterv.c): MPI_Scatterv with IMB's arguments, every
+// count bytes and packed displacements, so it moves what Scatter does
+// through the vector interface.
+func init() {
+	Register(Spec{
+		Name: "Scatterv", Class: Collective, Default: true, Collective: "scatterv",
+		Areas:  scatteredAreas,
+		Expect: expectScattered,
+		Kernel: scattervKernel,
+	})
+}
+
+func scattervKernel(e *Env, n int) (float64, error) {
+	counts, displs := blockCounts(e.Comm.Size(), e.Bytes)
+	return timeCalls(e, n, func(i int) error {
+		return e.Algorithms.Scatterv(e.Comm, e.Send(i), counts, displs, e.Recv(i), e.Root(i))
+	})
+}
