@@ -52,7 +52,8 @@ func LatencyPlot(title string, series []Labelled) (*plot.Plot, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return p, "Time per message against message size, both axes logarithmic" + omittedNote(omitted) + ".", nil
+	caption := "Time per message against message size, both axes logarithmic; dashed: the Hockney fit (per segment when split at a break)"
+	return p, caption + omittedNote(omitted) + ".", nil
 }
 
 // latencyCurves returns the (bytes, usec) curves of LatencyPlot and the
@@ -72,9 +73,37 @@ func latencyCurves(series []Labelled) ([]curve, int) {
 			}
 			c.xy = append(c.xy, plotter.XY{X: float64(pt.Bytes), Y: pt.Usec})
 		}
+		c.fit = fitLine(l.Series)
 		curves = append(curves, c)
 	}
 	return curves, omitted
+}
+
+// fitLine samples a series' Hockney fit at 16 points per factor of two:
+// one segment over the sizes it was fitted to, or the eager and the
+// rendezvous segments each over their own sizes. Sizes of 0 bytes are
+// left out (log axis); nil without a fit.
+func fitLine(s SeriesReport) []plotter.XYs {
+	if s.FitErr != nil {
+		return nil
+	}
+	fits := []analysis.Fit{s.Fit.Single}
+	if s.Fit.Split {
+		fits = []analysis.Fit{s.Fit.Eager, s.Fit.Rendezvous}
+	}
+	var out []plotter.XYs
+	for _, f := range fits {
+		lo, hi := max(f.MinBytes, 1), f.MaxBytes
+		var xy plotter.XYs
+		for e := math.Log2(float64(lo)); e <= math.Log2(float64(hi))+1e-9; e += 1.0 / 16 {
+			b := math.Exp2(e)
+			if t := f.AlphaUsec + b*f.BetaInv; t > 0 {
+				xy = append(xy, plotter.XY{X: b, Y: t})
+			}
+		}
+		out = append(out, xy)
+	}
+	return out
 }
 
 // BandwidthPlot draws bandwidth against message size on log axes: the
@@ -233,6 +262,7 @@ func abgCurves(curves []ABGCurve) []curve {
 type curve struct {
 	label string
 	xy    plotter.XYs
+	fit   []plotter.XYs // model segments drawn dashed in the curve's colour
 }
 
 // drawn counts the curves that have points (the legend entries).
@@ -278,6 +308,19 @@ func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error
 		sp.Shape = plotutil.Shape(n)
 		p.Add(lp, sp)
 		p.Legend.Add(c.label, lp, sp)
+		for _, seg := range c.fit {
+			if len(seg) < 2 {
+				continue
+			}
+			fl, err := plotter.NewLine(seg)
+			if err != nil {
+				return nil, fmt.Errorf("report: %s fit: %w", c.label, err)
+			}
+			fl.Color = plotutil.Color(n)
+			fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			fl.Width = vg.Points(0.8)
+			p.Add(fl)
+		}
 		n++
 	}
 	if n == 0 {

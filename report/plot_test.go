@@ -374,3 +374,21 @@ func TestCombineRunsAcrossFiles(t *testing.T) {
 		t.Errorf("combined: %d ABG rows, scaling %+v; want 3 rows, switch-like (constant time as N grows)", len(rep.ABG), rep.Scaling)
 	}
 }
+
+func TestLatencyPlotDrawsFitSegments(t *testing.T) {
+	rep := analyzedPingPong(t)
+	s := rep.Series[0]
+	cs, _ := latencyCurves([]Labelled{{"np=2", s}})
+	if !s.Fit.Split || len(cs[0].fit) != 2 {
+		t.Fatalf("split %v, %d fit segments; want the eager and rendezvous segments", s.Fit.Split, len(cs[0].fit))
+	}
+	eager, rdv := cs[0].fit[0], cs[0].fit[1]
+	if eager[len(eager)-1].X > float64(s.Fit.Eager.MaxBytes)+0.5 || rdv[0].X != float64(s.Fit.BreakBytes) {
+		t.Errorf("eager ends at %g B, rendezvous starts at %g B; want each on its own sizes (break %d B)",
+			eager[len(eager)-1].X, rdv[0].X, s.Fit.BreakBytes)
+	}
+	last := rdv[len(rdv)-1]
+	if want := s.Fit.Rendezvous.Predict(int64(last.X)); math.Abs(last.Y-want) > 1e-9*want {
+		t.Errorf("fit line at %g B is %g usec, want the model's %g", last.X, last.Y, want)
+	}
+}
