@@ -49,6 +49,7 @@ func TableSpec(b bench.Block) imb.TableSpec {
 	return imb.TableSpec{
 		Benchmark: b.Benchmark, Format: OutFormat(b), Processes: b.Processes,
 		Groups: len(b.Groups), Multi: b.Multi, Idle: b.Idle, Check: b.Check,
+		Algorithm: bench.AlgorithmText(b.Algorithms),
 	}
 }
 

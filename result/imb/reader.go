@@ -122,6 +122,15 @@ type readerSection struct {
 	lastRow     int // index in run.Rows of the section's last row, -1 none
 	partial     []string
 	partialLine int
+	algs        []readerAlg // from mpbench's "# Algorithm:" line
+}
+
+// readerAlg is one entry of an "# Algorithm:" line: the algorithm of the
+// sizes lo..hi (every size when all is set).
+type readerAlg struct {
+	name   string
+	lo, hi int64
+	all    bool
 }
 
 // readerNoise is one unrecognised line.
@@ -137,7 +146,38 @@ var (
 	readerIdleRE      = regexp.MustCompile(`^#-?\s*\(\s*(\d+)\s+additional\s+process`)
 	readerGroupLineRE = regexp.MustCompile(`^#\s*Group\s+\d+\s*:`)
 	readerModeRE      = regexp.MustCompile(`^#\s*MODE:\s*(\S+)`)
+	readerAlgRE       = regexp.MustCompile(`^#\s*Algorithm:\s*(.*\S)`)
+	readerAlgSpanRE   = regexp.MustCompile(`^(\S+)\s+\((\d+)-(\d+) bytes\)$`)
 )
+
+// readerParseAlgs reads mpbench's "# Algorithm:" value: "binomial", or
+// ranges "recursive_doubling (0-2048 bytes), rabenseifner (4096-4194304
+// bytes)". Unrecognised entries are skipped.
+func readerParseAlgs(v string) []readerAlg {
+	var out []readerAlg
+	for _, item := range strings.Split(v, ", ") {
+		item = strings.TrimSpace(item)
+		if sm := readerAlgSpanRE.FindStringSubmatch(item); sm != nil {
+			lo, _ := strconv.ParseInt(sm[2], 10, 64)
+			hi, _ := strconv.ParseInt(sm[3], 10, 64)
+			out = append(out, readerAlg{name: sm[1], lo: lo, hi: hi})
+		} else if !strings.ContainsAny(item, " ()") && item != "" {
+			out = append(out, readerAlg{name: item, all: true})
+		}
+	}
+	return out
+}
+
+// algorithm returns the section's algorithm for a row of bytes ("" when
+// unknown).
+func (s *readerSection) algorithm(bytes int64) string {
+	for _, a := range s.algs {
+		if a.all || (bytes >= a.lo && bytes <= a.hi) {
+			return a.name
+		}
+	}
+	return ""
+}
 
 // readerGlued are markers found after junk glued at the start of a line.
 var readerGlued = []string{"#---", "# Benchmarking", "#- Benchmarking", "# #processes", "# All processes entering"}
@@ -349,6 +389,10 @@ func (p *readerParser) hashLine(t string, ln int) {
 			if readerGroupLineRE.MatchString(t) {
 				return
 			}
+			if sm := readerAlgRE.FindStringSubmatch(t); sm != nil {
+				r.sec.algs = readerParseAlgs(sm[1])
+				return
+			}
 			if sm := readerModeRE.FindStringSubmatch(t); sm != nil {
 				r.sec.aggregate = 0
 				if strings.EqualFold(sm[1], "AGGREGATE") {
@@ -533,6 +577,7 @@ func (p *readerParser) row(r *readerRun, t string, fields []string, ln int) {
 		}
 		row.Extra["aggregate"] = float64(s.aggregate)
 	}
+	row.Algorithm = s.algorithm(row.Bytes)
 	row.File, row.Line = p.name, ln
 	r.run.Rows = append(r.run.Rows, row)
 	s.rows++

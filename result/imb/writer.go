@@ -94,6 +94,10 @@ type TableSpec struct {
 	Idle int
 	// Check adds IMB's defects column (-check), except for OutSync tables.
 	Check bool
+	// Algorithm, when not "", is printed as a "# Algorithm: ..." comment
+	// line after the process lines: the collective algorithm measured
+	// (mpbench's addition; IMB readers skip comment lines in a section).
+	Algorithm string
 }
 
 // Writer writes benchmark results in the text format of IMB-MPI1 (see
@@ -263,6 +267,9 @@ func (w *Writer) BeginTable(t TableSpec) error {
 		b.WriteString("# ( 1 additional process waiting in MPI_Barrier)\n")
 	case t.Idle > 1:
 		fmt.Fprintf(&b, "# ( %d additional processes waiting in MPI_Barrier)\n", t.Idle)
+	}
+	if t.Algorithm != "" {
+		fmt.Fprintf(&b, "# Algorithm: %s\n", t.Algorithm)
 	}
 	b.WriteString(writerRule(len(cols)))
 	for _, c := range cols {
