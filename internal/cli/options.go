@@ -28,6 +28,7 @@ type runFlags struct {
 	warmup     string
 	multi      int
 	check      bool
+	coll       collFlags
 	mbyte      string
 	mib        bool
 	jsonFile   string
@@ -55,6 +56,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.warmup, "warm_up", "1", "same as -warmup")
 	fs.IntVar(&f.multi, "multi", result.MultiNone, "IMB -multi 0|1: run np/N groups at once; 0 prints the worst group, 1 every group")
 	fs.BoolVar(&f.check, "check", false, "IMB -check: verify every received byte and print a defects column")
+	addCollFlags(fs, &f.coll)
 	fs.StringVar(&f.mbyte, "mbyte", "1e6", "bytes per Mbyte in Mbytes/sec: 1e6 (IMB 2018 and later) or 2^20 (IMB 2017 and earlier)")
 	fs.BoolVar(&f.mib, "mib", false, "same as --mbyte 2^20")
 	fs.StringVar(&f.jsonFile, "json", "", "also write every row to FILE as JSON Lines, as it is measured")
@@ -164,6 +166,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, usageErrorf("-multi %d: expected -multi 0 or -multi 1", f.multi)
 	}
 	o.Check = f.check
+	if err := f.coll.apply(&o); err != nil {
+		return o, err
+	}
 	if o.MByte, err = parseMByte(f.mbyte); err != nil {
 		return o, err
 	}

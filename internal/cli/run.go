@@ -55,6 +55,9 @@ Exit status: 0 success, 1 the run failed (the message names the rank),
 
 // runRun checks every input, then starts the job.
 func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
+	if f.coll.show {
+		return showAlgorithms(cmd.OutOrStdout(), &f.coll)
+	}
 	if handled, err := runUnderMPILauncher(cmd, f, inv); handled {
 		return err // one rank of an MPI job (mpirun.go)
 	}

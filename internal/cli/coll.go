@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/coll"
+)
+
+// collFlags are the collective options of "mpbench run".
+type collFlags struct {
+	spec      string // --coll overrides
+	show      bool   // --show-algorithms
+	rootShift string // -root_shift 1|0
+}
+
+// addCollFlags defines the collective options on fs.
+func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
+	fs.StringVar(&f.spec, "coll", "", "collective algorithms, e.g. bcast=pipeline:seg=16384,allreduce=ring (default: the decision table; see --show-algorithms)")
+	fs.StringVar(&f.rootShift, "root_shift", "0", "IMB -root_shift 1|0: rooted collectives move the root to the next rank every iteration")
+	fs.BoolVar(&f.show, "show-algorithms", false, "print every collective's algorithms and the default decision table by message size and process count, then exit")
+}
+
+// apply sets the collective options of o; a bad --coll is a usage error
+// listing the valid choices.
+func (f *collFlags) apply(o *bench.Options) error {
+	a, err := coll.ParseAlgorithms(f.spec)
+	if err != nil {
+		return usageErrorf("--coll %s: %s", f.spec, strings.TrimPrefix(err.Error(), "coll: "))
+	}
+	o.Algorithms = a
+	o.RootShift, err = onOff("root_shift", f.rootShift)
+	return err
+}
+
+// Sizes (bytes) and process counts of the decision grid --show-algorithms
+// prints under the rules: around MPICH's thresholds and IMB's sizes.
+var (
+	gridSizes = []int{8, 1024, 16384, 65536, 1 << 20, 4 << 20}
+	gridProcs = []int{2, 4, 8, 16, 64}
+)
+
+// showAlgorithms prints the algorithm table (with any --coll overrides)
+// and, for each collective benchmark, the algorithm chosen per message
+// size (IMB's #bytes) and process count.
+func showAlgorithms(w io.Writer, f *collFlags) error {
+	a, err := coll.ParseAlgorithms(f.spec)
+	if err != nil {
+		return usageErrorf("--coll %s: %s", f.spec, strings.TrimPrefix(err.Error(), "coll: "))
+	}
+	if err := a.WriteTable(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nAlgorithm by message size (IMB's #bytes) and number of ranks:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "benchmark\tbytes")
+	for _, p := range gridProcs {
+		fmt.Fprintf(tw, "\tp=%d", p)
+	}
+	fmt.Fprintln(tw)
+	for _, name := range bench.Names() {
+		spec, _ := bench.Lookup(name)
+		if spec.Collective == "" {
+			continue
+		}
+		sizes := gridSizes
+		if spec.Class == bench.Sync {
+			sizes = []int{0}
+		}
+		for _, n := range sizes {
+			fmt.Fprintf(tw, "%s\t%d", name, n)
+			for _, p := range gridProcs {
+				ch, err := a.Select(spec.Collective, p, n)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(tw, "\t%s", ch)
+			}
+			fmt.Fprintln(tw)
+		}
+	}
+	return tw.Flush()
+}
