@@ -18,6 +18,7 @@ import (
 const (
 	sleepSlice    = 10 * time.Millisecond
 	livenessEvery = 10 * time.Millisecond
+	quietSlice    = time.Millisecond
 	closeTimeout  = 2 * time.Second
 )
 
@@ -43,6 +44,7 @@ type Endpoint struct {
 	polling    atomic.Bool  // held by whoever consumes the rings
 	fg         atomic.Int32 // goroutines polling in Progress
 	parked     atomic.Bool  // the poller goroutine sleeps
+	fgRecent   atomic.Bool  // a Progress call found what it waited for since the poller last looked
 	closing    atomic.Bool
 	closeOnce  sync.Once
 	pollerDone chan struct{}
@@ -118,58 +120,51 @@ func (e *Endpoint) pending() bool {
 }
 
 // pollLoop is the poller goroutine: it consumes the rings while no
-// Progress call does, spins briefly when they are empty, then sleeps.
+// Progress call does. It never spins (a spinning poller would compete for
+// the CPU with the rank's own polling): with nothing to do it sleeps on the
+// segment's futex, asking producers to wake it, except while a Progress
+// call polls or one has just found what it waited for (the rank is between
+// two calls): then it sleeps for at most quietSlice without asking, so a
+// busy rank costs its peers no futex wake-ups.
 func (e *Endpoint) pollLoop() {
 	defer close(e.pollerDone)
 	lastCheck := time.Now()
-	idle := time.Time{}
 	for !e.closing.Load() {
-		if e.fg.Load() == 0 {
-			if e.tryPoll() > 0 {
-				idle = time.Time{}
-				// A delivery may have readied the goroutine waiting for
-				// it: let it run on this thread now rather than on
-				// another one woken for it.
-				runtime.Gosched()
-				continue
-			}
-			now := time.Now()
-			if idle.IsZero() {
-				idle = now
-			}
-			if now.Sub(idle) < e.spin {
-				if e.oversubscribed {
-					runtime.Gosched()
-				}
-				continue
-			}
-		}
-		e.park()
-		idle = time.Time{}
 		if now := time.Now(); now.Sub(lastCheck) >= livenessEvery {
 			lastCheck = now
 			e.checkPeers()
 		}
+		if e.fg.Load() > 0 || e.fgRecent.Swap(false) {
+			e.park(false, quietSlice)
+			continue
+		}
+		if e.tryPoll() > 0 {
+			// A delivery may have readied the goroutine waiting for it:
+			// let it run on this thread now rather than on another one
+			// woken for it.
+			runtime.Gosched()
+			continue
+		}
+		e.park(true, sleepSlice)
 	}
 }
 
-// park sleeps the poller until a producer rings the bell, the sleep slice
-// ends or Close. Producers ring only while want is set: by the poller when
-// no Progress call polls, and by the last Progress call to end (so a
-// polling caller costs its peers no wake-ups).
-func (e *Endpoint) park() {
+// park sleeps the poller until a producer rings the bell, d passes or
+// Close. With ask, producers ring only while want is set: by the poller
+// here when no Progress call polls, and by a Progress call that gives up.
+func (e *Endpoint) park(ask bool, d time.Duration) {
 	c := e.own.ctl()
 	e.parked.Store(true)
-	if e.fg.Load() == 0 {
+	if ask && e.fg.Load() == 0 {
 		c.want.Store(1)
 	}
 	s := c.bell.seq.Load()
-	if (e.fg.Load() == 0 && e.pending()) || e.closing.Load() {
+	if (ask && e.fg.Load() == 0 && e.pending()) || e.closing.Load() {
 		c.want.Store(0)
 		e.parked.Store(false)
 		return
 	}
-	futexWaitOn(&c.bell.seq, s, sleepSlice)
+	futexWaitOn(&c.bell.seq, s, d)
 	c.want.Store(0)
 	e.parked.Store(false)
 }
@@ -188,12 +183,17 @@ func (e *Endpoint) Progress(done func() bool) {
 		c.want.Store(0)
 	}
 	last := time.Now()
-	for i := 0; !done(); i++ {
+	ok := false
+	for i := 0; ; i++ {
+		if done() {
+			ok = true
+			break
+		}
 		if e.tryPoll() > 0 {
 			last = time.Time{}
 			continue
 		}
-		if i&15 == 15 {
+		if i&63 == 63 {
 			now := time.Now()
 			if last.IsZero() {
 				last = now
@@ -204,6 +204,13 @@ func (e *Endpoint) Progress(done func() bool) {
 				runtime.Gosched()
 			}
 		}
+	}
+	if ok {
+		// The rank got what it waited for and will most likely be back
+		// soon: the poller stays quiet meanwhile.
+		e.fgRecent.Store(true)
+		e.fg.Add(-1)
+		return
 	}
 	if e.fg.Add(-1) == 0 && e.parked.Load() {
 		c.want.Store(1)

@@ -209,7 +209,7 @@ func spinUntil(cond func() bool, d time.Duration) bool {
 		if cond() {
 			return true
 		}
-		if i&31 == 31 && time.Since(start) > d {
+		if i&63 == 63 && time.Since(start) > d {
 			return false
 		}
 	}
