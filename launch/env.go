@@ -19,6 +19,16 @@ const (
 	EnvRendezvousBind = "MPBENCH_RENDEZVOUS_BIND"
 	EnvTransport      = "MPBENCH_TRANSPORT"
 	EnvShmCMA         = "MPBENCH_SHM_CMA"
+	EnvBind           = "MPBENCH_BIND"
+)
+
+// Binding of ranks to CPUs (MPBENCH_BIND): core pins each rank to a CPU of
+// its own (its index among the ranks on its host), none leaves placement
+// to the kernel; unset binds when the host's ranks do not outnumber its
+// CPUs.
+const (
+	BindCore = "core"
+	BindNone = "none"
 )
 
 // Transport modes (MPBENCH_TRANSPORT): shared memory between ranks on the
@@ -39,6 +49,7 @@ type workerEnv struct {
 	sockBuf    int    // 0 means the transport's default
 	transport  string // TransportAuto, TransportTCP or TransportShm
 	shmCMA     int    // shm.Options.CMABytes (0: default)
+	bind       string // BindCore, BindNone or "" (automatic)
 }
 
 // readWorkerEnv parses the bootstrap variables through getenv; errors name
@@ -70,6 +81,11 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 	case TransportAuto, TransportTCP, TransportShm:
 	default:
 		return w, fmt.Errorf("launch: %s=%q: want auto (shared memory on a host, TCP between hosts), tcp or shm", EnvTransport, getenv(EnvTransport))
+	}
+	switch w.bind = getenv(EnvBind); w.bind {
+	case "", BindCore, BindNone:
+	default:
+		return w, fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
 	}
 	if s := getenv(EnvShmCMA); s != "" {
 		if w.shmCMA, err = strconv.Atoi(s); err != nil {

@@ -80,8 +80,8 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, e
 		if err != nil {
 			return nil, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
 		}
-		me.host = hostID()
 	}
+	me.host = hostID()
 	if w.transport != TransportShm {
 		ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf})
 		if err != nil {
@@ -111,7 +111,8 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, e
 // connect builds the endpoint from the rendezvous table: shared memory to
 // the ranks on this host (unless tcp only), TCP to the others.
 func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend *shm.Pending, ln *tcp.Listener, abort func()) (transport.Endpoint, error) {
-	local := make([]bool, w.size)
+	sameHost := make([]bool, w.size) // for binding to CPUs
+	local := make([]bool, w.size)    // reached through shared memory
 	tcpView := make([]string, w.size)
 	route := make([]int, w.size)
 	remote := false
@@ -121,7 +122,8 @@ func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend
 			abort()
 			return nil, err
 		}
-		local[r] = me.host != "" && a.host == me.host
+		sameHost[r] = a.host == me.host
+		local[r] = pend != nil && sameHost[r]
 		switch {
 		case r == w.rank:
 			tcpView[r] = me.tcp
@@ -134,6 +136,7 @@ func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend
 			tcpView[r], route[r], remote = a.tcp, 1, true
 		}
 	}
+	bind(w, sameHost)
 	if pend == nil {
 		return ln.Connect(ctx, tcpView) // tcp only
 	}
@@ -203,4 +206,22 @@ func watchLauncher(ctl net.Conn, w workerEnv) {
 	}
 	fmt.Fprintf(os.Stderr, "mpbench: rank %d: lost the control connection to the launcher at %s (%v); exiting\n", w.rank, w.rendezvous, err)
 	os.Exit(exitLauncherLost)
+}
+
+// bind pins the rank to a CPU of its own (its index among the ranks on
+// this host) when MPBENCH_BIND is core, or, by default, when the host's
+// ranks do not outnumber its CPUs.
+func bind(w workerEnv, sameHost []bool) {
+	idx, n := 0, 0
+	for r, l := range sameHost {
+		if l || r == w.rank {
+			if r < w.rank {
+				idx++
+			}
+			n++
+		}
+	}
+	if w.bind == BindCore || (w.bind == "" && n <= allowedCPUs()) {
+		bindToCPU(idx % max(allowedCPUs(), 1))
+	}
 }

@@ -92,6 +92,7 @@ func TestReadWorkerEnv(t *testing.T) {
 		{EnvSockBuf, "4M", EnvSockBuf},
 		{EnvTransport, "udp", EnvTransport},
 		{EnvShmCMA, "16k", EnvShmCMA},
+		{EnvBind, "socket", EnvBind},
 	} {
 		env := map[string]string{}
 		for k, v := range good {

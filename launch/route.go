@@ -14,13 +14,14 @@ import (
 	"github.com/mpbench/mpbench/transport/tcp"
 )
 
-// A rank's address in the rendezvous table is its TCP listen address
-// (MPBENCH_TRANSPORT=tcp), or, when shared memory may be used,
+// A rank's address in the rendezvous table is
 //
 //	host=<16 hex digits>;tcp=<host:port or empty>
 //
 // where host identifies the host and its /dev/shm: ranks with the same host
-// value reach each other through shared memory.
+// value reach each other through shared memory (unless
+// MPBENCH_TRANSPORT=tcp) and are bound to CPUs of that host. A bare
+// host:port (no host field) is a TCP-only rank on a host of its own.
 
 // hostID identifies this host and its shared-memory file system: the
 // kernel's boot id, the host name and the device and inode of /dev/shm
