@@ -58,15 +58,15 @@ imb_norm() {
 run_one() { # name file
 	local name=$1 f=$2 raw=$2.raw
 	case $name in
-	ompi-shm) timeout 600 mpirun.openmpi -np 2 --mca pml ob1 --mca btl vader,self NPopenmpi "${NP_ARGS[@]}" -o "$raw" >/dev/null ;;
-	ompi-tcp) timeout 600 mpirun.openmpi -np 2 --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo NPopenmpi "${NP_ARGS[@]}" -o "$raw" >/dev/null ;;
-	mpich-shm) timeout 600 mpiexec.mpich -n 2 NPmpich2 "${NP_ARGS[@]}" -o "$raw" >/dev/null ;;
-	mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self timeout 600 mpiexec.mpich -n 2 NPmpich2 "${NP_ARGS[@]}" -o "$raw" >/dev/null ;;
+	ompi-shm) timeout 600 mpirun.openmpi -np 2 --mca pml ob1 --mca btl vader,self NPopenmpi "${NP_ARGS[@]}" -o "$raw" >"$raw.log" 2>&1 ;;
+	ompi-tcp) timeout 600 mpirun.openmpi -np 2 --mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo NPopenmpi "${NP_ARGS[@]}" -o "$raw" >"$raw.log" 2>&1 ;;
+	mpich-shm) timeout 600 mpiexec.mpich -n 2 NPmpich2 "${NP_ARGS[@]}" -o "$raw" >"$raw.log" 2>&1 ;;
+	mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self timeout 600 mpiexec.mpich -n 2 NPmpich2 "${NP_ARGS[@]}" -o "$raw" >"$raw.log" 2>&1 ;;
 	nptcp)
-		timeout 600 NPtcp "${NP_ARGS[@]}" >/dev/null &
+		timeout 600 NPtcp "${NP_ARGS[@]}" >/dev/null 2>&1 &
 		local rx=$!
 		sleep 0.5
-		timeout 600 NPtcp -h 127.0.0.1 "${NP_ARGS[@]}" -o "$raw" >/dev/null
+		timeout 600 NPtcp -h 127.0.0.1 "${NP_ARGS[@]}" -o "$raw" >"$raw.log" 2>&1
 		wait $rx ;;
 	mpbench-shm | mpbench-tcp)
 		timeout 600 "$OUT/mpbench" run -np 2 --transport "${name#mpbench-}" -msglen "$OUT/sizes" -iter 1000,400 -time 2 --quiet PingPong >"$raw" ;;
