@@ -17,27 +17,10 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 	env := &Env{Comm: r.group, Bytes: bytes, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
 		Algorithms: r.opts.Algorithms, bufs: bufs}
 
-	// Probe one iteration; rank 0 fixes n from the slowest rank.
-	probe, err := spec.Kernel(env, 1)
+	n, err := r.repetitions(env, bytes, prev)
 	if err != nil {
-		return record{}, 0, r.errf(bytes, "probe: %w", err)
+		return record{}, 0, err
 	}
-	probes, err := gather(r.active, record{value: probe}, tagProbe)
-	if err != nil {
-		return record{}, 0, r.errf(bytes, "gather probe: %w", err)
-	}
-	var agreed record
-	if r.active.Rank() == 0 {
-		slowest := 0.0
-		for _, p := range probes {
-			slowest = max(slowest, p.value)
-		}
-		agreed.count = int64(CapRepetitions(r.opts.BaseRepetitions(bytes), prev, slowest, r.opts.TimeLimit))
-	}
-	if agreed, err = bcast(r.active, agreed, tagReps); err != nil {
-		return record{}, 0, r.errf(bytes, "repetitions: %w", err)
-	}
-	n := int(agreed.count)
 
 	if r.opts.Warmup {
 		if _, err := spec.Kernel(env, WarmupRepetitions(n)); err != nil {
@@ -64,6 +47,66 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 		}
 	}
 	return res, n, nil
+}
+
+// repetitions fixes the repetition count of message size bytes on every
+// active rank (IMB's dynamic policy, see CapRepetitions and
+// ReprobeRepetitions): every rank probes one iteration and rank 0 takes
+// the slowest; when that probe alone would cap the count, every rank runs
+// a second, warm probe of k iterations and rank 0 caps with the smaller
+// per-iteration estimate. Under -iter_policy off the count is
+// BaseRepetitions, unprobed.
+func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
+	base := r.opts.BaseRepetitions(bytes)
+	if r.opts.IterPolicy == IterOff {
+		return base, nil
+	}
+	probe := func(k int) (float64, error) {
+		secs, err := r.plan.spec.Kernel(env, k)
+		if err != nil {
+			return 0, r.errf(bytes, "probe: %w", err)
+		}
+		probes, err := gather(r.active, record{value: secs / float64(k)}, tagProbe)
+		if err != nil {
+			return 0, r.errf(bytes, "gather probe: %w", err)
+		}
+		slowest := 0.0
+		for _, p := range probes {
+			slowest = max(slowest, p.value)
+		}
+		return slowest, nil // meaningful at rank 0 only
+	}
+	t, err := probe(1)
+	if err != nil {
+		return 0, err
+	}
+	// agreed.count: the repetitions, or 0 while agreed.value (k) asks for
+	// a second probe of k iterations.
+	var agreed record
+	if r.active.Rank() == 0 {
+		if k := ReprobeRepetitions(base, prev, t, r.opts.TimeLimit); k > 0 {
+			agreed.value = float64(k)
+		} else {
+			agreed.count = int64(CapRepetitions(base, prev, t, r.opts.TimeLimit))
+		}
+	}
+	if agreed, err = bcast(r.active, agreed, tagReps); err != nil {
+		return 0, r.errf(bytes, "repetitions: %w", err)
+	}
+	if agreed.count > 0 {
+		return int(agreed.count), nil
+	}
+	warm, err := probe(int(agreed.value))
+	if err != nil {
+		return 0, err
+	}
+	if r.active.Rank() == 0 {
+		agreed.count = int64(CapRepetitions(base, prev, min(t, warm), r.opts.TimeLimit))
+	}
+	if agreed, err = bcast(r.active, agreed, tagReps); err != nil {
+		return 0, r.errf(bytes, "repetitions: %w", err)
+	}
+	return int(agreed.count), nil
 }
 
 // verify is the -check pass: for each of the n repetitions, untimed, every

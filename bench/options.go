@@ -26,6 +26,13 @@ const (
 	DefaultMemBytes = int64(1) << 30
 )
 
+// Values of Options.IterPolicy (IMB's -iter_policy; IMB's multiple_np and
+// auto, which round counts for rooted collectives, are not offered).
+const (
+	IterDynamic = "dynamic" // volume cap, then min(n, prev, 1 + secs/t) (IMB's default)
+	IterOff     = "off"     // MsgsPerSample repetitions at every size
+)
+
 // Off-cache defaults used for "-off_cache -1" (IMB takes them from
 // src_c/IMB_mem_info.h, which is per machine; mpbench fixes them).
 const (
@@ -51,6 +58,13 @@ type Options struct {
 	Multi                int      // -multi: result.MultiNone (default), result.MultiWorst (0), result.MultiEach (1)
 	MByte                float64  // bytes per Mbyte in Mbytes/sec: result.MB (default, IMB >= 2018) or result.MiB (IMB <= 2017)
 	Benchmarks           []string // benchmark names in run order, case-insensitive; empty means DefaultNames()
+	// NoZeroSize is IMB's -zero_size off: the -msglog sweep starts at 2^a
+	// without the 0-byte size (a -msglen list is kept as given).
+	NoZeroSize bool
+	// IterPolicy is IMB's -iter_policy: IterDynamic (default; "" means the
+	// same) caps repetitions by volume and -time, IterOff runs
+	// MsgsPerSample repetitions at every size.
+	IterPolicy string
 	// RootShift is IMB's -root_shift: rooted collectives (Bcast, Reduce,
 	// Gather(v), Scatter(v)) use root (i mod procs) in iteration i instead
 	// of the fixed root 0 (IMB_bcast.c: root = (root+1) % num_procs).
@@ -126,6 +140,11 @@ func (o *Options) Validate() error {
 	}
 	if o.MByte != result.MB && o.MByte != result.MiB {
 		return fmt.Errorf("Mbyte of %v bytes: expected %v (MB) or %v (MiB)", o.MByte, float64(result.MB), float64(result.MiB))
+	}
+	switch o.IterPolicy {
+	case "", IterDynamic, IterOff:
+	default:
+		return fmt.Errorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
 	}
 	for _, name := range o.Benchmarks {
 		if _, ok := Lookup(name); !ok {

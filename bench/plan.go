@@ -54,14 +54,27 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			}
 			for _, size := range bp.sizes {
 				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {
-					return nil, fmt.Errorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %d bytes (%.3g GB); raise -mem or lower -msglog/-msglen",
-						spec.Name, size, p, need, o.MemBytes, float64(o.MemBytes)/1e9)
+					return nil, fmt.Errorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %s (%d bytes); run with -mem %s or more, or lower -msglog/-msglen",
+						spec.Name, size, p, need, FormatMem(o.MemBytes), o.MemBytes, FormatMem(need))
 				}
 			}
 			plan = append(plan, bp)
 		}
 	}
 	return plan, nil
+}
+
+// CheckPlan reports, without communicating, whether a run of o on np
+// processes can start: the same checks every rank makes at the start of
+// Run (options, process counts, and each size's buffers against -mem),
+// so a launcher can reject a job before starting its ranks. The error is
+// one line naming the option and the value that would work.
+func CheckPlan(o Options, np int) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	_, err := makePlan(&o, np)
+	return err
 }
 
 // processCounts returns the process counts (per group) s runs at on np

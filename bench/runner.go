@@ -41,7 +41,8 @@ func (e *CheckError) Error() string { return e.Msg }
 // groups of N under -multi, and idle ranks wait for rank 0's verdict (IMB's
 // "waiting in MPI_Barrier"). For each message size every active rank:
 // probes one iteration; rank 0 takes the maximum and fixes the repetition
-// count (BaseRepetitions, CapRepetitions) for all; warm-up
+// count (BaseRepetitions, CapRepetitions) for all, after a second, warm
+// probe when the first alone would cap it (ReprobeRepetitions); warm-up
 // (WarmupRepetitions, -warm_up); two barriers (IMB's N_BARR); the timed loop;
 // under -check an untimed verification pass over the same number of
 // repetitions that checks every received byte against Pattern. Rank 0
@@ -93,10 +94,16 @@ type blockRun struct {
 
 func (r *blockRun) name() string { return r.plan.block.Benchmark }
 
-// errf formats an error with the block's context.
+// errf formats an error with the block's context: benchmark, process
+// count, message size (left out when bytes < 0, for steps outside any
+// size) and world rank.
 func (r *blockRun) errf(bytes int64, format string, args ...any) error {
-	return fmt.Errorf("bench: %s: %d processes: %d bytes: rank %d: %w", r.name(), r.plan.block.Processes,
-		bytes, r.world.Rank(), fmt.Errorf(format, args...))
+	size := ""
+	if bytes >= 0 {
+		size = fmt.Sprintf("%d bytes: ", bytes)
+	}
+	return fmt.Errorf("bench: %s: %d processes: %srank %d: %w", r.name(), r.plan.block.Processes,
+		size, r.world.Rank(), fmt.Errorf(format, args...))
 }
 
 func (r *blockRun) run(ctx context.Context) error {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/comm/commtest"
@@ -24,9 +25,55 @@ func repsOf(rows []result.Row) string {
 func TestRunIMBSchedule(t *testing.T) {
 	o := quick("PingPong")
 	o.MsgsPerSample = 1000
+	o.TimeLimit = 1e6                                     // the volume schedule only, even on a loaded machine (-time has its own tests)
 	o.MsgLens = []int64{32768, 65536, 131072, 4194304, 8} // 8 bytes after 4 MiB: never more than before
 	sink := mustRun(t, 2, o)
 	if got, want := repsOf(sink.rows), "32768:1000 65536:640 131072:320 4194304:10 8:10"; got != want {
+		t.Errorf("repetitions %s, want %s", got, want)
+	}
+}
+
+// slowFirst is PingPong whose first call per message size (the probe)
+// sleeps slowFirstDelay on each rank, as a cold or descheduled iteration
+// does.
+const slowFirstDelay = 20 * time.Millisecond
+
+var slowFirstSeen sync.Map // *Env -> struct{}
+
+func init() {
+	Register(Spec{Name: "SlowFirstTest", Class: SingleTransfer, Pair: true, ScaleTime: 0.5, ScaleBW: 1,
+		Kernel: func(e *Env, n int) (float64, error) {
+			start := e.Comm.Wtime()
+			if _, seen := slowFirstSeen.LoadOrStore(e, struct{}{}); !seen {
+				time.Sleep(slowFirstDelay)
+			}
+			if _, err := pingPong(e, n); err != nil {
+				return 0, err
+			}
+			return e.Comm.Wtime() - start, nil
+		}})
+}
+
+func TestRunSlowProbeDoesNotCap(t *testing.T) {
+	// One 20 ms probe iteration per size under -time 1 gave 1 + 1/0.02 = 51
+	// repetitions at every size; the warm second probe shows 200 fit.
+	o := quick("SlowFirstTest")
+	o.MsgsPerSample = 200
+	o.TimeLimit = 1
+	sink := mustRun(t, 2, o)
+	if got, want := repsOf(sink.rows), "0:200 1:200 2:200 4:200 8:200"; got != want {
+		t.Errorf("repetitions %s, want %s", got, want)
+	}
+}
+
+func TestRunIterPolicyOff(t *testing.T) {
+	o := quick("PingPong")
+	o.MsgLens = []int64{1 << 20, 0}
+	o.MsgsPerSample = 50
+	o.IterPolicy = IterOff
+	o.TimeLimit = 1e-9 // no cap under -iter_policy off
+	sink := mustRun(t, 2, o)
+	if got, want := repsOf(sink.rows), "1048576:50 0:50"; got != want {
 		t.Errorf("repetitions %s, want %s", got, want)
 	}
 }

@@ -332,3 +332,16 @@ func TestRunRendezvous(t *testing.T) {
 		}
 	}
 }
+
+func TestErrfOmitsMissingSize(t *testing.T) {
+	commtest.Run(t, 1, comm.Config{}, func(c comm.Comm) error {
+		r := &blockRun{plan: blockPlan{block: Block{Benchmark: "Sendrecv", Processes: 2}}, world: c}
+		if got, want := r.errf(-1, "split: %w", errors.New("closed")).Error(), "bench: Sendrecv: 2 processes: rank 0: split: closed"; got != want {
+			t.Errorf("errf(-1) = %q, want %q", got, want)
+		}
+		if got, want := r.errf(0, "x").Error(), "bench: Sendrecv: 2 processes: 0 bytes: rank 0: x"; got != want {
+			t.Errorf("errf(0) = %q, want %q", got, want)
+		}
+		return nil
+	})
+}

@@ -12,13 +12,17 @@ import (
 // Sizes returns the message sizes of a run in bytes, in order: the -msglen
 // list when o.MsgLens is non-nil, else 0 followed by 2^a, 2^(a+1), ...,
 // 2^b for -msglog a:b (IMB's sweep, src_c/IMB_settings.h MINMSGLOG and
-// MAXMSGLOG; sample: -msglog 3:28 gives 0, 8, 16, ...). Sizes are int64 so
-// the largest, 2^30, cannot wrap.
+// MAXMSGLOG; sample: -msglog 3:28 gives 0, 8, 16, ...), without the 0
+// under -zero_size off (NoZeroSize). Sizes are int64 so the largest, 2^30,
+// cannot wrap.
 func (o *Options) Sizes() []int64 {
 	if o.MsgLens != nil {
 		return append([]int64(nil), o.MsgLens...)
 	}
 	sizes := []int64{0}
+	if o.NoZeroSize {
+		sizes = sizes[:0]
+	}
 	for e := o.MsgLogMin; e <= o.MsgLogMax; e++ {
 		sizes = append(sizes, int64(1)<<e)
 	}
@@ -30,8 +34,12 @@ func (o *Options) Sizes() []int64 {
 // max(1, min(OverallVolBytes/bytes, MsgsPerSample)) (IMB_mem_manager.c with
 // MSGSPERSAMPLE 1000, OVERALL_VOL 40 MiB: 1000 up to 32 KiB, 640 at 64 KiB,
 // ..., 10 at 4 MiB).
+//
+// Under -iter_policy off it is MsgsPerSample at every size (IMB 2019u6
+// with -iter 100000 -iter_policy off runs 100000 repetitions at 2048
+// bytes, above the volume cap).
 func (o *Options) BaseRepetitions(bytes int64) int {
-	if bytes <= 0 {
+	if bytes <= 0 || o.IterPolicy == IterOff {
 		return o.MsgsPerSample
 	}
 	n := o.OverallVolBytes / bytes
@@ -65,6 +73,33 @@ func CapRepetitions(n, prev int, probe, limit float64) int {
 		n = 1
 	}
 	return n
+}
+
+// ReprobeRepetitions decides whether the single-iteration probe of a
+// message size may cap its repetitions. probe is the slowest rank's time
+// in seconds of that one iteration, which is cold (first use of fresh
+// buffers, connections, caches) and exposed to any scheduling hiccup. It
+// returns 0 when CapRepetitions would not lower min(n, prev) anyway, so
+// the probe's noise cannot matter; otherwise the number of iterations k
+// of a second, warm probe, sized to take about a tenth of limit (between 1
+// and min(n, prev)). The runner then caps with the smaller of the two
+// per-iteration estimates, so one slow iteration no longer lowers the
+// count of a size, nor (through prev) of every later size. This is IMB's
+// dynamic policy (IMB_mem_manager.c: probe, estimate, then
+// n = min(n, prev, 1 + secs/t)) with a probe that is not a single cold
+// iteration.
+func ReprobeRepetitions(n, prev int, probe, limit float64) int {
+	if prev > 0 && prev < n {
+		n = prev
+	}
+	if CapRepetitions(n, 0, probe, limit) >= n {
+		return 0
+	}
+	k := 1
+	if probe > 0 {
+		k = int(math.Min(0.1*limit/probe, float64(n)))
+	}
+	return max(k, 1)
 }
 
 // WarmupRepetitions is the number of untimed iterations before the timed
@@ -178,6 +213,15 @@ func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 		return bad()
 	}
 	return int64(mib * (1 << 20)), line, nil
+}
+
+// FormatMem renders bytes as an IMB -mem value in GB (2^30 bytes, as
+// ParseMem reads it), rounded up to two decimals so that the value given
+// back to -mem is never below bytes: 2147483648 gives "2",
+// 2147483649 gives "2.01".
+func FormatMem(bytes int64) string {
+	gb := math.Ceil(float64(bytes)/(1<<30)*100) / 100
+	return strconv.FormatFloat(gb, 'f', -1, 64)
 }
 
 // ParseMem parses IMB's -mem value, a decimal number of GB per process,

@@ -63,6 +63,61 @@ func TestCapRepetitions(t *testing.T) {
 	}
 }
 
+func TestReprobeRepetitions(t *testing.T) {
+	for _, tc := range []struct {
+		n, prev      int
+		probe, limit float64
+		want         int
+	}{
+		{1000, 0, 1e-4, 10, 0},           // 1000 x 0.1 ms fits in 10 s: no second probe
+		{1000, 0, 4.2e-3, 1, 23},         // a cold 4.2 ms probe would give 239: probe 0.1 s worth again
+		{1000, 0, 0.0009765625, 0.5, 51}, // cap 513: 0.05 s / 2^-10 s = 51.2 warm iterations
+		{1000, 0, 0.5, 1, 1},             // one iteration is half the limit: probe one more
+		{1000, 10, 0.5, 10, 0},           // prev already bounds the count below the cap
+		{1000, 0, 0, 10, 0},              // below the clock's resolution
+		{5, 0, 1e-3, 1000, 0},            // fits
+		{1000, 0, 1e-5, 0.1, 0},          // 1 + 10000 > 1000
+		{1000, 0, 2e-9, 1e-9, 1},         // the cap binds whatever the probe: at least one
+		{3, 0, 1e-3, 1e-3, 1},            // 1 + 1 = 2 < 3
+	} {
+		if got := ReprobeRepetitions(tc.n, tc.prev, tc.probe, tc.limit); got != tc.want {
+			t.Errorf("ReprobeRepetitions(%d, %d, %v, %v) = %d, want %d", tc.n, tc.prev, tc.probe, tc.limit, got, tc.want)
+		}
+	}
+}
+
+func TestFormatMem(t *testing.T) {
+	for bytes, want := range map[int64]string{1 << 30: "1", 2 << 30: "2", 2<<30 + 1: "2.01", 3 << 29: "1.5", 1: "0.01"} {
+		if got := FormatMem(bytes); got != want {
+			t.Errorf("FormatMem(%d) = %q, want %q", bytes, got, want)
+		}
+		if n, err := ParseMem(FormatMem(bytes)); err != nil || n < bytes {
+			t.Errorf("ParseMem(FormatMem(%d)) = %d, %v: want >= %d", bytes, n, err, bytes)
+		}
+	}
+}
+
+func TestSizesZeroSizeAndIterPolicy(t *testing.T) {
+	o := DefaultOptions()
+	o.MsgLogMin, o.MsgLogMax = 10, 11
+	o.NoZeroSize = true
+	if got := fmt.Sprint(o.Sizes()); got != "[1024 2048]" {
+		t.Errorf("-zero_size off -msglog 10:11: sizes %s, want [1024 2048]", got)
+	}
+	o.MsgsPerSample = 100000
+	if got := o.BaseRepetitions(2048); got != 20480 {
+		t.Errorf("-iter 100000 at 2048 bytes: %d repetitions, want 40 MiB/2048 = 20480", got)
+	}
+	o.IterPolicy = IterOff
+	if got := o.BaseRepetitions(2048); got != 100000 {
+		t.Errorf("-iter 100000 -iter_policy off at 2048 bytes: %d repetitions, want 100000 (IMB 2019u6)", got)
+	}
+	o.IterPolicy = "multiple_np"
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "-iter_policy multiple_np: expected") {
+		t.Errorf("Validate -iter_policy multiple_np: %v", err)
+	}
+}
+
 func TestWarmupRepetitions(t *testing.T) {
 	for n, want := range map[int]int{1000: 100, 640: 64, 100: 10, 10: 10, 5: 5, 1: 1} {
 		if got := WarmupRepetitions(n); got != want {
@@ -151,13 +206,13 @@ func TestPlanMemoryLimit(t *testing.T) {
 	o.MsgLogMax = MaxMsgLog // 1 GiB messages
 	o.Benchmarks = []string{"PingPong"}
 	// PingPong needs 1 GiB to send and 1 GiB to receive: above the default 1 GiB.
-	_, err := makePlan(&o, 2)
-	want := "PingPong at 1073741824 bytes on 2 processes needs 2147483648 bytes of buffers per process, above -mem 1073741824 bytes"
+	err := CheckPlan(o, 2)
+	want := "PingPong at 1073741824 bytes on 2 processes needs 2147483648 bytes of buffers per process, above -mem 1 (1073741824 bytes); run with -mem 2 or more"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("makePlan error %v, want %q", err, want)
+		t.Errorf("CheckPlan error %v, want %q", err, want)
 	}
 	o.MemBytes = 2 << 30
-	if _, err := makePlan(&o, 2); err != nil {
+	if err := CheckPlan(o, 2); err != nil {
 		t.Errorf("with -mem 2: %v", err)
 	}
 	// Exchange receives two messages; off-cache buffers count too.
