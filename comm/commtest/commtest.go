@@ -6,7 +6,6 @@ package commtest
 import (
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,16 +14,15 @@ import (
 	"github.com/mpbench/mpbench/transport/inmem"
 )
 
-// Timeout bounds how long Run waits for all ranks to return.
-var Timeout = 2 * time.Minute
-
 // Run starts n ranks (goroutines) connected by Transport (transport/inmem
 // unless set otherwise), each with its own comm.World built with cfg,
-// calls f on every rank's world, and waits for all of them. It fails t naming the rank if f returns an error
-// or panics on any rank, and stops t (naming the ranks still running) if
-// they do not all return within Timeout. When a rank fails, its endpoint
-// is killed so that ranks waiting on it fail instead of hanging. Worlds
-// are closed before Run returns.
+// calls f on every rank's world, and waits for all of them. It fails t
+// naming the rank if f returns an error or panics on any rank. When a rank
+// fails, its endpoint is killed so that ranks waiting on it fail instead of
+// hanging. If the ranks do not all return within Timeout, Run logs every
+// goroutine's stack, closes all worlds so that blocked calls return, and
+// stops t naming the hung ranks (see RunOn). Worlds are closed before Run
+// returns.
 func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 	t.Helper()
 	if n < 1 {
@@ -37,29 +35,36 @@ func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 // i), for example a tcp mesh. Endpoints that are *inmem.Endpoint are
 // killed when their rank fails; the worlds (and so the endpoints) are
 // closed, concurrently, before RunOn returns.
+//
+// A hang ends the test within Timeout plus at most 2*Grace: on timeout
+// RunOn reports the ranks still running with a dump of all goroutine
+// stacks, closes every world (pending operations fail with comm.ErrClosed,
+// later ones at once), waits up to Grace for the hung ranks to return,
+// names those that did not, and calls t.FailNow. Closing the worlds is
+// itself bounded by Grace: a Close that does not return is reported (with
+// the stacks) instead of blocking the test.
 func RunOn(t testing.TB, eps []transport.Endpoint, cfg comm.Config, f func(c comm.Comm) error) {
 	t.Helper()
+	if timeoutErr != nil {
+		t.Fatalf("commtest: %v", timeoutErr)
+	}
 	n := len(eps)
 	worlds := make([]*comm.World, n)
 	for i, ep := range eps {
 		w, err := comm.NewWorld(ep, cfg)
 		if err != nil {
+			closeWorlds(t, worlds[:i])
 			t.Fatalf("commtest: rank %d: %v", i, err)
 		}
 		worlds[i] = w
 	}
+	closed := false
 	defer func() {
-		var wg sync.WaitGroup
-		for _, w := range worlds {
-			wg.Go(func() { w.Close() })
+		if !closed {
+			closeWorlds(t, worlds)
 		}
-		wg.Wait()
 	}()
 
-	type result struct {
-		rank int
-		err  error
-	}
 	results := make(chan result, n)
 	for i := range worlds {
 		go func() {
@@ -76,26 +81,39 @@ func RunOn(t testing.TB, eps []transport.Endpoint, cfg comm.Config, f func(c com
 	for i := range n {
 		running[i] = true
 	}
-	timer := time.NewTimer(Timeout)
+	onErr := func(res result) {
+		t.Errorf("rank %d: %v", res.rank, res.err)
+		if ie, ok := eps[res.rank].(*inmem.Endpoint); ok {
+			ie.Kill()
+		}
+	}
+	if !collect(results, running, Timeout, onErr) {
+		closed = true
+		timedOut(t, worlds, results, running)
+	}
+}
+
+// result is what one rank's f returned.
+type result struct {
+	rank int
+	err  error
+}
+
+// collect receives results until no rank is running or d passes; it calls
+// onErr for each failed rank and reports whether all ranks returned.
+func collect(results <-chan result, running map[int]bool, d time.Duration, onErr func(result)) bool {
+	timer := time.NewTimer(d)
 	defer timer.Stop()
 	for len(running) > 0 {
 		select {
 		case res := <-results:
 			delete(running, res.rank)
-			if res.err != nil {
-				t.Errorf("rank %d: %v", res.rank, res.err)
-				if ie, ok := eps[res.rank].(*inmem.Endpoint); ok {
-					ie.Kill()
-				}
+			if res.err != nil && onErr != nil {
+				onErr(res)
 			}
 		case <-timer.C:
-			var ranks []int
-			for r := range n {
-				if running[r] {
-					ranks = append(ranks, r)
-				}
-			}
-			t.Fatalf("commtest: ranks %v of %d did not return within %v", ranks, n, Timeout)
+			return false
 		}
 	}
+	return true
 }

@@ -30,6 +30,8 @@ func (r *recordingTB) Fatalf(format string, args ...any) {
 	runtime.Goexit()
 }
 
+func (r *recordingTB) FailNow() { runtime.Goexit() }
+
 // run calls Run with a recording TB on its own goroutine (Fatalf ends it).
 func run(t *testing.T, n int, f func(c comm.Comm) error) []string {
 	rec := &recordingTB{TB: t}
@@ -81,18 +83,62 @@ func TestRunReportsPanic(t *testing.T) {
 	}
 }
 
+// TestRunTimeout: a rank blocked in Recv past Timeout is named, the
+// failure carries every goroutine's stack (showing the blocked Recv), and
+// closing the worlds releases the rank with comm.ErrClosed.
 func TestRunTimeout(t *testing.T) {
-	old := Timeout
-	Timeout = 200 * time.Millisecond
-	defer func() { Timeout = old }()
+	defer setTimeouts(200*time.Millisecond, 10*time.Second)()
+	released := make(chan error, 1)
 	fails := run(t, 3, func(c comm.Comm) error {
 		if c.Rank() == 2 {
 			_, err := c.Recv(nil, 0, 0) // never sent
+			released <- err
 			return err
 		}
 		return nil
 	})
-	if len(fails) != 1 || !strings.Contains(fails[0], "ranks [2] of 3 did not return") {
+	if len(fails) != 1 || !strings.Contains(fails[0], "ranks [2] of 3 did not return within 200ms") {
+		t.Fatalf("fails %q", fails)
+	}
+	if !strings.Contains(fails[0], "goroutine ") || !strings.Contains(fails[0], "comm.(*communicator).Recv") {
+		t.Errorf("failure lacks the goroutine stacks of the blocked Recv:\n%s", fails[0])
+	}
+	select {
+	case err := <-released:
+		if !errors.Is(err, comm.ErrClosed) {
+			t.Errorf("released Recv returned %v, want comm.ErrClosed", err)
+		}
+	default:
+		t.Error("Run returned before the hung rank was released")
+	}
+}
+
+// TestRunTimeoutUnreleasable: a rank blocked outside the runtime (closing
+// its world cannot help) does not keep Run from returning: after Grace it
+// is named as still blocked.
+func TestRunTimeoutUnreleasable(t *testing.T) {
+	defer setTimeouts(100*time.Millisecond, 100*time.Millisecond)()
+	block := make(chan struct{})
+	defer close(block)
+	start := time.Now()
+	fails := run(t, 2, func(c comm.Comm) error {
+		if c.Rank() == 1 {
+			<-block
+		}
+		return nil
+	})
+	if len(fails) != 2 || !strings.Contains(fails[0], "ranks [1] of 2 did not return") ||
+		!strings.Contains(fails[1], "ranks [1] still blocked 100ms after their worlds were closed") {
 		t.Errorf("fails %q", fails)
 	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("Run took %v to give up on a blocked rank", d)
+	}
+}
+
+// setTimeouts sets Timeout and Grace and returns a function restoring them.
+func setTimeouts(timeout, grace time.Duration) func() {
+	oldT, oldG := Timeout, Grace
+	Timeout, Grace = timeout, grace
+	return func() { Timeout, Grace = oldT, oldG }
 }
