@@ -24,7 +24,13 @@
 // non-zero or is killed, Run stops the others (SIGTERM to each rank's process
 // group, SIGKILL after a 2 s grace period) and returns a *RankError naming the
 // first failing rank, its exit status or signal and the last line it wrote
-// to stderr. All children are always reaped.
+// to stderr, or the rank's own account of the failure when it wrote one
+// with ReportError (that line is not copied to the job's stderr, so a
+// failure every rank sees is printed once). A rank stopped (process state
+// T, e.g. by SIGSTOP) for 10 s fails the job the same way, since no other
+// rank can progress without it; when Spec.Timeout passes, the error names
+// the ranks still running and which of them are stopped (T, t) or in
+// uninterruptible sleep (D). All children are always reaped.
 //
 // # Rendezvous protocol
 //

@@ -83,6 +83,10 @@ func testWorker(mode string) int {
 			fmt.Fprintf(os.Stderr, "rank %d: giving up: boom\n", rank)
 			return 3
 		}
+	case "report":
+		fmt.Fprintf(os.Stderr, "rank %d: an ordinary line\n", rank)
+		ReportError(os.Stderr, fmt.Sprintf("problem seen by rank %d\nsecond line", rank))
+		return 1
 	case "hang":
 		if os.Getenv(envIgnoreTerm) != "" {
 			signal.Ignore(syscall.SIGTERM)

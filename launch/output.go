@@ -49,8 +49,9 @@ type stderrCopier struct {
 	out    *output
 	prefix []byte
 
-	mu   sync.Mutex
-	last string
+	mu       sync.Mutex
+	last     string
+	reported string // the rank's ReportError message, "" if none
 }
 
 func (s *stderrCopier) copy(r io.Reader) {
@@ -58,6 +59,12 @@ func (s *stderrCopier) copy(r io.Reader) {
 	atStart := true
 	for {
 		line, err := br.ReadSlice('\n')
+		if msg, ok := reportedError(line); ok && atStart {
+			s.mu.Lock()
+			s.reported = msg
+			s.mu.Unlock()
+			line = nil // kept out of the job's stderr
+		}
 		if len(line) > 0 {
 			var parts [][]byte
 			if atStart {
@@ -88,6 +95,13 @@ func (s *stderrCopier) remember(line []byte) {
 	s.mu.Lock()
 	s.last = string(line)
 	s.mu.Unlock()
+}
+
+// reportedMsg is the rank's ReportError message, "" if none.
+func (s *stderrCopier) reportedMsg() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reported
 }
 
 // lastLine is the last non-empty line seen so far.

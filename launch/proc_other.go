@@ -9,3 +9,6 @@ import "syscall"
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
+
+// procState is not available without /proc: 0 (unknown).
+func procState(pid int) byte { return 0 }

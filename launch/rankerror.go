@@ -29,9 +29,13 @@ var ErrTimeout = errors.New("launch: job exceeded its timeout")
 type exitError struct {
 	err      error
 	lastLine string
+	reported string // the rank's own account (ReportError), "" if none
 }
 
 func (e *exitError) Error() string {
+	if e.reported != "" {
+		return e.reported + " (" + describeExit(e.err) + ")"
+	}
 	msg := describeExit(e.err)
 	if e.lastLine != "" {
 		msg += fmt.Sprintf("; last stderr line: %q", e.lastLine)

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -41,6 +42,15 @@ type Spec struct {
 // termGrace is how long stopping ranks get between SIGTERM and SIGKILL.
 const termGrace = 2 * time.Second
 
+// stoppedLimit is how long a rank may stay stopped (process state T, after
+// SIGSTOP or SIGTSTP) before Run fails the job with a *RankError naming
+// it: a stopped rank stalls every other rank for ever. Stops by a tracer
+// (state t, a debugger) do not count. A variable for tests.
+var stoppedLimit = 10 * time.Second
+
+// stateCheck is the period of the stopped-rank check.
+const stateCheck = time.Second
+
 // outputDrain is how long Run waits, after a rank exits, for the rest of its
 // output before closing the pipes.
 const outputDrain = time.Second
@@ -49,10 +59,13 @@ const outputDrain = time.Second
 // MPBENCH_RENDEZVOUS, MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE in its
 // environment (see the package doc). Run returns nil only if every rank
 // exits with status 0. If a rank fails (non-zero status, killed by a signal,
-// cannot be started), the others are sent SIGTERM, then SIGKILL after 2 s,
-// and Run returns a *RankError for the first failing rank. If s.Timeout
-// passes first, it returns an error wrapping ErrTimeout naming the ranks
-// still running; if ctx ends first, it stops all ranks the same way and
+// cannot be started, or stopped for longer than 10 s), the others are sent
+// SIGTERM, then SIGKILL after 2 s, and Run returns a *RankError for the
+// first failing rank, with the rank's own account of the failure when it
+// gave one (ReportError). If s.Timeout passes first, it returns an error
+// wrapping ErrTimeout naming the ranks still running and those that cannot
+// progress (stopped, state T; uninterruptible sleep, state D); if ctx ends
+// first, it stops all ranks the same way and
 // returns ctx.Err(). In every case all ranks have been reaped when Run
 // returns.
 func Run(ctx context.Context, s Spec) error {
@@ -118,6 +131,7 @@ type rankProc struct {
 	pipes   []*os.File // launcher's read ends
 	copiers sync.WaitGroup
 	exited  bool
+	stopped time.Time // when the rank was first seen stopped (state T); zero if not
 }
 
 type exitEvent struct {
@@ -217,7 +231,7 @@ func (j *job) reap(p *rankProc) {
 		f.Close()
 	}
 	if err != nil {
-		err = &RankError{Rank: p.rank, Err: &exitError{err: err, lastLine: p.stderr.lastLine()}}
+		err = &RankError{Rank: p.rank, Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg()}}
 	}
 	j.exits <- exitEvent{rank: p.rank, err: err}
 }
@@ -237,9 +251,12 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		if !stopping {
 			stopping = true
 			j.signalRunning(syscall.SIGTERM)
+			j.signalRunning(syscall.SIGCONT) // a stopped rank handles its SIGTERM too
 			killC = time.After(termGrace)
 		}
 	}
+	check := time.NewTicker(stateCheck)
+	defer check.Stop()
 	if startErr != nil {
 		stop()
 	}
@@ -260,7 +277,7 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		case <-timeoutC:
 			timeoutC = nil
 			if result == nil {
-				result = fmt.Errorf("%w (%v); ranks still running: %v", ErrTimeout, j.spec.Timeout, j.running())
+				result = fmt.Errorf("%w (%v); ranks still running: %v%s", ErrTimeout, j.spec.Timeout, j.running(), j.stuck())
 			}
 			stop()
 		case <-doneC:
@@ -272,9 +289,58 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		case <-killC:
 			killC = nil
 			j.signalRunning(syscall.SIGKILL)
+		case now := <-check.C:
+			if err := j.checkStopped(now); err != nil && result == nil {
+				result = err
+				stop()
+			}
 		}
 	}
 	return result
+}
+
+// checkStopped notes which running ranks are stopped (state T) at now and
+// returns a *RankError for the first one stopped for stoppedLimit or more.
+func (j *job) checkStopped(now time.Time) error {
+	for _, p := range j.procs {
+		if p.exited {
+			continue
+		}
+		if procState(p.pid) != 'T' {
+			p.stopped = time.Time{}
+			continue
+		}
+		if p.stopped.IsZero() {
+			p.stopped = now
+		}
+		if d := now.Sub(p.stopped); d >= stoppedLimit {
+			return &RankError{Rank: p.rank, Err: fmt.Errorf("stopped (process state T, e.g. by SIGSTOP) for %v; the other ranks cannot progress without it", d.Round(time.Second))}
+		}
+	}
+	return nil
+}
+
+// stuck describes the running ranks that cannot progress, as
+// "; rank 1 is stopped (state T)", or "" when none is.
+func (j *job) stuck() string {
+	var parts []string
+	for _, p := range j.procs {
+		if p.exited {
+			continue
+		}
+		switch procState(p.pid) {
+		case 'T':
+			parts = append(parts, fmt.Sprintf("rank %d is stopped (state T)", p.rank))
+		case 't':
+			parts = append(parts, fmt.Sprintf("rank %d is stopped by a tracer (state t)", p.rank))
+		case 'D':
+			parts = append(parts, fmt.Sprintf("rank %d is in uninterruptible sleep (state D)", p.rank))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ")
 }
 
 // running lists the ranks not yet reaped.

@@ -261,3 +261,59 @@ func TestLauncherKilled(t *testing.T) {
 		}
 	}
 }
+
+func TestRunReportedErrorPrintedOnce(t *testing.T) {
+	var stderr syncBuffer
+	err := Run(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Stderr: &stderr, Timeout: 30 * time.Second,
+		Env: []string{quickExit, envMode + "=report"}})
+	var re *RankError
+	if !errors.As(err, &re) {
+		t.Fatalf("got %v, want a *RankError", err)
+	}
+	want := fmt.Sprintf("launch: rank %d: problem seen by rank %d ; second line (exited with status 1)", re.Rank, re.Rank)
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if got := stderr.String(); strings.Contains(got, "problem seen") || strings.Contains(got, reportPrefix) {
+		t.Errorf("reported errors leaked into the job's stderr:\n%s", got)
+	}
+	if got := stderr.String(); !strings.Contains(got, "rank 0: an ordinary line\n") {
+		t.Errorf("ordinary stderr lines must still pass; got:\n%s", got)
+	}
+}
+
+// stopRank starts a 3-rank job of hanging workers and stops rank 1 with
+// SIGSTOP once all joined.
+func stopRank(t *testing.T, timeout time.Duration) (<-chan error, []int) {
+	dir := t.TempDir()
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Timeout: timeout,
+		Env: []string{quickExit, envMode + "=hang", envDir + "=" + dir}})
+	pids := waitPids(t, dir, 3, ch)
+	if err := syscall.Kill(pids[1], syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	return ch, pids
+}
+
+func TestRunStoppedRankFails(t *testing.T) {
+	defer func(d time.Duration) { stoppedLimit = d }(stoppedLimit)
+	stoppedLimit = time.Second
+	ch, pids := stopRank(t, 0)
+	err := await(t, ch, 20*time.Second)
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 1 || !strings.Contains(err.Error(), "stopped (process state T") {
+		t.Fatalf("got %v, want a *RankError for rank 1 stopped", err)
+	}
+	assertReaped(t, pids)
+}
+
+func TestRunTimeoutNamesStoppedRank(t *testing.T) {
+	defer func(d time.Duration) { stoppedLimit = d }(stoppedLimit)
+	stoppedLimit = time.Hour
+	ch, pids := stopRank(t, 4*time.Second)
+	err := await(t, ch, 30*time.Second)
+	if !errors.Is(err, ErrTimeout) || !strings.HasSuffix(err.Error(), "ranks still running: [0 1 2]; rank 1 is stopped (state T)") {
+		t.Fatalf("got %v, want ErrTimeout naming stopped rank 1", err)
+	}
+	assertReaped(t, pids)
+}
