@@ -78,15 +78,17 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	if p.readErr == nil && p.remaining > 0 {
 		p.readFn(nil)
 	}
+	if p.cma {
+		// Acknowledge even a failed read: the sender must not wait for
+		// a copy that will never be made.
+		p.hdr.acks.Add(1)
+		p.hdr.ackBell.ring()
+	}
 	if p.readErr != nil {
 		return false, p.readErr
 	}
 	p.head = end
 	e.publishHead(p)
-	if p.cma {
-		p.hdr.acks.Add(1)
-		p.hdr.ackBell.ring()
-	}
 	if herr != nil {
 		return false, fmt.Errorf("handler: %w", herr)
 	}
