@@ -50,16 +50,49 @@ type Row struct {
 	// Algorithm names the collective algorithm used, "" when not applicable
 	// or unknown.
 	Algorithm string
+	// Headline says which time column the source quotes as the row's time
+	// (see Time); set by the reader from the source's definition.
+	Headline Headline
 	// File and Line locate the row in the file it was read from ("" and 0
 	// for rows measured in this process).
 	File string
 	Line int
 }
 
-// Time returns the headline time of the row in usec: t_max when present,
-// else t_avg, else t_min (IMB computes bandwidth from t_max).
+// Headline names the time column a benchmark suite quotes as a row's
+// time when it prints several (t_min/t_max/t_avg).
+type Headline int
+
+const (
+	// HeadlineMax: t_max, else t_avg, else t_min. IMB (and mpbench, which
+	// prints IMB's tables): IMB computes Mbytes/sec from t_max and its
+	// single-transfer t[usec] is t_max; the study's tables use it. The
+	// zero value.
+	HeadlineMax Headline = iota
+	// HeadlineAvg: t_avg, else t_max, else t_min. OSU: every OSU test
+	// prints the average latency over the iterations (and, with -f, over
+	// the ranks) as its headline "Avg Latency(us)"; Min/Max are extra
+	// statistics (osu_util.c print_stats).
+	HeadlineAvg
+)
+
+// String names the headline column: "t_max" or "t_avg".
+func (h Headline) String() string {
+	if h == HeadlineAvg {
+		return "t_avg"
+	}
+	return "t_max"
+}
+
+// Time returns the headline time of the row in usec, by r.Headline: for
+// IMB rows t_max when present, else t_avg, else t_min; for OSU rows t_avg
+// when present, else t_max, else t_min. NaN when the row has no time.
 func (r *Row) Time() float64 {
-	for _, t := range []float64{r.TMax, r.TAvg, r.TMin} {
+	order := []float64{r.TMax, r.TAvg, r.TMin}
+	if r.Headline == HeadlineAvg {
+		order = []float64{r.TAvg, r.TMax, r.TMin}
+	}
+	for _, t := range order {
 		if !math.IsNaN(t) {
 			return t
 		}
