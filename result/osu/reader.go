@@ -37,6 +37,9 @@ var ErrNotOSU = errors.New("not OSU output (no benchmark table found)")
 // Meta.Command and its options (OSU names without '-': "m", "i", "x",
 // "f", "z") to Meta.Options.
 //
+// Rows have Headline result.HeadlineAvg: OSU quotes "Avg Latency(us)" as
+// a test's time, Min/Max (with -f) are further statistics.
+//
 // Column headers are parsed by known names (see knownCols), with or
 // without the leading '#'. Lines that are not rows between rows (vendor
 // warnings) become Problems; other lines after the last row of a table
@@ -294,6 +297,7 @@ func (p *parser) row(c *table, t string, ln int) {
 		return
 	}
 	row := result.NewRow(c.bench, c.procs, -1)
+	row.Headline = result.HeadlineAvg // OSU's headline is the average latency
 	for i, col := range c.cols {
 		if col.kind == colValidation {
 			pass := strings.EqualFold(f[i], "pass")

@@ -47,7 +47,7 @@ var osuCases = []osuCase{
 	{file: "007-osu58-bw.txt", version: "5.8", bench: "osu_bw", procs: 2, rows: []int{23}, aborted: []bool{false},
 		cells: []cell{{4194304, "mbps", 3396.41}, {1024, "mbps", 1797.95}}},
 	{file: "016-osu571-allreduce-full-impi-debug.txt", version: "5.7.1", bench: "osu_allreduce", procs: -1, rows: []int{2}, aborted: []bool{false},
-		cells: []cell{{4, "tavg", 46.87}, {4, "tmin", 20.65}, {8, "tmax", 130.89}, {8, "reps", 1000}}},
+		cells: []cell{{4, "tavg", 46.87}, {4, "tmin", 20.65}, {8, "tmax", 130.89}, {8, "reps", 1000}, {4, "time", 46.87}}},
 	{file: "017-osu571-ialltoall-nbc.txt", version: "5.7.1", bench: "osu_ialltoall", procs: -1, rows: []int{2}, aborted: []bool{false},
 		cells: []cell{{4, "tavg", 390.22}, {4, "Coll. Init(us)", 7.08}, {4, "Overlap(%)", 52.52}, {8, "Pure Comm.(us)", 54.39}, {8, "Max Comm.(us)", 82.86}}},
 	{file: "018-osu571-mbw-mr.txt", version: "5.7.1", bench: "osu_mbw_mr", procs: 8, rows: []int{2}, aborted: []bool{false},
@@ -58,7 +58,7 @@ var osuCases = []osuCase{
 	{file: "021-osu571-put-bibw.txt", version: "5.7.1", bench: "osu_put_bibw", procs: 2, rows: []int{2}, aborted: []bool{false},
 		cells: []cell{{4, "mbps", 1.78}}, info: map[string]string{"window_creation": "MPI_Win_allocate", "synchronization": "MPI_Win_post/start/complete/wait"}},
 	{file: "022-osu571-barrier.txt", version: "5.7.1", bench: "osu_barrier", procs: -1, rows: []int{1}, aborted: []bool{false},
-		cells: []cell{{-1, "tavg", 41.14}, {-1, "tmin", 41.11}, {-1, "tmax", 41.15}, {-1, "reps", 1000}}},
+		cells: []cell{{-1, "tavg", 41.14}, {-1, "tmin", 41.11}, {-1, "tmax", 41.15}, {-1, "reps", 1000}, {-1, "time", 41.14}}},
 	{file: "023-osu571-latency-mp.txt", version: "5.7.1", bench: "osu_latency_mp", procs: 2, rows: []int{2}, aborted: []bool{false},
 		cells: []cell{{4, "tavg", 23.31}}, info: map[string]string{"forked_processes_in_sender": "2"}},
 	{file: "034-osu75-alltoallv-full-tail-markdown-issue.txt", version: "7.5", bench: "osu_alltoallv", procs: 384, rows: []int{1}, aborted: []bool{false},
@@ -168,6 +168,8 @@ func field(r *result.Row, f string) float64 {
 		return r.TMax
 	case "tavg":
 		return r.TAvg
+	case "time":
+		return r.Time()
 	case "mbps":
 		return r.MBps
 	case "msg":
