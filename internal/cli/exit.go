@@ -11,7 +11,8 @@ const (
 	ExitOK          = 0   // the command completed
 	ExitFailed      = 1   // the run failed (a rank's error is named in the message)
 	ExitUsage       = 2   // bad input: options, benchmark names, files
-	ExitInterrupted = 130 // interrupted (SIGINT/SIGTERM), as shells report 128+SIGINT
+	ExitInterrupted = 130 // interrupted by SIGINT (128+2, as shells report it)
+	ExitTerminated  = 143 // stopped by SIGTERM (128+15)
 )
 
 // errInterrupted is returned when the user stopped the run.
@@ -25,6 +26,11 @@ func exitStatus(err error) int {
 		return ExitOK
 	case isUsage(err):
 		return ExitUsage
+	}
+	var in *interrupted
+	switch {
+	case errors.As(err, &in):
+		return in.status()
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case strings.HasPrefix(err.Error(), "unknown command"),

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// checkOutputPaths checks --json and --csv before any rank starts: "-" is
+// refused (standard output carries the IMB text, and mixing a second
+// format into it would break both readers), and so are two options naming
+// the same file (both writers would truncate and interleave it). It then
+// creates each file, so an unwritable path is reported at once. Errors are
+// usage errors naming the option.
+func checkOutputPaths(jsonPath, csvPath string) error {
+	outs := []struct{ flag, path string }{{"json", jsonPath}, {"csv", csvPath}}
+	for _, out := range outs {
+		if out.path == "-" {
+			return usageErrorf("--%s -: standard output carries the IMB text; expected --%s FILE (e.g. --%s run.%s)", out.flag, out.flag, out.flag, map[string]string{"json": "jsonl", "csv": "csv"}[out.flag])
+		}
+	}
+	if jsonPath != "" && csvPath != "" && samePath(jsonPath, csvPath) {
+		return usageErrorf("--json %s and --csv %s name the same file; expected two different files", jsonPath, csvPath)
+	}
+	for _, out := range outs {
+		if out.path == "" {
+			continue
+		}
+		file, err := os.Create(out.path)
+		if err != nil {
+			return usageErrorf("--%s %s: cannot create the file (%v); expected a writable path", out.flag, out.path, unwrapPath(err))
+		}
+		file.Close()
+	}
+	return nil
+}
+
+// samePath reports whether a and b name the same file: equal cleaned
+// absolute paths, or the same existing file (links).
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ba {
+		return true
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+}
