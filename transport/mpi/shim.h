@@ -20,6 +20,16 @@ static inline int mpb_any_tag(void) { return MPI_ANY_TAG; }
 static inline int mpb_undefined(void) { return MPI_UNDEFINED; }
 
 static inline int mpb_thread_funneled(void) { return MPI_THREAD_FUNNELED; }
+
+// mpb_thread_name names a thread level as MPI-3.1 §12.4.3 spells it, or
+// returns NULL for a value that is none of the four.
+static inline const char *mpb_thread_name(int level) {
+	if (level == MPI_THREAD_SINGLE) return "MPI_THREAD_SINGLE";
+	if (level == MPI_THREAD_FUNNELED) return "MPI_THREAD_FUNNELED";
+	if (level == MPI_THREAD_SERIALIZED) return "MPI_THREAD_SERIALIZED";
+	if (level == MPI_THREAD_MULTIPLE) return "MPI_THREAD_MULTIPLE";
+	return NULL;
+}
 static inline int mpb_success(void) { return MPI_SUCCESS; }
 static inline int mpb_err_truncate(void) { return MPI_ERR_TRUNCATE; }
 static inline int mpb_err_rank(void) { return MPI_ERR_RANK; }

@@ -117,6 +117,28 @@ func LibraryVersion() string {
 	return s
 }
 
+// ThreadLevel returns the thread level the library provides after Init, as
+// MPI_Query_thread reports it, by its MPI name: "MPI_THREAD_FUNNELED",
+// "MPI_THREAD_SERIALIZED" or "MPI_THREAD_MULTIPLE" (Init asks for
+// MPI_THREAD_FUNNELED, and a library may provide more; MPI-3.1 §12.4.3).
+// It fails before Init and after Finalize.
+func ThreadLevel() (string, error) {
+	initMu.Lock()
+	defer initMu.Unlock()
+	if world == nil || finished {
+		return "", errors.New("mpi: ThreadLevel needs MPI initialised (after Init, before Finalize)")
+	}
+	var level C.int
+	if err := check("MPI_Query_thread", C.MPI_Query_thread(&level)); err != nil {
+		return "", err
+	}
+	name := C.mpb_thread_name(level)
+	if name == nil {
+		return "", fmt.Errorf("mpi: MPI_Query_thread returned %d, not one of the four MPI thread levels", int(level))
+	}
+	return C.GoString(name), nil
+}
+
 // wrap reads rank and size of h.
 func wrap(h C.MPI_Comm, owned bool) (*Comm, error) {
 	var r, s C.int
