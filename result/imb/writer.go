@@ -59,6 +59,11 @@ type RunInfo struct {
 	Machine, System, Release, KernelVersion string
 	// Transport is printed on the "# MPI Version" line as "mpbench <transport>".
 	Transport string
+	// ThreadEnv is the value of the "# MPI Thread Environment" line: the
+	// thread level an MPI library provides (MPI_Query_thread), e.g.
+	// "MPI_THREAD_FUNNELED"; empty (as IMB-MPI1 prints it) on mpbench's own
+	// runtime.
+	ThreadEnv string
 	// MByte is the number of bytes per Mbyte in the Mbytes/sec columns
 	// (result.MB or result.MiB); 0 means result.MB.
 	MByte float64
@@ -164,7 +169,7 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	writerInfoLine(&b, "Release", h.Release)
 	writerInfoLine(&b, "Version", h.KernelVersion)
 	writerInfoLine(&b, "MPI Version", strings.TrimSpace("mpbench "+h.Transport))
-	writerInfoLine(&b, "MPI Thread Environment", "")
+	writerInfoLine(&b, "MPI Thread Environment", h.ThreadEnv)
 	writerInfoLine(&b, "mpbench version", h.Version)
 	writerInfoLine(&b, "Transport", h.Transport)
 	mbyte := h.MByte

@@ -315,3 +315,27 @@ func TestWriterNaNPrinted(t *testing.T) {
 		t.Errorf("NaN time should print as NaN:\n%s", got)
 	}
 }
+
+// TestWriterThreadEnv checks that the thread level of an MPI library is
+// printed on IMB's "# MPI Thread Environment" line and read back by Read.
+func TestWriterThreadEnv(t *testing.T) {
+	for _, level := range []string{"", "MPI_THREAD_FUNNELED"} {
+		var buf bytes.Buffer
+		err := NewWriter(&buf).WriteHeader(RunInfo{Version: "0.1.0", Transport: "mpi (Open MPI v4.1.4)", ThreadEnv: level,
+			Command: []string{"mpbench", "run"}, Benchmarks: []string{"PingPong"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "# MPI Thread Environment: " + level + "\n"
+		if !strings.Contains(buf.String(), want) {
+			t.Fatalf("ThreadEnv %q: header lacks %q:\n%s", level, want, buf.String())
+		}
+		runs, err := Read(&buf, "header.txt")
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("Read: %d runs, %v", len(runs), err)
+		}
+		if got := runs[0].Meta.Info["mpi_thread_environment"]; got != level {
+			t.Errorf("Read: Info[mpi_thread_environment] = %q, want %q (Info %v)", got, level, runs[0].Meta.Info)
+		}
+	}
+}
