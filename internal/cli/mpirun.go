@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"fmt"
+	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -15,6 +19,11 @@ import (
 // mpiRank, when non-nil, runs "mpbench run" as one rank of an MPI job. It is
 // set by mpirun_mpi.go, compiled only with the mpi build tag.
 var mpiRank func(cmd *cobra.Command, f *runFlags, inv *invocation) error
+
+// mpiLaunch, when non-nil, runs "mpbench run --transport mpi" by starting
+// the MPI library's launcher on this executable. It is set by
+// mpirun_mpi.go, compiled only with the mpi build tag.
+var mpiLaunch func(cmd *cobra.Command, f *runFlags, inv *invocation) error
 
 // mpiLauncherVars are environment variables an MPI launcher gives its
 // ranks: Open MPI's mpirun, and MPICH Hydra or Slurm with PMI.
@@ -31,6 +40,17 @@ func mpiLauncher() string {
 	return ""
 }
 
+// mpiLauncherRank returns the rank an MPI launcher gave this process (the
+// value of its launcher variable) and whether one did.
+func mpiLauncherRank() (int, bool) {
+	v := mpiLauncher()
+	if v == "" {
+		return 0, false
+	}
+	r, err := strconv.Atoi(os.Getenv(v))
+	return r, err == nil
+}
+
 // runUnderMPILauncher handles "mpbench run" in a process started by an MPI
 // launcher. It reports handled=false when no launcher variable is set, and
 // otherwise runs the rank (mpi build) or returns a usage error naming the
@@ -44,4 +64,41 @@ func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (hand
 		return true, usageErrorf("started by an MPI launcher (%s is set) but this mpbench has no MPI support; build it with 'go build -tags mpi ./cmd/mpbench' (Open MPI) or '-tags mpi,mpich' (MPICH), or run 'mpbench run -np N' without mpirun", v)
 	}
 	return true, mpiRank(cmd, f, inv)
+}
+
+// runWithMPILauncher is "mpbench run --transport mpi" outside an MPI job:
+// the mpi build starts the library's launcher with -np ranks of this
+// executable; the default build refuses with a usage error naming the
+// build to use.
+func runWithMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) error {
+	if mpiLaunch == nil {
+		return usageErrorf("--transport mpi needs a binary built with -tags mpi (go build -tags mpi ./cmd/mpbench); " +
+			"it then starts mpirun itself, or run 'mpirun -np N mpbench run'; this binary offers --transport auto, tcp or shm")
+	}
+	return mpiLaunch(cmd, f, inv)
+}
+
+// otherRankExitDelay is how long a rank other than 0 of an MPI job waits
+// before it exits on a usage error found before MPI is initialised (an
+// unknown option), so that rank 0's message is printed before the launcher
+// ends the job.
+const otherRankExitDelay = time.Second
+
+// printedError is an error already printed by rank 0 of an MPI job (or
+// deliberately not printed by the other ranks): Main only maps it to the
+// exit status.
+type printedError struct{ err error }
+
+func (e *printedError) Error() string { return e.err.Error() }
+func (e *printedError) Unwrap() error { return e.err }
+
+// reportOnce prints err on rank 0 of comm world (rank) and returns it as a
+// *printedError. Every rank calls it before MPI_Finalize, which no rank
+// leaves before all have entered it, so the line is out before any rank
+// exits and the launcher ends the job.
+func reportOnce(stderr io.Writer, rank int, err error) error {
+	if rank == 0 {
+		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
+	}
+	return &printedError{err}
 }

@@ -6,8 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -15,12 +15,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mpbench/mpbench/bench"
-	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/transport/mpi"
 )
 
-func init() { mpiRank = runMPIRank }
+func init() {
+	mpiRank = runMPIRank
+	mpiLaunch = launchMPIJob
+}
 
 // runMPIRank is one rank of "mpbench run" in a job started by an MPI
 // launcher, e.g.
@@ -29,8 +30,10 @@ func init() { mpiRank = runMPIRank }
 //
 // The communicator is MPI_COMM_WORLD of the linked library (package
 // transport/mpi); -np is taken from the job's size. Rank 0 writes every
-// output exactly as the worker of "mpbench run -np N" does. On an error the
-// process exits without MPI_Finalize, and the launcher ends the other ranks.
+// output exactly as the worker of "mpbench run -np N" does (runRank). Bad
+// options end every rank with MPI_Finalize and the usage error (printed by
+// rank 0 only, see reportOnce). On a failed run the process exits without
+// MPI_Finalize, and the launcher ends the other ranks.
 func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	start := time.Now()
 	world, err := mpi.Init()
@@ -39,55 +42,35 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	}
 	f.np = world.Size()
 	opts, err := f.benchOptions()
+	if err == nil && f.transport != "auto" && f.transport != "mpi" {
+		err = usageErrorf("--transport %s: under an MPI launcher the ranks communicate through the MPI library; give --transport mpi (or auto), or run 'mpbench run -np N --transport %s' without the launcher", f.transport, f.transport)
+	}
 	if err != nil {
+		// Every rank checks the same options and ends here.
+		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
+		_ = mpi.Finalize()
 		return err
 	}
-	rank := world.Rank()
-	wf := &workerFlags{run: *f, calledAs: launcherCommand(world.Size(), inv)}
-	version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
-	transportName = "mpi (" + strings.TrimSpace(version) + ")"
-
-	var out sink.Fanout
-	var closers []io.Closer
-	if rank == 0 {
-		if !f.quiet {
-			wf.progressWidth = progressWidth(false, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		}
-		out, closers, err = openSinks(cmd, wf, &opts, start)
-		if err != nil {
-			return fmt.Errorf("rank 0: %w", err)
-		}
+	tr := jobTransport{Name: "mpi (" + strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " ") + ")"}
+	if tr.ThreadEnv, err = mpi.ThreadLevel(); err != nil {
+		return err
 	}
-	var bs bench.Sink
-	if out != nil {
-		bs = out
+	wf := &workerFlags{run: *f, calledAs: launcherCommand(world.Size(), inv)}
+	if world.Rank() == 0 && !f.quiet {
+		wf.progressWidth = progressWidth(false, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	runErr := bench.Run(ctx, world, opts, bs)
-	if runErr == nil {
-		runErr = world.Barrier()
-	}
-	if errors.Is(runErr, context.Canceled) {
-		runErr = errInterrupted
-	}
-	if out != nil {
-		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {
-			runErr = ferr
-		}
-		for _, c := range closers {
-			if cerr := c.Close(); cerr != nil && runErr == nil {
-				runErr = cerr
-			}
-		}
-	}
-	if runErr != nil {
-		if errors.Is(runErr, errInterrupted) {
-			return runErr
-		}
-		return fmt.Errorf("rank %d: %w", rank, runErr)
+	if err := runRank(ctx, cmd, wf, world, tr, opts, start); err != nil {
+		return err
 	}
 	return mpi.Finalize()
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // launcherCommand approximates the launcher's command line for result
@@ -98,4 +81,53 @@ func launcherCommand(np int, inv *invocation) string {
 		return fmt.Sprintf("mpirun -np %d %s", np, inv.commandLine())
 	}
 	return fmt.Sprintf("mpiexec -n %d %s", np, inv.commandLine())
+}
+
+// launchMPIJob is "mpbench run --transport mpi -np N": it starts the linked
+// library's launcher (mpi.LauncherCommand, e.g. "mpirun.openmpi
+// --allow-run-as-root --oversubscribe -np N") on this executable with the
+// same arguments, so that every process runs as one rank of the MPI job
+// (runMPIRank). The launcher's stdout and stderr are this command's. The
+// options were checked before. --timeout ends the job (SIGTERM to the
+// launcher, which forwards it to the ranks, SIGKILL 5 s later).
+func launchMPIJob(cmd *cobra.Command, f *runFlags, inv *invocation) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find the mpbench executable to start ranks: %w", err)
+	}
+	argv := append(mpi.LauncherCommand(f.np), exe)
+	argv = append(argv, inv.args...)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	runCtx := ctx
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, f.timeout)
+		defer cancel()
+	}
+	job := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	job.Stdout, job.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+	job.Cancel = func() error { return job.Process.Signal(syscall.SIGTERM) }
+	job.WaitDelay = 5 * time.Second
+	err = job.Run()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case runCtx.Err() != nil:
+		return fmt.Errorf("run failed: the job ran longer than --timeout %v and was stopped", f.timeout)
+	case errors.As(err, &ee):
+		return fmt.Errorf("run failed: %s exited with status %d (its ranks' messages are above)", argv[0], ee.ExitCode())
+	case err != nil:
+		return fmt.Errorf("run failed: starting %s: %w (install the MPI library's launcher, Debian: %s)", argv[0], err, launcherPackage())
+	}
+	return nil
+}
+
+// launcherPackage names the Debian package with the linked library's launcher.
+func launcherPackage() string {
+	if mpi.Flavor == "mpich" {
+		return "mpich"
+	}
+	return "openmpi-bin"
 }

@@ -4,48 +4,181 @@ package cli
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/result/imb"
+	"github.com/mpbench/mpbench/result/native"
 	"github.com/mpbench/mpbench/transport/mpi"
 )
 
-// TestE2EMPIRun builds mpbench with the same build tags as this test (so
-// against the same MPI library), starts it with the library's launcher on 2
-// ranks and checks that rank 0 prints one IMB block per benchmark with a row
-// per message size, naming the library as the transport.
-func TestE2EMPIRun(t *testing.T) {
+var (
+	mpiBinOnce sync.Once
+	mpiBin     string
+	mpiBinErr  string
+)
+
+// mpiBinary builds mpbench once with the same build tags as this test (so
+// against the same MPI library) and skips t when the library's launcher is
+// not installed.
+func mpiBinary(t *testing.T) string {
+	t.Helper()
 	launcher := mpi.LauncherCommand(2)
 	if _, err := exec.LookPath(launcher[0]); err != nil {
-		t.Skipf("%s not found on PATH: install the %s launcher to run this test", launcher[0], mpi.Flavor)
+		t.Skipf("%s not found on PATH: install the %s launcher (Debian: %s) to run this test", launcher[0], mpi.Flavor, launcherPackage())
 	}
-	tags := "mpi"
-	if mpi.Flavor == "mpich" {
-		tags = "mpi,mpich"
+	mpiBinOnce.Do(func() {
+		tags := "mpi"
+		if mpi.Flavor == "mpich" {
+			tags = "mpi,mpich"
+		}
+		dir, err := os.MkdirTemp("", "mpbench-mpi")
+		if err != nil {
+			mpiBinErr = err.Error()
+			return
+		}
+		bin := filepath.Join(dir, "mpbench-mpi")
+		if out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, "github.com/mpbench/mpbench/cmd/mpbench").CombinedOutput(); err != nil {
+			mpiBinErr = "go build -tags " + tags + ": " + err.Error() + "\n" + string(out)
+			return
+		}
+		mpiBin = bin
+	})
+	if mpiBin == "" {
+		t.Fatal(mpiBinErr)
 	}
-	bin := filepath.Join(t.TempDir(), "mpbench-mpi")
-	if out, err := exec.Command("go", "build", "-tags", tags, "-o", bin, "github.com/mpbench/mpbench/cmd/mpbench").CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags %s: %v\n%s", tags, err, out)
-	}
+	return mpiBin
+}
+
+// mpiJob runs argv (launcher or mpbench first) and returns stdout, stderr
+// and the exit status.
+func mpiJob(t *testing.T, argv []string) (string, string, int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	args := append(launcher[1:], bin, "run", "PingPong", "PingPing", "Sendrecv", "-msglog", "0:3", "-time", "1", "-iter", "50")
-	cmd := exec.CommandContext(ctx, launcher[0], args...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", launcher[0], strings.Join(args, " "), err, &out, &errb)
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s: still running after 2 minutes\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), &out, &errb)
 	}
-	text := out.String()
-	for _, b := range []string{"PingPong", "PingPing", "Sendrecv"} {
-		if n := tableRows(text, b, "# #processes = 2 "); n != 5 {
-			t.Errorf("%s: %d rows, want 5 (0, 1, 2, 4, 8 bytes)\n%s", b, n, text)
+	return out.String(), errb.String(), exitCode(err)
+}
+
+// registered keeps the names bench knows, so that benchmarks not yet
+// registered are left out instead of failing the run.
+func registered(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if _, ok := bench.Lookup(n); ok {
+			out = append(out, n)
 		}
 	}
-	if !strings.Contains(text, "# Transport             : mpi (") || strings.Count(text, "# Benchmarking ") != 3 {
-		t.Errorf("want 3 blocks printed once (by rank 0) and the MPI library as transport:\n%s", text)
+	return out
+}
+
+// checkMPIText checks rank 0's IMB text of a job on the MPI library: each
+// benchmark's block printed once with rows for 0, 1, 2, 4 and 8 bytes (4
+// and 8 bytes for reductions, whose sizes are whole floats), the library as
+// transport and its thread level, and the IMB reader reading it cleanly.
+func checkMPIText(t *testing.T, text string, np int, names []string) {
+	t.Helper()
+	procs := "# #processes = " + strconv.Itoa(np) + " "
+	for _, b := range names {
+		want := 5
+		if strings.Contains(b, "reduce") {
+			want = 3 // 0, 4, 8
+		}
+		if n := tableRows(text, b, procs); n != want {
+			t.Errorf("%s at np=%d: %d rows, want %d\n%s", b, np, n, want, text)
+		}
+	}
+	if c := strings.Count(text, "# Benchmarking "); c != len(names) {
+		t.Errorf("%d blocks, want %d (printed once, by rank 0):\n%s", c, len(names), text)
+	}
+	for _, line := range []string{"# Transport             : mpi (", "# MPI Thread Environment: MPI_THREAD_"} {
+		if !strings.Contains(text, line) {
+			t.Errorf("header lacks %q:\n%s", line, text)
+		}
+	}
+	runs, err := imb.Read(strings.NewReader(text), "stdout")
+	if err != nil || len(runs) != 1 || runs[0].Aborted || len(runs[0].Problems) != 0 {
+		t.Errorf("IMB reader: %v, %+v", err, runs)
+	}
+}
+
+// TestE2EMPIRun starts mpbench with the library's launcher as IMB-MPI1 is
+// run: the point-to-point benchmarks on 2 ranks and the collectives on 4
+// (those registered in bench), and checks rank 0's report.
+func TestE2EMPIRun(t *testing.T) {
+	bin := mpiBinary(t)
+	short := []string{"-msglog", "0:3", "-time", "1", "-iter", "50"}
+	for _, tc := range []struct {
+		np    int
+		names []string
+	}{
+		{2, []string{"PingPong", "PingPing", "Sendrecv"}},
+		{4, registered("Bcast", "Allreduce", "Alltoall")},
+	} {
+		if len(tc.names) == 0 {
+			continue
+		}
+		argv := append(mpi.LauncherCommand(tc.np), bin, "run", "-npmin", strconv.Itoa(tc.np))
+		argv = append(append(argv, short...), tc.names...)
+		out, errs, code := mpiJob(t, argv)
+		if code != 0 {
+			t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+		}
+		checkMPIText(t, out, tc.np, tc.names)
+	}
+}
+
+// TestE2EMPILaunch runs "mpbench run --transport mpi -np 2", which starts
+// the library's launcher itself, and checks the report and the JSON file.
+func TestE2EMPILaunch(t *testing.T) {
+	bin := mpiBinary(t)
+	jf := filepath.Join(t.TempDir(), "pp.jsonl")
+	argv := []string{bin, "run", "--transport", "mpi", "-np", "2", "-msglog", "0:3", "-time", "1", "-iter", "50", "--json", jf, "PingPong"}
+	out, errs, code := mpiJob(t, argv)
+	if code != 0 {
+		t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+	}
+	checkMPIText(t, out, 2, []string{"PingPong"})
+	f, err := os.Open(jf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := native.ReadJSONL(f, jf)
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 5 {
+		t.Fatalf("--json: %v, %+v", err, runs)
+	}
+	m := runs[0].Meta
+	if !strings.HasPrefix(m.Transport, "mpi (") || !strings.HasPrefix(m.Info["mpi_thread_environment"], "MPI_THREAD_") || m.Info["np"] != "2" {
+		t.Errorf("--json meta: transport %q, info %v; want the MPI library, its thread level and np 2", m.Transport, m.Info)
+	}
+}
+
+// TestE2EMPIBadOptionOnce checks that every rank refuses a bad option with
+// exit status 2 and that the message is printed once, by rank 0, also when
+// the options ask for another transport than the MPI library.
+func TestE2EMPIBadOptionOnce(t *testing.T) {
+	bin := mpiBinary(t)
+	for _, bad := range [][]string{{"-msglog", "abc"}, {"--transport", "tcp"}} {
+		argv := append(append(mpi.LauncherCommand(2), bin, "run"), bad...)
+		argv = append(argv, "PingPong")
+		out, errs, code := mpiJob(t, argv)
+		if code == 0 || strings.Count(errs, "mpbench: ") != 1 || !strings.Contains(errs, "mpbench: "+bad[0]+" "+bad[1]+": ") || out != "" {
+			t.Errorf("%s: exit status %d, want non-zero and one line naming %s %s\nstdout:\n%s\nstderr:\n%s",
+				strings.Join(argv, " "), code, bad[0], bad[1], out, errs)
+		}
 	}
 }

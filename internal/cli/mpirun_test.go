@@ -65,3 +65,36 @@ func TestE2EDefaultBuildUnderMPILauncher(t *testing.T) {
 		t.Fatalf("want one line naming the missing MPI support and no output; stdout:\n%s\nstderr:\n%s", out, errb)
 	}
 }
+
+// TestTransportMPIDefaultBuild checks that a binary without MPI support
+// refuses --transport mpi with one line naming the build to use.
+func TestTransportMPIDefaultBuild(t *testing.T) {
+	if mpiLaunch != nil {
+		t.Skip("built with the mpi tag: --transport mpi starts the launcher (mpirun_mpi_test.go)")
+	}
+	code, out, errs := runMain(t, "run", "--transport", "mpi", "-np", "2", "PingPong")
+	want := "mpbench: --transport mpi needs a binary built with -tags mpi (go build -tags mpi ./cmd/mpbench); "
+	if code != ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, want) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q", code, out, errs, want)
+	}
+}
+
+// TestUsageErrorOncePerMPIJob checks that of the ranks of an MPI job, which
+// all parse the same command line, only rank 0 prints a usage error; all
+// exit with status 2.
+func TestUsageErrorOncePerMPIJob(t *testing.T) {
+	for _, rank := range []string{"0", "1"} {
+		for _, v := range mpiLauncherVars {
+			t.Setenv(v, "")
+		}
+		t.Setenv("PMI_RANK", rank)
+		code, out, errs := runMain(t, "run", "--npmax", "4", "PingPong")
+		wantLines := 0
+		if rank == "0" {
+			wantLines = 1
+		}
+		if code != ExitUsage || out != "" || strings.Count(errs, "\n") != wantLines {
+			t.Errorf("rank %s: exit %d, stdout %q, stderr %q; want exit 2 and %d line(s)", rank, code, out, errs, wantLines)
+		}
+	}
+}

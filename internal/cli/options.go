@@ -65,7 +65,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress display on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
 	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: the transport's default)")
-	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts")
+	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts; mpi: the linked MPI library, started with its launcher (mpi builds)")
 	fs.StringVar(&f.ifaddr, "ifaddr", "", "IP address of the interface TCP binds and advertises (default: the launcher's loopback)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write each rank's CPU profile to FILE.<rank> (go tool pprof)")
 	_ = fs.MarkHidden("warm_up")
@@ -181,9 +181,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, usageErrorf("--eager %d: expected --eager BYTES with BYTES >= 0", f.eager)
 	}
 	switch f.transport {
-	case "auto", "tcp", "shm":
+	case "auto", "tcp", "shm", "mpi":
 	default:
-		return o, usageErrorf("--transport %s: expected --transport auto, tcp or shm", f.transport)
+		return o, usageErrorf("--transport %s: expected --transport auto, tcp, shm or mpi", f.transport)
 	}
 	if f.ifaddr != "" && net.ParseIP(f.ifaddr) == nil {
 		return o, usageErrorf("--ifaddr %s: expected an IP address of this host's interface, e.g. 10.0.0.2", f.ifaddr)

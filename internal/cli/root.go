@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -16,7 +17,8 @@ import (
 // Main runs mpbench with args (without the program name), printing to
 // stdout and stderr, and returns the process exit status (see exitStatus).
 // Errors are printed as one line "mpbench: <problem>" on stderr, without
-// usage text.
+// usage text. In a job started by an MPI launcher, where every rank checks
+// the same command line, usage errors are printed by rank 0 only.
 func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(&invocation{args: args}, stdout, stderr)
 	norm, err := normaliseArgs(args, longFlags(root))
@@ -24,10 +26,25 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		root.SetArgs(norm)
 		err = root.Execute()
 	}
-	if err != nil {
+	status := exitStatus(err)
+	var printed *printedError
+	switch {
+	case err == nil, errors.As(err, &printed):
+	case status == ExitUsage && isOtherMPIRank():
+		// Rank 0 prints the problem; the launcher ends the whole job when
+		// the first rank exits non-zero, so give rank 0 time to print.
+		time.Sleep(otherRankExitDelay)
+	default:
 		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
 	}
-	return exitStatus(err)
+	return status
+}
+
+// isOtherMPIRank reports whether this process is a rank other than 0 of a
+// job started by an MPI launcher.
+func isOtherMPIRank() bool {
+	r, ok := mpiLauncherRank()
+	return ok && r != 0
 }
 
 // newRoot builds the command tree. Commands are added here, one

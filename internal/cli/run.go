@@ -64,6 +64,9 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if _, err := f.benchOptions(); err != nil {
 		return err
 	}
+	if f.transport == "mpi" {
+		return runWithMPILauncher(cmd, f, inv)
+	}
 	for _, out := range []struct{ flag, path string }{{"json", f.jsonFile}, {"csv", f.csvFile}} {
 		if out.path == "" {
 			continue

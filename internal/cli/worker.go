@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -76,10 +74,10 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 		}
 		defer stopProfile()
 	}
-	transportName = launch.TransportName(ep)
+	name := launch.TransportName(ep)
 	eager := f.run.eager
 	if eager == 0 {
-		eager = defaultEager(transportName)
+		eager = defaultEager(name)
 	}
 	world, err := comm.NewWorld(ep, comm.Config{EagerLimit: eager})
 	if err != nil {
@@ -87,44 +85,11 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 		return err
 	}
 	defer world.Close()
-	rank := world.Rank()
-
-	var out sink.Fanout
-	var closers []io.Closer
-	if rank == 0 {
-		out, closers, err = openSinks(cmd, f, &opts, start)
-		if err != nil {
-			return fmt.Errorf("rank 0: %w", err)
-		}
-	}
-	var bs bench.Sink
-	if out != nil {
-		bs = out
-	}
 	runDone := make(chan struct{})
 	go closeOnStop(ctx, runDone, world)
-	runErr := bench.Run(ctx, world, opts, bs)
-	if runErr == nil {
-		runErr = world.Barrier() // every rank is done before any closes its connections
-	}
+	err = runRank(ctx, cmd, f, world, jobTransport{Name: name}, opts, start)
 	close(runDone)
-	if errors.Is(runErr, context.Canceled) {
-		runErr = errInterrupted
-	}
-	if out != nil {
-		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {
-			runErr = ferr
-		}
-		for _, c := range closers {
-			if cerr := c.Close(); cerr != nil && runErr == nil {
-				runErr = cerr
-			}
-		}
-	}
-	if runErr != nil && !errors.Is(runErr, errInterrupted) {
-		return fmt.Errorf("rank %d: %w", rank, runErr)
-	}
-	return runErr
+	return err
 }
 
 // stopGrace is how long a stopped worker lets the benchmark reach its next
@@ -150,7 +115,7 @@ func closeOnStop(ctx context.Context, runDone <-chan struct{}, world *comm.World
 
 // openSinks builds rank 0's outputs: IMB text on stdout, the --json and
 // --csv files, and the progress display.
-func openSinks(cmd *cobra.Command, f *workerFlags, opts *bench.Options, start time.Time) (sink.Fanout, []io.Closer, error) {
+func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.Options, start time.Time) (sink.Fanout, []io.Closer, error) {
 	m := sink.LocalMachine()
 	sizes := opts.Sizes()
 	names := opts.Benchmarks
@@ -159,7 +124,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, opts *bench.Options, start ti
 	}
 	info := imb.RunInfo{
 		Version: Version, Date: start, Machine: m.Arch, System: m.System, Release: m.Release,
-		KernelVersion: m.Version, Transport: transportName, MByte: opts.MByte,
+		KernelVersion: m.Version, Transport: tr.Name, ThreadEnv: tr.ThreadEnv, MByte: opts.MByte,
 		Command: []string{f.calledAs}, UserLengths: opts.MsgLens != nil,
 		MinBytes: minOf(sizes), MaxBytes: maxOf(sizes), Benchmarks: names,
 		Multi: opts.Multi != result.MultiNone,
@@ -172,12 +137,15 @@ func openSinks(cmd *cobra.Command, f *workerFlags, opts *bench.Options, start ti
 	var closers []io.Closer
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: opts.MByte, Date: start.Format(time.RFC3339Nano),
-		Host: m.Host, Transport: transportName, Command: f.calledAs,
+		Host: m.Host, Transport: tr.Name, Command: f.calledAs,
 		Options: optionMap(cmd.Flags(), names),
 		Info: map[string]string{
 			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
 			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(f.run.np),
 		},
+	}
+	if tr.ThreadEnv != "" {
+		meta.Info["mpi_thread_environment"] = tr.ThreadEnv
 	}
 	files := []struct {
 		path string
@@ -206,10 +174,6 @@ func openSinks(cmd *cobra.Command, f *workerFlags, opts *bench.Options, start ti
 	}
 	return out, closers, nil
 }
-
-// transportName is the transport the worker's runtime uses; a rank of an
-// MPI job names the MPI library instead (mpirun_mpi.go).
-var transportName = "tcp"
 
 func minOf(v []int64) int64 {
 	m := v[0]

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/internal/sink"
+)
+
+// jobTransport names what a rank's communicator runs on, for the result
+// headers ("# Transport", "# MPI Thread Environment") and meta data.
+type jobTransport struct {
+	// Name is "tcp", "shm", "shm+tcp" for mpbench's runtime, or
+	// "mpi (<library version>)" for a linked MPI library.
+	Name string
+	// ThreadEnv is the MPI library's thread level (MPI_Query_thread), e.g.
+	// "MPI_THREAD_FUNNELED"; empty on mpbench's runtime.
+	ThreadEnv string
+}
+
+// runRank is one rank's part of "mpbench run" on communicator c, whatever
+// started the job (mpbench's launcher or an MPI library's): every rank runs
+// the benchmarks of opts, rank 0 also writes every output (IMB text on
+// stdout, --json, --csv, progress). start is the job's start time for the
+// headers. After the last benchmark the ranks meet in a barrier, so that no
+// rank tears down its connections while another still uses them. An error
+// names the rank; a cancelled ctx (SIGINT/SIGTERM) gives errInterrupted.
+func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Comm, tr jobTransport, opts bench.Options, start time.Time) error {
+	rank := c.Rank()
+	var out sink.Fanout
+	var closers []io.Closer
+	if rank == 0 {
+		var err error
+		out, closers, err = openSinks(cmd, f, tr, &opts, start)
+		if err != nil {
+			return fmt.Errorf("rank 0: %w", err)
+		}
+	}
+	var bs bench.Sink
+	if out != nil {
+		bs = out
+	}
+	runErr := bench.Run(ctx, c, opts, bs)
+	if runErr == nil {
+		runErr = c.Barrier()
+	}
+	if errors.Is(runErr, context.Canceled) {
+		runErr = errInterrupted
+	}
+	if out != nil {
+		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {
+			runErr = ferr
+		}
+		for _, cl := range closers {
+			if cerr := cl.Close(); cerr != nil && runErr == nil {
+				runErr = cerr
+			}
+		}
+	}
+	if runErr != nil && !errors.Is(runErr, errInterrupted) {
+		return fmt.Errorf("rank %d: %w", rank, runErr)
+	}
+	return runErr
+}
