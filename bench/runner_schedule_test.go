@@ -222,3 +222,20 @@ func TestRunSyncBlockHasNoSize(t *testing.T) {
 		t.Errorf("row %+v: want bytes -1, 20 repetitions, no bandwidth", r)
 	}
 }
+
+func TestRunParallelTransferOnOneProcess(t *testing.T) {
+	// IMB runs Sendrecv and Exchange on one process (the chain's neighbour
+	// is the rank itself), as IMB 2021.3 does Allreduce with #processes = 1.
+	o := quick("Sendrecv", "Exchange")
+	o.NPMin = 1
+	o.Check = true
+	sink := mustRun(t, 1, o)
+	if len(sink.rows) != 10 {
+		t.Fatalf("%d rows, want 5 sizes x 2 benchmarks", len(sink.rows))
+	}
+	for _, r := range sink.rows {
+		if r.Processes != 1 || r.Defects != 0 || r.Repetitions != 20 {
+			t.Errorf("%s %d bytes: %d processes, %v defects, %d repetitions; want 1, 0, 20", r.Benchmark, r.Bytes, r.Processes, r.Defects, r.Repetitions)
+		}
+	}
+}
