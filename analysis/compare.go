@@ -32,23 +32,25 @@ func BandwidthLoss(base, other float64) Loss {
 // same point of the first run.
 type CompareRow struct {
 	Benchmark string
-	Processes int // total ranks
-	Group     int // IMB -multi 1 group, -1 otherwise
-	Bytes     int64
-	Run       int     // index of the compared run (>= 1)
+	Multi     bool // rows came from an IMB -multi run (Multi-<Benchmark>)
+	Processes int  // total ranks
+	Group     int  // IMB -multi 1 group, -1 otherwise
+	Bytes     int64 // message size; -1 for benchmarks without a size (Barrier)
+	Run       int   // index of the compared run (>= 1)
 	BaseUsec  float64 // first run's time, usec (mean of its repeats)
 	Usec      float64 // this run's time, usec (mean of its repeats)
 	DiffUsec  float64 // Usec - BaseUsec
 	Ratio     float64 // Usec / BaseUsec: > 1 slower than the first run
 	// BaseMBps and MBps are bytes / time in MB/s (10^6 bytes/s), computed
 	// from the times so that runs whose tools define Mbyte differently
-	// compare in one unit (field case B23).
+	// compare in one unit (field case B23); NaN without a size.
 	BaseMBps, MBps float64
 	// LossPct is the bandwidth lost against the first run, 100 x (1 -
 	// BaseUsec/Usec) as in the study's tables 4.3/4.4; negative is a gain.
 	LossPct float64
 	// Noise is the larger relative spread (max/min - 1) of the repeats of
-	// this point in either run; NaN when neither run repeats it.
+	// this point in either run, at least the noise floor (NoiseFloor);
+	// NaN when neither run repeats it.
 	Noise float64
 	// Significant is true when repeats exist and |Ratio - 1| exceeds Noise.
 	Significant bool
@@ -56,18 +58,37 @@ type CompareRow struct {
 
 type pointStats struct{ mean, spread float64 }
 
+// MinNoise is the least relative noise a comparison assumes when repeats
+// exist: repeats within one file come from one job and agree better than
+// separate jobs do, and identical repeats (a file concatenated with
+// itself) would otherwise make any difference significant.
+const MinNoise = 0.01
+
+// PrintResolutionUsec is the resolution of printed times: IMB and OSU
+// print two decimals, so two printed values of one time differ by up to
+// 0.01 usec.
+const PrintResolutionUsec = 0.01
+
+// NoiseFloor returns the least relative noise of a point whose times are
+// a and b usec: MinNoise, or the print resolution relative to the smaller
+// time when that is larger.
+func NoiseFloor(a, b float64) float64 {
+	return math.Max(MinNoise, PrintResolutionUsec/math.Min(a, b))
+}
+
 // runPoints averages a run's rows per (series, size) and records the
-// repeats' spread (NaN for a single row).
+// repeats' spread (NaN for a single row). Rows without a size (Barrier)
+// are one point at size -1.
 func runPoints(rows []result.Row) map[seriesKey]map[int64]pointStats {
 	raw := map[seriesKey]map[int64][]float64{}
 	for i := range rows {
 		r := &rows[i]
-		if t := r.Time(); r.Bytes >= 0 && t > 0 {
-			k := keyOf(r)
+		if t := r.Time(); t > 0 {
+			k, b := keyOf(r), max(r.Bytes, -1)
 			if raw[k] == nil {
 				raw[k] = map[int64][]float64{}
 			}
-			raw[k][r.Bytes] = append(raw[k][r.Bytes], t)
+			raw[k][b] = append(raw[k][b], t)
 		}
 	}
 	out := map[seriesKey]map[int64]pointStats{}
@@ -89,10 +110,11 @@ func runPoints(rows []result.Row) map[seriesKey]map[int64]pointStats {
 }
 
 // CompareRuns compares every later run with the first, point by point
-// (benchmark, total ranks, -multi group, size); points missing from either
-// run are left out, zero and negative times too. Repeated rows of a point
-// within a run are averaged and give the noise. Output sorted by
-// benchmark, ranks, size and run.
+// (benchmark, total ranks, -multi group, size; benchmarks without a size,
+// such as Barrier, compare their one time per rank count); points missing
+// from either run are left out, zero and negative times too. Repeated rows
+// of a point within a run are averaged and give the noise, never less than
+// NoiseFloor. Output sorted by benchmark, ranks, size and run.
 func CompareRuns(runs [][]result.Row) []CompareRow {
 	if len(runs) < 2 {
 		return nil
@@ -106,16 +128,21 @@ func CompareRuns(runs [][]result.Row) []CompareRow {
 				if !ok {
 					continue
 				}
-				c := CompareRow{Benchmark: k.bench, Processes: k.procs, Group: k.group, Bytes: b, Run: ri + 1,
+				c := CompareRow{Benchmark: k.bench, Multi: k.multi, Processes: k.procs, Group: k.group, Bytes: b, Run: ri + 1,
 					BaseUsec: q.mean, Usec: p.mean, DiffUsec: p.mean - q.mean, Ratio: p.mean / q.mean,
 					BaseMBps: float64(b) / q.mean, MBps: float64(b) / p.mean, LossPct: 100 * (1 - q.mean/p.mean)}
+				if b < 0 {
+					c.BaseMBps, c.MBps = math.NaN(), math.NaN()
+				}
 				c.Noise = math.NaN()
 				for _, s := range []float64{p.spread, q.spread} {
 					if !math.IsNaN(s) && (math.IsNaN(c.Noise) || s > c.Noise) {
-						c.Noise = s
+						c.Noise = math.Max(s, NoiseFloor(p.mean, q.mean))
 					}
 				}
-				c.Significant = !math.IsNaN(c.Noise) && math.Abs(c.Ratio-1) > c.Noise
+				// A difference of one unit in the printed last digit is at the
+				// floor, not beyond it: compare with a margin for rounding.
+				c.Significant = !math.IsNaN(c.Noise) && math.Abs(c.Ratio-1) > c.Noise*(1+1e-9)
 				out = append(out, c)
 			}
 		}
@@ -125,6 +152,8 @@ func CompareRuns(runs [][]result.Row) []CompareRow {
 		switch {
 		case a.Benchmark != b.Benchmark:
 			return a.Benchmark < b.Benchmark
+		case a.Multi != b.Multi:
+			return !a.Multi
 		case a.Processes != b.Processes:
 			return a.Processes < b.Processes
 		case a.Group != b.Group:

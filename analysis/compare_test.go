@@ -68,3 +68,52 @@ func TestCompareRuns(t *testing.T) {
 		t.Error("one run compared")
 	}
 }
+
+// TestCompareNoiseFloor: identical repeats (a file concatenated with
+// itself) give no noise; a 0.2% difference is then within the floor, a
+// 5% one is not, and at 0.50 usec the print resolution (0.01 usec = 2%)
+// is the floor.
+func TestCompareNoiseFloor(t *testing.T) {
+	mk := func(b int64, tm ...float64) []result.Row {
+		var rows []result.Row
+		for _, x := range tm {
+			r := result.NewRow("PingPong", 2, b)
+			r.TMax = x
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	base := append(mk(1024, 10, 10), mk(0, 0.50, 0.50)...)
+	base = append(base, mk(1<<20, 1000, 1000)...)
+	other := append(mk(1024, 10.02), mk(0, 0.51)...)
+	other = append(other, mk(1<<20, 1050)...)
+	rows := CompareRuns([][]result.Row{base, other})
+	if len(rows) != 3 {
+		t.Fatalf("%d rows, want 3", len(rows))
+	}
+	zero, small, big := rows[0], rows[1], rows[2]
+	if small.Significant || math.Abs(small.Noise-MinNoise) > 1e-12 {
+		t.Errorf("1024 B: 0.2%% difference over identical repeats: noise %g significant %v; want %g, no", small.Noise, small.Significant, MinNoise)
+	}
+	if zero.Significant || math.Abs(zero.Noise-0.02) > 1e-12 {
+		t.Errorf("0 B: 0.50 vs 0.51 usec: noise %g significant %v; want 0.02 (print resolution), no", zero.Noise, zero.Significant)
+	}
+	if !big.Significant {
+		t.Errorf("1 MiB: 5%% difference not significant: %+v", big)
+	}
+}
+
+// TestCompareBarrier: rows without a size (Barrier) compare per rank
+// count.
+func TestCompareBarrier(t *testing.T) {
+	mk := func(procs int, tm float64) result.Row {
+		r := result.NewRow("Barrier", procs, -1)
+		r.TMax = tm
+		return r
+	}
+	rows := CompareRuns([][]result.Row{{mk(2, 151), mk(4, 177)}, {mk(2, 160), mk(4, 177), mk(8, 670)}})
+	if len(rows) != 2 || rows[0].Processes != 2 || rows[0].Bytes != -1 || math.Abs(rows[0].Ratio-160.0/151) > 1e-12 ||
+		!math.IsNaN(rows[0].MBps) || rows[1].Processes != 4 || rows[1].Ratio != 1 {
+		t.Errorf("Barrier compared: %+v", rows)
+	}
+}

@@ -98,10 +98,7 @@ func (s SeriesReport) Label() string {
 // Case names the series within its benchmark: "np=2", "2x2 group 1",
 // "np=2 aggregate".
 func (s SeriesReport) Case() string {
-	c := fmt.Sprintf("np=%d", s.Processes)
-	if s.Processes <= 0 {
-		c = "np unknown" // OSU prints no process count
-	}
+	c := npText(s.Processes) // OSU prints no process count for collectives
 	if s.Multi != result.MultiNone {
 		c = fmt.Sprintf("%dx%d", s.Groups, s.Processes)
 		if s.Group >= 0 {

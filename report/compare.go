@@ -73,7 +73,8 @@ func (c Comparison) Sections() []Section {
 	}
 	head.line("t in usec; bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
 		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1) " +
-		"of repeated measurements of the point in either run; a difference is significant when it exceeds that noise")
+		"of repeated measurements of the point in either run, at least 1%% and at least 0.01 usec (the printed resolution) "+
+		"relative to the time; a difference is significant when it exceeds that noise; benchmarks without a size (Barrier) compare their one time per process count")
 	if len(c.Rows) == 0 {
 		head.line("no point (benchmark, processes, size) was measured in run 0 and in another run: nothing to compare")
 		return []Section{head}
@@ -81,8 +82,8 @@ func (c Comparison) Sections() []Section {
 	out := []Section{head}
 	start := 0
 	for i := 1; i <= len(c.Rows); i++ {
-		if i < len(c.Rows) && c.Rows[i].Benchmark == c.Rows[start].Benchmark && c.Rows[i].Processes == c.Rows[start].Processes &&
-			c.Rows[i].Group == c.Rows[start].Group {
+		if i < len(c.Rows) && c.Rows[i].Benchmark == c.Rows[start].Benchmark && c.Rows[i].Multi == c.Rows[start].Multi &&
+			c.Rows[i].Processes == c.Rows[start].Processes && c.Rows[i].Group == c.Rows[start].Group {
 			continue
 		}
 		out = append(out, c.section(c.Rows[start:i]))
@@ -109,7 +110,10 @@ func (c Comparison) tools() []string {
 // section is one benchmark and process count.
 func (c Comparison) section(rows []analysis.CompareRow) Section {
 	r0 := rows[0]
-	title := fmt.Sprintf("%s np=%d", r0.Benchmark, r0.Processes)
+	title := r0.Benchmark + " " + npText(r0.Processes)
+	if r0.Multi {
+		title = "Multi-" + title
+	}
 	if r0.Group >= 0 {
 		title += fmt.Sprintf(" group %d", r0.Group)
 	}
@@ -147,11 +151,24 @@ func CompareTableView(title string, rows []analysis.CompareRow) analysis.Table {
 		case r.Significant:
 			sig = "YES"
 		}
-		t.Rows = append(t.Rows, []analysis.Cell{num(float64(r.Bytes), 0), num(float64(r.Run), 0),
+		size := num(float64(r.Bytes), 0)
+		if r.Bytes < 0 {
+			size = num(math.NaN(), 0) // no size (Barrier): empty cell
+		}
+		t.Rows = append(t.Rows, []analysis.Cell{size, num(float64(r.Run), 0),
 			num(r.BaseUsec, 2), num(r.Usec, 2), num(r.Ratio, 3), num(r.BaseMBps, 2), num(r.MBps, 2),
 			num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1), num(100*r.Noise, 1), txt(sig)})
 	}
 	return t
+}
+
+// npText names a process count: "np=8", or "np unknown" when the source
+// did not print it (OSU collectives without a launcher line).
+func npText(n int) string {
+	if n <= 0 {
+		return "np unknown"
+	}
+	return fmt.Sprintf("np=%d", n)
 }
 
 // WriteComparison writes the comparison in format f (Text, Markdown, CSV

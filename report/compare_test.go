@@ -117,3 +117,25 @@ func TestCompareWarnsOfDifferentTools(t *testing.T) {
 		t.Error("warning about mixed tools for one tool")
 	}
 }
+
+// TestCompareBarrierCorpus: osu_barrier (one row, no size) and IMB
+// Barrier compare; OSU's unknown process count is named, not -1.
+func TestCompareBarrierCorpus(t *testing.T) {
+	for _, f := range []string{"022-osu571-barrier.txt", "011-imb2019u6-multi-barrier.txt"} {
+		p, runs := corpusRuns(t, f)
+		c := Compare([]Source{{p, runs}, {p, runs}})
+		if len(c.Rows) == 0 {
+			t.Fatalf("%s: nothing compared", f)
+		}
+		var out bytes.Buffer
+		if err := WriteComparison(&out, c, Text); err != nil {
+			t.Fatal(err)
+		}
+		if s := out.String(); strings.Contains(s, "nothing to compare") || strings.Contains(s, "-1") {
+			t.Errorf("%s:\n%s", f, s)
+		}
+		if f[:3] == "011" && (len(c.Sections()) != 3 || c.Sections()[1].Title != "Barrier np=4" || c.Sections()[2].Title != "Multi-Barrier np=4") {
+			t.Errorf("011: Barrier and Multi-Barrier not apart: %d sections", len(c.Sections()))
+		}
+	}
+}
