@@ -32,11 +32,11 @@ func BandwidthLoss(base, other float64) Loss {
 // same point of the first run.
 type CompareRow struct {
 	Benchmark string
-	Multi     bool // rows came from an IMB -multi run (Multi-<Benchmark>)
-	Processes int  // total ranks
-	Group     int  // IMB -multi 1 group, -1 otherwise
-	Bytes     int64 // message size; -1 for benchmarks without a size (Barrier)
-	Run       int   // index of the compared run (>= 1)
+	Multi     bool    // rows came from an IMB -multi run (Multi-<Benchmark>)
+	Processes int     // total ranks
+	Group     int     // IMB -multi 1 group, -1 otherwise
+	Bytes     int64   // message size; -1 for benchmarks without a size (Barrier)
+	Run       int     // index of the compared run (>= 1)
 	BaseUsec  float64 // first run's time, usec (mean of its repeats)
 	Usec      float64 // this run's time, usec (mean of its repeats)
 	DiffUsec  float64 // Usec - BaseUsec

@@ -73,7 +73,7 @@ func (c Comparison) Sections() []Section {
 	}
 	head.line("t in usec; bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
 		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1) " +
-		"of repeated measurements of the point in either run, at least 1%% and at least 0.01 usec (the printed resolution) "+
+		"of repeated measurements of the point in either run, at least 1%% and at least 0.01 usec (the printed resolution) " +
 		"relative to the time; a difference is significant when it exceeds that noise; benchmarks without a size (Barrier) compare their one time per process count")
 	if len(c.Rows) == 0 {
 		head.line("no point (benchmark, processes, size) was measured in run 0 and in another run: nothing to compare")
