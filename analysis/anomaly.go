@@ -137,7 +137,16 @@ func DetectAnomalies(rows []result.Row, opt AnomalyOptions) []Flag {
 
 func newFlag(kind FlagKind, k seriesKey, bytes int64, column, format string, args ...any) Flag {
 	return Flag{Kind: kind, Benchmark: k.bench, Processes: k.procs, Group: k.group, Bytes: bytes, Column: column,
-		Msg: fmt.Sprintf("%s on %d ranks: ", k.bench, k.procs) + fmt.Sprintf(format, args...)}
+		Msg: where(k) + ": " + fmt.Sprintf(format, args...)}
+}
+
+// where names a series in a flag's sentence: "PingPong on 2 ranks", or
+// "osu_allreduce (np unknown)" when the source printed no process count.
+func where(k seriesKey) string {
+	if k.procs <= 0 {
+		return k.bench + " (np unknown)"
+	}
+	return fmt.Sprintf("%s on %d ranks", k.bench, k.procs)
 }
 
 // timeColumns returns the time-valued columns of a row by printed name:
@@ -193,7 +202,7 @@ func zeroTimes(k seriesKey, rs []*result.Row) []Flag {
 		default:
 			for _, c := range bad {
 				flags = append(flags, newFlag(FlagZeroTime, k, c.bytes, name,
-					"%s = %g us at %d B; a time for a message > 0 B must be positive, left out of fits and bandwidths", name, c.v, c.bytes))
+					"%s = %.2f us at %d B; a time for a message > 0 B must be positive, left out of fits and bandwidths", name, c.v, c.bytes))
 			}
 		}
 	}
@@ -212,12 +221,15 @@ func defects(k seriesKey, rs []*result.Row) []Flag {
 }
 
 // repeats averages repeated rows of a size, flags those that disagree and
-// returns the sweep's positive points in ascending size order.
+// returns the sweep's positive points in ascending size order. Rows
+// without a size (Barrier) are one point at size -1, so that their
+// repeats and their scaling across rank counts are checked too.
 func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag) {
 	by := map[int64][]float64{}
 	for _, r := range rs {
-		if t := r.Time(); r.Bytes >= 0 && t > 0 {
-			by[r.Bytes] = append(by[r.Bytes], t)
+		if t := r.Time(); t > 0 {
+			b := max(r.Bytes, -1)
+			by[b] = append(by[b], t)
 		}
 	}
 	var pts []Point
@@ -229,7 +241,7 @@ func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag
 		}
 		if len(ts) > 1 && hi/lo-1 > opt.RepeatTol {
 			flags = append(flags, newFlag(FlagRepeats, k, b, "",
-				"%d repeats at %d B range %.4g-%.4g us (%.0f%% apart, tolerance %.0f%%)", len(ts), b, lo, hi, 100*(hi/lo-1), 100*opt.RepeatTol))
+				"%d repeats at %d B range %.2f-%.2f us (%.0f%% apart, tolerance %.0f%%)", len(ts), b, lo, hi, 100*(hi/lo-1), 100*opt.RepeatTol))
 		}
 		pts = append(pts, Point{b, sum / float64(len(ts))})
 	}
@@ -246,8 +258,8 @@ func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag
 // bandwidth-bound and any fall beyond Noise is flagged, elsewhere the
 // sweep is latency-bound and a fall must exceed 3 x Noise.
 func sweepSteps(k seriesKey, pts []Point, opt AnomalyOptions) []Flag {
-	for len(pts) > 0 && pts[0].Bytes == 0 {
-		pts = pts[1:] // 0 B has no size ratio
+	for len(pts) > 0 && pts[0].Bytes <= 0 {
+		pts = pts[1:] // 0 B and no size (-1) have no size ratio
 	}
 	n := len(pts) - 1
 	if n < 1 {
@@ -263,7 +275,7 @@ func sweepSteps(k seriesKey, pts []Point, opt AnomalyOptions) []Flag {
 		size, r := float64(b.Bytes)/float64(a.Bytes), b.Usec/a.Usec
 		if r > size*opt.JumpFactor {
 			flags = append(flags, newFlag(FlagJump, k, b.Bytes, "",
-				"time rises %.2fx from %d B (%.6g us) to %d B (%.6g us) for a %.3gx larger message, beyond the %.3gx that size can explain; bandwidth falls from %.4g to %.4g MB/s (protocol switch eager/rendezvous, cache, falling repetitions or a fault)",
+				"time rises %.2fx from %d B (%.2f us) to %d B (%.2f us) for a %.3gx larger message, beyond the %.3gx that size can explain; bandwidth falls from %.2f to %.2f MB/s (protocol switch eager/rendezvous, cache, falling repetitions or a fault)",
 				r, a.Bytes, a.Usec, b.Bytes, b.Usec, size, size*opt.JumpFactor, float64(a.Bytes)/a.Usec, float64(b.Bytes)/b.Usec))
 		}
 		var near []float64
@@ -283,11 +295,20 @@ func sweepSteps(k seriesKey, pts []Point, opt AnomalyOptions) []Flag {
 		}
 		if r < 1-allow {
 			flags = append(flags, newFlag(FlagTimeFalls, k, a.Bytes, "",
-				"%d B takes %.6g us, %.1f%% more than the larger %d B (%.6g us); neighbouring sizes scale %.2fx per step, noise allowance %.0f%%",
+				"%d B takes %.2f us, %.1f%% more than the larger %d B (%.2f us); neighbouring sizes scale %.2fx per step, noise allowance %.0f%%",
 				a.Bytes, a.Usec, 100*(a.Usec/b.Usec-1), b.Bytes, b.Usec, expect, 100*allow))
 		}
 	}
 	return flags
+}
+
+// sizeText names a size in a sentence: "1024 B", or "the call" for
+// benchmarks without a size (Barrier).
+func sizeText(b int64) string {
+	if b < 0 {
+		return "the call"
+	}
+	return fmt.Sprintf("%d B", b)
 }
 
 // inversions flags sizes where a benchmark's time falls as ranks are
@@ -324,8 +345,8 @@ func inversions(keys []seriesKey, pts map[seriesKey][]Point, opt AnomalyOptions)
 			for _, p := range pts[hi] {
 				if t, ok := small[p.Bytes]; ok && p.Usec < t*(1-2*opt.Noise) {
 					flags = append(flags, newFlag(FlagInversion, hi, p.Bytes, "",
-						"%d B takes %.6g us, %.0f%% less than %.6g us on %d ranks; time should not fall as ranks are added (check the synchronisation method, e.g. a barrier algorithm change)",
-						p.Bytes, p.Usec, 100*(1-p.Usec/t), t, lo.procs))
+						"%s takes %.2f us, %.0f%% less than %.2f us on %d ranks; time should not fall as ranks are added (check the synchronisation method, e.g. a barrier algorithm change)",
+						sizeText(p.Bytes), p.Usec, 100*(1-p.Usec/t), t, lo.procs))
 				}
 			}
 		}

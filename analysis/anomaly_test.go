@@ -144,3 +144,40 @@ func TestAnomaliesCleanSweep(t *testing.T) {
 		t.Errorf("clean sweep flagged: %v", flags)
 	}
 }
+
+// TestAnomalyWording: an unknown process count is named, not -1; times
+// are printed with two decimals as IMB prints them, never in %g's
+// exponent form; a Barrier whose time falls as ranks are added is
+// flagged.
+func TestAnomalyWording(t *testing.T) {
+	var rows []result.Row
+	for i, tm := range []float64{100, 200, 400, 2082160.5, 1600} {
+		r := result.NewRow("osu_allreduce", -1, int64(1024)<<i)
+		r.TAvg = tm
+		rows = append(rows, r)
+	}
+	for _, c := range []struct {
+		n int
+		t float64
+	}{{2, 151}, {4, 177}, {8, 90}} {
+		r := result.NewRow("Barrier", c.n, -1)
+		r.TMax = c.t
+		rows = append(rows, r)
+	}
+	flags := DetectAnomalies(rows, AnomalyOptions{})
+	var jump, inv bool
+	for _, f := range flags {
+		if strings.Contains(f.Msg, "-1 ranks") || strings.Contains(f.Msg, "e+") {
+			t.Errorf("flag wording: %s", f.Msg)
+		}
+		if f.Kind == FlagJump && strings.Contains(f.Msg, "osu_allreduce (np unknown)") && strings.Contains(f.Msg, "(2082160.50 us)") {
+			jump = true
+		}
+		if f.Kind == FlagInversion && f.Benchmark == "Barrier" && f.Processes == 8 && strings.Contains(f.Msg, "the call takes 90.00 us") {
+			inv = true
+		}
+	}
+	if !jump || !inv {
+		t.Errorf("want the jump to 2082160.50 us (np unknown) and the Barrier inversion at 8 ranks; got %v", flags)
+	}
+}

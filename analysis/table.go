@@ -70,6 +70,31 @@ func ABGTableView(rows []ABGRow) Table {
 	return t
 }
 
+// CountTimeTableView lays out the times of benchmarks without a message
+// size (Barrier) per process count, with the growth from the previous
+// count.
+func CountTimeTableView(rows []CountTime) Table {
+	t := Table{Title: "Benchmarks without a message size: time per process count", Columns: []Column{
+		{"benchmark", ""}, {"ranks", ""}, {"repetitions", ""}, {"t_min", "usec"}, {"t_max", "usec"}, {"t_avg", "usec"},
+		{"t", "usec"}, {"growth from previous count", "x"}}}
+	for _, r := range rows {
+		name := r.Benchmark
+		if r.Multi {
+			name = "Multi-" + name
+		}
+		ranks, reps := num(float64(r.Processes), 0), num(float64(r.Repetitions), 0)
+		if r.Processes <= 0 {
+			ranks = text("unknown")
+		}
+		if r.Repetitions < 0 {
+			reps = num(math.NaN(), 0)
+		}
+		t.Rows = append(t.Rows, []Cell{text(name), ranks, reps, num(r.TMin, 2), num(r.TMax, 2), num(r.TAvg, 2),
+			num(r.Usec, 2), num(r.Growth, 2)})
+	}
+	return t
+}
+
 // FlagsTableView lists anomaly flags.
 func FlagsTableView(flags []Flag) Table {
 	t := Table{Title: "Anomalies", Columns: []Column{{"kind", ""}, {"benchmark", ""}, {"ranks", ""}, {"bytes", "B"}, {"why", ""}}}

@@ -42,11 +42,28 @@ type WireModel struct {
 	Source string
 }
 
-// Validate reports a model whose parameters cannot describe a link.
+// MinNsPerByte and MaxNsPerByte bound a link's line time per byte: 0.001
+// ns/B is 8 Tbit/s, 10^6 ns/B is 8 kbit/s; beyond them a model is a typo,
+// not a network.
+const (
+	MinNsPerByte = 1e-3
+	MaxNsPerByte = 1e6
+)
+
+// MaxFrameBytes bounds the byte counts of a model (payloads, overheads):
+// 1 GiB.
+const MaxFrameBytes = 1 << 30
+
+// Validate reports a model whose parameters cannot describe a link: a
+// line time per byte that is not finite or lies outside [MinNsPerByte,
+// MaxNsPerByte], negative or larger than MaxFrameBytes byte counts, a
+// frame payload that is not a multiple of the alignment.
 func (m WireModel) Validate() error {
 	switch {
-	case !(m.NsPerByte > 0):
-		return fmt.Errorf("wire model %q: time per byte must be > 0 (got %g ns)", m.Name, m.NsPerByte)
+	case !(m.NsPerByte >= MinNsPerByte && m.NsPerByte <= MaxNsPerByte):
+		return fmt.Errorf("wire model %q: time per byte must lie in %g-%g ns (8 Tbit/s to 8 kbit/s), got %.4g ns", m.Name, MinNsPerByte, MaxNsPerByte, m.NsPerByte)
+	case max(m.FramePayload, m.FirstOverhead, m.FrameOverhead, m.MinPayload, m.PayloadAlign) > MaxFrameBytes:
+		return fmt.Errorf("wire model %q: frame payload and overheads must be at most %d bytes", m.Name, MaxFrameBytes)
 	case m.FramePayload < 0 || m.FirstOverhead < 0 || m.FrameOverhead < 0 || m.MinPayload < 0 || m.PayloadAlign < 0:
 		return fmt.Errorf("wire model %q: frame payload and overheads must be >= 0 bytes", m.Name)
 	case m.FramePayload > 0 && m.PayloadAlign > 1 && m.FramePayload%m.PayloadAlign != 0:

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -101,6 +102,9 @@ func parseIB(rest string) (WireModel, error) {
 	return InfiniBandModel(parts[0], width, mtu)
 }
 
+// rateKeys are the custom parameters giving the line rate.
+var rateKeys = map[string]bool{"usperbyte": true, "nsperbyte": true, "mbps": true, "gbps": true}
+
 func parseCustom(rest string) (WireModel, error) {
 	m := WireModel{Name: "custom:" + rest, Source: "user parameters"}
 	rates := 0
@@ -110,8 +114,14 @@ func parseCustom(rest string) (WireModel, error) {
 			return WireModel{}, fmt.Errorf("custom parameter %q is not key=value", kv)
 		}
 		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || x < 0 {
-			return WireModel{}, fmt.Errorf("custom parameter %s: %q is not a number >= 0", k, v)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return WireModel{}, fmt.Errorf("custom parameter %s: %q is not a finite number >= 0", k, v)
+		}
+		if rateKeys[k] && x == 0 {
+			return WireModel{}, fmt.Errorf("custom parameter %s: must be > 0", k)
+		}
+		if !rateKeys[k] && x != math.Trunc(x) {
+			return WireModel{}, fmt.Errorf("custom parameter %s: %q is not a whole number of bytes", k, v)
 		}
 		switch k {
 		case "overhead":

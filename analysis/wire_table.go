@@ -51,8 +51,11 @@ func WireTable(m WireModel, pts []Point) []WireRow {
 // in the study; rows in ascending size order as WireTable returns them
 // for Points' output). Error when the table has fewer than k rows or k < 1.
 func Latency(rows []WireRow, k int) (float64, error) {
-	if k < 1 || len(rows) < k {
-		return math.NaN(), fmt.Errorf("latency over the first %d sizes: table has %d rows; need k >= 1 rows", k, len(rows))
+	switch {
+	case k < 1:
+		return math.NaN(), fmt.Errorf("latency over the first %d sizes: k must be 1 or more", k)
+	case len(rows) < k:
+		return math.NaN(), fmt.Errorf("latency over the first %d sizes: the sweep has %d sizes; k must be <= %d", k, len(rows), len(rows))
 	}
 	sum := 0.0
 	for _, r := range rows[:k] {

@@ -228,6 +228,8 @@ func TestParseWireModelErrors(t *testing.T) {
 		"", "ethernet-10", "eth:2g", "eth:1g:mtu=100", "eth:1g:foo", "ib:xdr", "ib:qdr:3x", "ib:qdr:mtu=3000",
 		"custom:overhead=26", "custom:overhead=26,usperbyte=0.1,mbps=100", "custom:overhead=x,usperbyte=1",
 		"custom:frame=2050,align=4,usperbyte=1", "custom:usperbyte=0",
+		"custom:mbps=0", "custom:usperbyte=Inf", "custom:usperbyte=NaN", "custom:nsperbyte=1e-300", "custom:gbps=1e300",
+		"custom:mbps=1e-9", "custom:overhead=1e300,mbps=100", "custom:overhead=26.5,mbps=100", "custom:overhead=-1,mbps=100",
 	} {
 		_, err := ParseWireModel(spec)
 		if err == nil {
@@ -238,5 +240,17 @@ func TestParseWireModelErrors(t *testing.T) {
 		if !errors.Is(err, errBadSpec) || strings.Contains(msg, "\n") || !strings.Contains(msg, "valid: ethernet-100, fc-1g, ib-seed") {
 			t.Errorf("%q: error %q is not one line listing the valid forms", spec, msg)
 		}
+	}
+}
+
+// TestLatencyTooFewSizes: k larger than the sweep says k must be at most
+// the number of sizes.
+func TestLatencyTooFewSizes(t *testing.T) {
+	rows := WireTable(WireModel{Name: "x", NsPerByte: 1}, []Point{{1, 2}, {2, 3}})
+	if _, err := Latency(rows, 3); err == nil || !strings.Contains(err.Error(), "k must be <= 2") {
+		t.Errorf("k = 3 over 2 sizes: %v", err)
+	}
+	if _, err := Latency(rows, 0); err == nil || !strings.Contains(err.Error(), "k must be 1 or more") {
+		t.Errorf("k = 0: %v", err)
 	}
 }
