@@ -39,6 +39,9 @@ type RunReport struct {
 	ABG     []analysis.ABGRow
 	Scaling []analysis.Scaling
 	ABGNote string // how the ABG was obtained when not from printed times
+	// Sizeless holds the benchmarks without a message size (Barrier):
+	// their time per process count (analysis.CountTimes).
+	Sizeless []analysis.CountTime
 	Flags   []analysis.Flag
 	// Notes are sentences about what could not be computed and why.
 	Notes []string
@@ -131,6 +134,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	for _, rows := range sweeps(run.Rows) {
 		rep.Series = append(rep.Series, analyzeSeries(rows, mbyte, opt))
 	}
+	rep.Sizeless = analysis.CountTimes(run.Rows)
 	abgRows, derived := withBandwidthTimes(run.Rows, mbyte)
 	rep.ABG, rep.Scaling = abgAcrossCounts(abgRows)
 	if derived && len(rep.ABG) > 0 {
@@ -219,7 +223,8 @@ func modeOf(r *result.Row) string {
 
 // sweeps splits rows into size sweeps, in order of first appearance, each
 // sorted by size (stable, so repeats keep their order). Rows without a
-// size (Barrier) are left out: they have no sweep to fit or plot.
+// size (Barrier) are left out: they have no sweep to fit, and are
+// reported per process count (RunReport.Sizeless).
 func sweeps(rows []result.Row) [][]result.Row {
 	idx := map[seriesKey]int{}
 	var out [][]result.Row

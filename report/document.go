@@ -83,6 +83,9 @@ func (r RunReport) Sections(k int) []Section {
 	for _, s := range r.Series {
 		out = append(out, s.section(k))
 	}
+	if len(r.Sizeless) > 0 {
+		out = append(out, r.sizelessSection())
+	}
 	out = append(out, r.abgSection(), r.flagsSection(), r.problemsSection())
 	return out
 }
@@ -111,6 +114,10 @@ func (s SeriesReport) section(k int) Section {
 		if s.Model != nil {
 			sec.line("%% of line rate against %s (payload rate %.2f MB/s)", s.Model.Name, s.Model.PayloadMBps())
 		}
+		for _, seg := range s.invalidSegments() {
+			sec.line("%s segment: the fitted time per byte is %.4g usec/B, not positive (time does not grow with size over %d-%d B): "+
+				"no bandwidth or n1/2, and the fit is not drawn", seg.name, seg.fit.BetaInv, seg.fit.MinBytes, seg.fit.MaxBytes)
+		}
 	}
 	if n := directions(s.Benchmark); n != "" {
 		sec.line("%s", n)
@@ -119,6 +126,28 @@ func (s SeriesReport) section(k int) Section {
 		sec.line("%s", n)
 	}
 	return sec
+}
+
+// namedFit is a fit segment with its name in the fit table.
+type namedFit struct {
+	name string
+	fit  analysis.Fit
+}
+
+// invalidSegments returns the segments of the series' fit whose time
+// does not grow with size (no positive bandwidth).
+func (s SeriesReport) invalidSegments() []namedFit {
+	segs := []namedFit{{"single", s.Fit.Single}}
+	if s.Fit.Split {
+		segs = []namedFit{{"eager", s.Fit.Eager}, {"rendezvous", s.Fit.Rendezvous}}
+	}
+	var out []namedFit
+	for _, g := range segs {
+		if !validFit(g.fit) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // directions says how a benchmark's bandwidth counts bytes when it is not
@@ -134,6 +163,16 @@ func directions(bench string) string {
 		return "bidirectional: the bandwidth adds both directions"
 	}
 	return ""
+}
+
+// sizelessSection is the time of the benchmarks without a message size
+// (Barrier) per process count.
+func (r RunReport) sizelessSection() Section {
+	sec := Section{Title: "Barrier and other benchmarks without a message size"}
+	sec.table(analysis.CountTimeTableView(r.Sizeless))
+	sec.line("t is the headline time (IMB t_max, OSU average); growth = t over t at the previous process count " +
+		"(a barrier over a switch grows about with log2 of the processes; much faster growth points at a shared medium or contention)")
+	return sec
 }
 
 // abgSection is the aggregate bandwidth and its classification.

@@ -78,6 +78,12 @@ func Figures(reps []RunReport) []Figure {
 		}
 	}
 	for _, r := range reps {
+		title := r.Label() + ": time of the call against processes"
+		if p, caption, err := CountTimePlot(title, r.Sizeless); err == nil {
+			add("count-time", r.Label(), p, caption, len(countTimeCurves(r.Sizeless)))
+		}
+	}
+	for _, r := range reps {
 		if len(r.ABG) == 0 {
 			continue
 		}

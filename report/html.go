@@ -164,6 +164,12 @@ func SummaryTableView(reps []RunReport) analysis.Table {
 				names = append(names, s.Benchmark)
 			}
 		}
+		for _, c := range r.Sizeless {
+			if !seen[c.Benchmark] {
+				seen[c.Benchmark] = true
+				names = append(names, c.Benchmark)
+			}
+		}
 		complete := "yes"
 		if r.Aborted {
 			complete = "no: ended early"

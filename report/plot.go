@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/result"
@@ -30,15 +31,42 @@ const (
 )
 
 // WritePlot encodes p as "svg" or "png" (the formats of
-// plot.Plot.WriterTo) at the given size. Errors: unknown format, w's error.
+// draw.NewFormattedCanvas): the plot at the given size with a margin above
+// its title, and its legend below the plot, outside the data area, one
+// entry per line, so that it never hides data or axis labels; the image
+// grows by the legend's height. Errors: unknown format, w's error.
 func WritePlot(w io.Writer, p *plot.Plot, format string, width, height vg.Length) error {
-	wt, err := p.WriterTo(width, height, format)
+	leg := p.Legend
+	p.Legend = plot.NewLegend() // drawn apart, below the plot
+	defer func() { p.Legend = leg }()
+	r := leg.Rectangle(draw.Canvas{})
+	legH := r.Max.Y - r.Min.Y
+	if legH > 0 {
+		legH += 2 * legendMargin
+	}
+	c, err := draw.NewFormattedCanvas(width, height+legH+titleMargin, format)
 	if err != nil {
 		return fmt.Errorf("report: plot as %s: %w", format, err)
 	}
-	_, err = wt.WriteTo(w)
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, 0, legH, -titleMargin))
+	if legH > 0 {
+		leg.Top, leg.Left = true, true
+		lc := dc
+		lc.Min.X += legendMargin
+		lc.Max.Y = dc.Min.Y + legH - legendMargin
+		leg.Draw(lc)
+	}
+	_, err = c.WriteTo(w)
 	return err
 }
+
+// titleMargin is the room above a plot's title; legendMargin the room
+// around the legend below the plot.
+const (
+	titleMargin  = 6 * vg.Millimeter / 2
+	legendMargin = 2 * vg.Millimeter
+)
 
 // LatencyPlot draws the time per message (usec) against the message size
 // (bytes) of every series, both axes logarithmic, one curve per series with
@@ -82,7 +110,9 @@ func latencyCurves(series []Labelled) ([]curve, int) {
 // fitLine samples a series' Hockney fit at 16 points per factor of two:
 // one segment over the sizes it was fitted to, or the eager and the
 // rendezvous segments each over their own sizes. Sizes of 0 bytes are
-// left out (log axis); nil without a fit.
+// left out (log axis); nil without a fit. A segment whose fitted time
+// does not grow with size (no positive bandwidth) is not a Hockney model
+// and is not drawn (the fit table says why).
 func fitLine(s SeriesReport) []plotter.XYs {
 	if s.FitErr != nil {
 		return nil
@@ -93,6 +123,9 @@ func fitLine(s SeriesReport) []plotter.XYs {
 	}
 	var out []plotter.XYs
 	for _, f := range fits {
+		if !validFit(f) {
+			continue
+		}
 		lo, hi := max(f.MinBytes, 1), f.MaxBytes
 		var xy plotter.XYs
 		for e := math.Log2(float64(lo)); e <= math.Log2(float64(hi))+1e-9; e += 1.0 / 16 {
@@ -105,6 +138,10 @@ func fitLine(s SeriesReport) []plotter.XYs {
 	}
 	return out
 }
+
+// validFit reports whether a fitted segment is a Hockney model: a
+// positive bandwidth (time growing with size).
+func validFit(f analysis.Fit) bool { return f.BandwidthMBps > 0 }
 
 // BandwidthPlot draws bandwidth against message size on log axes: the
 // bandwidth the source reported (IMB Mbytes/sec, OSU MB/s) or, where it
@@ -233,10 +270,12 @@ func ABGCurves(prefix string, rows []analysis.ABGRow) []ABGCurve {
 // growing with the ranks, a shared medium keeps it flat (thesis 4.2).
 // Error when no curve has a point.
 func ABGPlot(title string, curves []ABGCurve) (*plot.Plot, string, error) {
-	p, err := logLogPlot(title, "processes", "ABG, Mbit/s", abgCurves(curves))
+	cs := abgCurves(curves)
+	p, err := logLogPlot(title, "processes", "ABG, Mbit/s", cs)
 	if err != nil {
 		return nil, "", err
 	}
+	p.X.Tick.Marker = countTicks(cs)
 	return p, "Aggregate bandwidth m x bytes / t against the number of processes, both axes logarithmic: " +
 		"a curve rising with slope near 1 is switch-like, a flat one shared-medium-like.", nil
 }
@@ -256,6 +295,77 @@ func abgCurves(curves []ABGCurve) []curve {
 		cs = append(cs, k)
 	}
 	return cs
+}
+
+// countTicks labels every process count the curves hold (2, 4, 8, 16,
+// 28: a count that is not a power of two gets its own tick), falling back
+// to powers of two when there are more than 12 counts.
+func countTicks(cs []curve) plot.Ticker {
+	seen := map[float64]bool{}
+	for _, c := range cs {
+		for _, xy := range c.xy {
+			seen[xy.X] = true
+		}
+	}
+	if len(seen) > 12 {
+		return plot.TickerFunc(pow2Ticks)
+	}
+	return plot.TickerFunc(func(min, max float64) []plot.Tick {
+		var ticks []plot.Tick
+		for v := range seen {
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		}
+		sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+		return ticks
+	})
+}
+
+// CountTimePlot draws the time of benchmarks without a message size
+// (Barrier) in usec against the total number of processes, both axes
+// logarithmic, one curve per benchmark and -multi mode with two or more
+// counts, every count labelled. Error when no curve has two counts.
+func CountTimePlot(title string, rows []analysis.CountTime) (*plot.Plot, string, error) {
+	multi := countTimeCurves(rows)
+	if len(multi) == 0 {
+		return nil, "", fmt.Errorf("report: %q: no benchmark without a size measured at two or more process counts", title)
+	}
+	p, err := logLogPlot(title, "processes", "time [usec]", multi)
+	if err != nil {
+		return nil, "", err
+	}
+	p.X.Tick.Marker = countTicks(multi)
+	return p, "Time of one call of the benchmarks without a message size (Barrier) against the number of processes, " +
+		"both axes logarithmic: over a switch it grows about with log2 of the processes.", nil
+}
+
+// countTimeCurves returns the (processes, usec) curves of CountTimePlot:
+// one per benchmark and -multi mode measured at two or more known counts.
+func countTimeCurves(rows []analysis.CountTime) []curve {
+	var cs []curve
+	idx := map[string]int{}
+	for _, r := range rows {
+		if r.Processes <= 0 {
+			continue
+		}
+		name := r.Benchmark
+		if r.Multi {
+			name = "Multi-" + name
+		}
+		i, ok := idx[name]
+		if !ok {
+			i = len(cs)
+			idx[name] = i
+			cs = append(cs, curve{label: name})
+		}
+		cs[i].xy = append(cs[i].xy, plotter.XY{X: float64(r.Processes), Y: r.Usec})
+	}
+	var multi []curve
+	for _, c := range cs {
+		if len(c.xy) >= 2 {
+			multi = append(multi, c)
+		}
+	}
+	return multi
 }
 
 // curve is one legend entry's points.
@@ -288,10 +398,8 @@ func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error
 	p.Y.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.TickerFunc(pow2Ticks)
 	p.Y.Tick.Marker = plot.TickerFunc(pow10Ticks)
-	p.Legend.Top = true
-	p.Legend.Left = true
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
-	p.Legend.XOffs = vg.Points(4)
+	p.Title.Padding = vg.Points(6)
 	p.Add(plotter.NewGrid())
 	n := 0
 	for _, c := range curves {
@@ -328,7 +436,6 @@ func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error
 	}
 	widen(&p.X)
 	widen(&p.Y)
-	legendRoom(p, n)
 	return p, nil
 }
 
@@ -340,18 +447,6 @@ func widen(a *plot.Axis) {
 		a.Min /= 2
 		a.Max *= 2
 	}
-}
-
-// legendRoom raises the top of the log y axis so that the n legend
-// entries in the top-left corner sit above the data: each entry takes
-// about 4% of the plot's height, at most 40% in all.
-func legendRoom(p *plot.Plot, n int) {
-	if !(p.Y.Min > 0 && p.Y.Max > p.Y.Min) {
-		return
-	}
-	share := math.Min(0.04*float64(n)+0.02, 0.4)
-	lo, hi := math.Log10(p.Y.Min), math.Log10(p.Y.Max)
-	p.Y.Max = math.Pow(10, lo+(hi-lo)/(1-share))
 }
 
 // pow2Ticks marks powers of two between min and max: labelled majors
