@@ -42,7 +42,7 @@ type RunReport struct {
 	// Sizeless holds the benchmarks without a message size (Barrier):
 	// their time per process count (analysis.CountTimes).
 	Sizeless []analysis.CountTime
-	Flags   []analysis.Flag
+	Flags    []analysis.Flag
 	// Notes are sentences about what could not be computed and why.
 	Notes []string
 }
