@@ -62,7 +62,11 @@ var ErrNotIMB = errors.New("not IMB output (no benchmark table found)")
 // concatenated logs give several runs.
 //
 // The error is non-nil only when r fails or the input is not IMB output at
-// all (ErrNotIMB); a run cut before its first table is returned Aborted.
+// all (ErrNotIMB): no run has an IMB banner (title, or the rule of dashes
+// on a line of its own) or a table row, whatever IMB markers the text
+// quotes. A run with a banner but cut before its first
+// table (a crash, or a log ending right after the banner) is IMB output
+// that ended early: it is returned Aborted.
 func Read(r io.Reader, name string) ([]result.Run, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -78,7 +82,9 @@ func Parse(data []byte, name string) ([]result.Run, error) {
 		p.line(l, i+1)
 	}
 	p.endInput()
-	if len(p.runs) == 0 {
+	if !p.real {
+		// Text quoting IMB's markers (a list of files, a report) without a
+		// banner or a table row is not IMB output.
 		return nil, fmt.Errorf("%s: %w", name, ErrNotIMB)
 	}
 	return p.runs, nil
@@ -91,12 +97,17 @@ type readerParser struct {
 	cur  *readerRun
 	pre  []result.Problem // notable lines met before the first run
 	cmd  string           // launcher line naming IMB, not yet given to a run
+	// real is set once a run has an IMB banner (its title, or its rule
+	// line of dashes alone) or a table row: IMB output, even when cut
+	// right after the banner.
+	real bool
 }
 
 // readerRun is a run being read.
 type readerRun struct {
 	run       result.Run
 	banner    bool
+	rule      bool // started at a line of IMB's banner rule alone
 	finalized bool
 	callSeq   int // 0: not in the calling sequence; 1: argv line expected; 2: argv seen
 	inList    bool
@@ -140,7 +151,7 @@ type readerNoise struct {
 }
 
 var (
-	readerBenchRE     = regexp.MustCompile(`^#-?\s*Benchmarking\s+(\S+)`)
+	readerBenchRE     = regexp.MustCompile(`^#-?\s*Benchmarking\s+([A-Za-z][A-Za-z0-9_-]*)(?:\s|$)`)
 	readerProcsRE     = regexp.MustCompile(`^#-?\s*#processes\s*=\s*(\d+)`)
 	readerGroupsRE    = regexp.MustCompile(`^#-?\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+process`)
 	readerIdleRE      = regexp.MustCompile(`^#-?\s*\(\s*(\d+)\s+additional\s+process`)
@@ -324,7 +335,8 @@ func (p *readerParser) flushNoise(r *readerRun) {
 func (p *readerParser) hashLine(t string, ln int) {
 	if strings.HasPrefix(t, "#---") {
 		if (p.cur == nil || p.cur.finalized) && strings.HasPrefix(t, "#"+strings.Repeat("-", 40)) {
-			p.ensureRun(ln) // an IMB banner rule (51 to 77 dashes): output starts here
+			// An IMB banner rule (51 to 77 dashes): output starts here.
+			p.ensureRun(ln).rule = strings.Trim(t, "#-") == ""
 		}
 		if r := p.cur; r != nil && !r.finalized {
 			p.flushNoise(r)
@@ -629,6 +641,7 @@ func (p *readerParser) pushRun() {
 		return
 	}
 	p.cur = nil
+	p.real = p.real || r.banner || r.rule || len(r.run.Rows) > 0
 	m := &r.run.Meta
 	if len(r.listed) > 0 {
 		readerSetInfo(m, "benchmarks", strings.Join(r.listed, ","))

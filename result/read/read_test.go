@@ -104,6 +104,17 @@ func TestNotBenchmark(t *testing.T) {
 			t.Errorf("%q: err %v", text, err)
 		}
 	}
+	// A table of file names quoting IMB's markers ("# Benchmarking
+	// Multi-PingPong', ...", "Intel (R) MPI Benchmarks") is not IMB output.
+	if _, err := File(filepath.Join("testdata", "corpus-manifest.tsv")); !errors.Is(err, ErrNotBenchmark) {
+		t.Errorf("corpus manifest: err %v, want not benchmark output", err)
+	}
+	// IMB's banner rule alone, after launcher lines, is IMB output that
+	// ended early (a log cut right after the banner).
+	runs, err := Read(strings.NewReader("[0] MPI startup(): I_MPI_DEBUG=5\n#"+strings.Repeat("-", 60)+"\n"), "cut.txt")
+	if err != nil || len(runs) != 1 || !runs[0].Aborted {
+		t.Errorf("banner rule alone: %d runs, err %v; want one aborted run", len(runs), err)
+	}
 	if _, err := File(filepath.Join(t.TempDir(), "missing.txt")); err == nil || errors.Is(err, ErrNotBenchmark) {
 		t.Errorf("missing file: %v", err)
 	}
