@@ -61,6 +61,11 @@ type AnomalyOptions struct {
 	JumpFactor float64
 	// RepeatTol flags repeats whose max/min - 1 exceeds it (default 0.10).
 	RepeatTol float64
+	// MByte is the bytes per Mbyte of the rows' MBps (result.MB or
+	// result.MiB; default result.MB). Rows that print a bandwidth but no
+	// time (osu_bw, osu_bibw, osu_mbw_mr, IMB Uniband/Biband) are checked
+	// with the time per message bytes / bandwidth.
+	MByte float64
 }
 
 func (o AnomalyOptions) withDefaults() AnomalyOptions {
@@ -72,6 +77,9 @@ func (o AnomalyOptions) withDefaults() AnomalyOptions {
 	}
 	if o.RepeatTol <= 0 {
 		o.RepeatTol = 0.10
+	}
+	if o.MByte <= 0 {
+		o.MByte = result.MB
 	}
 	return o
 }
@@ -115,9 +123,22 @@ func DetectAnomalies(rows []result.Row, opt AnomalyOptions) []Flag {
 		flags = append(flags, zeroTimes(k, rs)...)
 		flags = append(flags, defects(k, rs)...)
 		pts, fl := repeats(k, rs, opt)
+		steps := sweepSteps(k, pts, opt)
+		if _, derived := rowTime(rs[len(rs)-1], opt.MByte); derived {
+			for i := range fl {
+				fl[i].Msg += derivedNote
+			}
+			for i := range steps {
+				steps[i].Msg += derivedNote
+			}
+		}
 		flags = append(flags, fl...)
-		flags = append(flags, sweepSteps(k, pts, opt)...)
-		means[k] = pts
+		flags = append(flags, steps...)
+		if _, derived := rowTime(rs[len(rs)-1], opt.MByte); !derived {
+			// A bandwidth-only benchmark prints the aggregate of its pairs:
+			// its time per message falls as pairs are added, by design.
+			means[k] = pts
+		}
 	}
 	flags = append(flags, inversions(keys, means, opt)...)
 	sort.SliceStable(flags, func(i, j int) bool {
@@ -220,6 +241,23 @@ func defects(k seriesKey, rs []*result.Row) []Flag {
 	return flags
 }
 
+// rowTime returns a row's headline time in usec, or for a row that
+// prints a bandwidth but no time the time per message bytes / bandwidth
+// (bandwidth in Mbytes/sec of mbyte bytes), with derived true.
+func rowTime(r *result.Row, mbyte float64) (usec float64, derived bool) {
+	if t := r.Time(); !math.IsNaN(t) {
+		return t, false
+	}
+	if r.Bytes > 0 && r.MBps > 0 {
+		return float64(r.Bytes) / (r.MBps * mbyte / 1e6), true
+	}
+	return math.NaN(), false
+}
+
+// derivedNote ends the sentences of flags on times derived from a
+// bandwidth.
+const derivedNote = " (no time column: time = bytes / reported bandwidth)"
+
 // repeats averages repeated rows of a size, flags those that disagree and
 // returns the sweep's positive points in ascending size order. Rows
 // without a size (Barrier) are one point at size -1, so that their
@@ -227,7 +265,7 @@ func defects(k seriesKey, rs []*result.Row) []Flag {
 func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag) {
 	by := map[int64][]float64{}
 	for _, r := range rs {
-		if t := r.Time(); t > 0 {
+		if t, _ := rowTime(r, opt.MByte); t > 0 {
 			b := max(r.Bytes, -1)
 			by[b] = append(by[b], t)
 		}

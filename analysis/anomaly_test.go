@@ -181,3 +181,38 @@ func TestAnomalyWording(t *testing.T) {
 		t.Errorf("want the jump to 2082160.50 us (np unknown) and the Barrier inversion at 8 ranks; got %v", flags)
 	}
 }
+
+// TestAnomaliesBandwidthOnly: benchmarks printing only a bandwidth
+// (IMB Uniband, osu_bw) are checked on bytes / bandwidth: 030's Uniband on
+// 2 ranks falls from 10711.57 MB/s at 2 MiB to 5288.73 at 4 MiB (time x4.05
+// for a doubling), and an 11x bandwidth collapse at 2 MiB is a jump; their
+// aggregate over more pairs is not a scaling inversion.
+func TestAnomaliesBandwidthOnly(t *testing.T) {
+	mk := func(bench string, procs int, bw map[int64]float64) []result.Row {
+		var rows []result.Row
+		for b := int64(1 << 16); b <= 1<<22; b *= 2 {
+			r := result.NewRow(bench, procs, b)
+			r.MBps = bw[b]
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	uni := mk("Uniband", 2, map[int64]float64{1 << 16: 6000, 1 << 17: 7500, 1 << 18: 8800, 1 << 19: 9600, 1 << 20: 10200, 1 << 21: 10711.57, 1 << 22: 5288.73})
+	uni4 := mk("Uniband", 4, map[int64]float64{1 << 16: 12000, 1 << 17: 15000, 1 << 18: 17600, 1 << 19: 19200, 1 << 20: 20400, 1 << 21: 21400, 1 << 22: 21900})
+	bw := mk("osu_bw", 2, map[int64]float64{1 << 16: 3000, 1 << 17: 3100, 1 << 18: 3200, 1 << 19: 3250, 1 << 20: 3296.05, 1 << 21: 300, 1 << 22: 3396.41})
+	flags := DetectAnomalies(append(append(uni, uni4...), bw...), AnomalyOptions{})
+	var uniJump, bwJump bool
+	for _, f := range flags {
+		switch {
+		case f.Kind == FlagJump && f.Benchmark == "Uniband" && f.Processes == 2 && f.Bytes == 1<<22:
+			uniJump = strings.Contains(f.Msg, "bytes / reported bandwidth") && strings.Contains(f.Msg, "10711.57 to 5288.73 MB/s")
+		case f.Kind == FlagJump && f.Benchmark == "osu_bw" && f.Bytes == 1<<21:
+			bwJump = true
+		case f.Kind == FlagInversion:
+			t.Errorf("aggregate bandwidth over more pairs flagged: %s", f.Msg)
+		}
+	}
+	if !uniJump || !bwJump {
+		t.Errorf("Uniband 4 MiB jump %v, osu_bw 2 MiB jump %v; flags %v", uniJump, bwJump, flags)
+	}
+}

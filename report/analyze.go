@@ -140,7 +140,9 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	if derived && len(rep.ABG) > 0 {
 		rep.ABGNote = "benchmarks printing bandwidth only (IMB Uniband/Biband, osu_mbw_mr): t = m x bytes / reported aggregate bandwidth"
 	}
-	rep.Flags = flagsByMode(run.Rows, opt.Anomaly)
+	aopt := opt.Anomaly
+	aopt.MByte = mbyte
+	rep.Flags = flagsByMode(run.Rows, aopt)
 	if run.Aborted {
 		rep.Flags = append(rep.Flags, endedEarly(run))
 	}
