@@ -183,3 +183,30 @@ func TestTransfersRules(t *testing.T) {
 		t.Errorf("multi rows: %+v skipped %v", tab, skipped)
 	}
 }
+
+// TestScalingChangesAcrossCounts: 030's Uniband at 4 MiB grows with the
+// pairs from 2 to 16 ranks (switch-like steps), then collapses at 28: the
+// classification uses every step and says mixed, naming each step,
+// instead of a shared medium from the endpoints.
+func TestScalingChangesAcrossCounts(t *testing.T) {
+	var rows []ABGRow
+	for _, c := range []struct {
+		n    int
+		mbps float64
+	}{{2, 42309.84}, {4, 73541.76}, {8, 143123.92}, {16, 264601.92}, {28, 98762.32}} {
+		rows = append(rows, ABGRow{Benchmark: "Uniband", Processes: c.n, Transfers: float64(c.n / 2), Bytes: 4 << 20, Mbps: c.mbps})
+	}
+	sc := ClassifyScaling(rows)
+	if len(sc) != 1 {
+		t.Fatalf("%d classifications", len(sc))
+	}
+	s := sc[0]
+	if s.Class != Mixed || !s.Changes || len(s.Steps) != 4 || s.Steps[2] < SwitchSlope || s.Steps[3] >= 0 {
+		t.Errorf("class %v changes %v steps %v; want mixed, 3 switch-like steps then a fall", s.Class, s.Changes, s.Steps)
+	}
+	for _, w := range []string{"N 8->16: ABG x1.85 for x2 transfers (slope 0.89)", "N 16->28", "behaviour changes"} {
+		if !strings.Contains(s.Evidence, w) {
+			t.Errorf("evidence %q lacks %q", s.Evidence, w)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -19,7 +20,9 @@ const (
 	// SharedMedium: ABG stays flat; transfers are serialised (hub, wifi,
 	// thesis 4.2.6 and 4.2.14).
 	SharedMedium
-	// Mixed: ABG grows, but clearly less than the transfers.
+	// Mixed: ABG grows, but clearly less than the transfers; or the
+	// behaviour changes across process counts (ABG grows with the
+	// transfers over some steps and stays flat or falls over others).
 	Mixed
 )
 
@@ -62,13 +65,26 @@ type Scaling struct {
 	// ABGGrowth = To.Mbps / From.Mbps; TransferGrowth = To.Transfers /
 	// From.Transfers.
 	ABGGrowth, TransferGrowth float64
-	Evidence                  string // one sentence with the numbers
+	// Steps are the log-log slopes between consecutive transfer counts:
+	// ln(ABG ratio) / ln(transfer ratio), 1 when each added transfer
+	// keeps its bandwidth, 0 when ABG stays flat, negative when it falls.
+	Steps []float64
+	// Changes is true when the steps disagree: at least one is
+	// switch-like (>= SwitchSlope) and another shared-medium-like or
+	// falling (<= SharedSlope); Class is then Mixed.
+	Changes  bool
+	Evidence string // one sentence with the numbers, step by step
 }
 
 // ClassifyScaling classifies each (benchmark, size) series of ABG rows
-// that has at least two different transfer counts: SwitchLike when the
-// log-log slope is >= SwitchSlope, SharedMedium when <= SharedSlope, Mixed
-// between. Output sorted by benchmark and size.
+// that has at least two different transfer counts, from all its points:
+// Mixed when the steps between consecutive counts disagree (one step
+// switch-like, slope >= SwitchSlope, another shared-medium-like or
+// falling, slope <= SharedSlope: a switch that saturates or collapses at
+// some count); otherwise by the least-squares log-log slope over all
+// counts: SwitchLike when >= SwitchSlope, SharedMedium when <=
+// SharedSlope, Mixed between. The evidence gives every step. Output
+// sorted by benchmark and size.
 func ClassifyScaling(rows []ABGRow) []Scaling {
 	type key struct {
 		bench string
@@ -94,7 +110,23 @@ func ClassifyScaling(rows []ABGRow) []Scaling {
 		_, slope := stat.LinearRegression(x, y, nil, false)
 		sc := Scaling{Benchmark: k.bench, Bytes: k.bytes, Slope: slope, From: s[0], To: s[len(s)-1]}
 		sc.ABGGrowth, sc.TransferGrowth = sc.To.Mbps/sc.From.Mbps, sc.To.Transfers/sc.From.Transfers
+		var steps []string
+		up, flat := false, false
+		for i := 1; i < len(s); i++ {
+			a, b := s[i-1], s[i]
+			if a.Transfers == b.Transfers {
+				continue
+			}
+			st := math.Log(b.Mbps/a.Mbps) / math.Log(b.Transfers/a.Transfers)
+			sc.Steps = append(sc.Steps, st)
+			up, flat = up || st >= SwitchSlope, flat || st <= SharedSlope
+			steps = append(steps, fmt.Sprintf("N %d->%d: ABG x%.2f for x%.3g transfers (slope %.2f)", a.Processes, b.Processes,
+				b.Mbps/a.Mbps, b.Transfers/a.Transfers, st))
+		}
+		sc.Changes = up && flat
 		switch {
+		case sc.Changes:
+			sc.Class = Mixed
 		case slope >= SwitchSlope:
 			sc.Class = SwitchLike
 		case slope <= SharedSlope:
@@ -102,9 +134,13 @@ func ClassifyScaling(rows []ABGRow) []Scaling {
 		default:
 			sc.Class = Mixed
 		}
-		sc.Evidence = fmt.Sprintf("%s at %d B: ABG grows %.2fx (%.4g -> %.4g Mbit/s) while simultaneous transfers grow %.3gx (%g -> %g, N = %d -> %d); log-log slope %.2f: %s",
-			k.bench, k.bytes, sc.ABGGrowth, sc.From.Mbps, sc.To.Mbps, sc.TransferGrowth, sc.From.Transfers, sc.To.Transfers,
-			sc.From.Processes, sc.To.Processes, slope, sc.Class)
+		verdict := fmt.Sprintf("log-log slope %.2f over all counts: %s", slope, sc.Class)
+		if sc.Changes {
+			verdict = fmt.Sprintf("log-log slope %.2f over all counts, but the behaviour changes between counts: %s", slope, sc.Class)
+		}
+		sc.Evidence = fmt.Sprintf("%s at %d B: ABG %.4g -> %.4g Mbit/s while simultaneous transfers grow %.3gx (%g -> %g, N = %d -> %d); %s; %s",
+			k.bench, k.bytes, sc.From.Mbps, sc.To.Mbps, sc.TransferGrowth, sc.From.Transfers, sc.To.Transfers,
+			sc.From.Processes, sc.To.Processes, strings.Join(steps, "; "), verdict)
 		out = append(out, sc)
 	}
 	sort.Slice(out, func(i, j int) bool {
