@@ -42,22 +42,30 @@ func (p Piecewise) Best(b int64) Fit {
 
 // FitPiecewise fits one Hockney line and the best two-segment model to the
 // points. The break is found by exhaustive search: every cut leaving at
-// least MinFitSizes distinct valid sizes on each side is fitted and the
-// cut with the least total weighted squared error wins. The two-segment
-// model is kept only when its BIC is lower than the single line's, which
-// charges it for its three extra parameters, so a straight sweep is not
-// split by noise. Errors: ErrInsufficientSizes (wrapped) when even the
-// single fit cannot be made.
+// least MinSegmentSizes distinct valid sizes on each side is fitted and
+// the cut with the least total weighted squared error wins. The
+// two-segment model is kept only when its BIC is lower than the single
+// line's, which charges it for its three extra parameters, so a straight
+// sweep is not split by noise. Points of 0 bytes are left out of every
+// fit and counted in Skipped: MPI libraries short-cut empty messages (no
+// payload path, often no rendezvous check), so their time is not alpha +
+// 0 / bandwidth, and one such fast row would otherwise pull alpha down
+// and open a spurious "segment" at the smallest sizes. Errors:
+// ErrInsufficientSizes (wrapped) when even the single fit cannot be made.
 func FitPiecewise(pts []Point, opt FitOptions) (Piecewise, error) {
 	valid := make([]Point, 0, len(pts))
+	skipped := 0
 	for _, p := range pts {
-		if p.Bytes >= 0 && p.Usec > 0 && !math.IsInf(p.Usec, 0) {
+		if p.Bytes > 0 && p.Usec > 0 && !math.IsInf(p.Usec, 0) {
 			valid = append(valid, p)
+		} else {
+			skipped++
 		}
 	}
 	sort.SliceStable(valid, func(i, j int) bool { return valid[i].Bytes < valid[j].Bytes })
 	res := Piecewise{BreakBytes: -1, BICSplit: math.NaN()}
-	single, err := FitHockney(pts, opt)
+	single, err := FitHockney(valid, opt)
+	single.Skipped = skipped
 	res.Single = single
 	if err != nil {
 		return res, err
@@ -77,6 +85,9 @@ func FitPiecewise(pts []Point, opt FitOptions) (Piecewise, error) {
 	for cut := 1; cut < len(valid); cut++ {
 		if valid[cut].Bytes == valid[cut-1].Bytes {
 			continue // a size is never split across segments
+		}
+		if positiveSizes(valid[:cut]) < MinSegmentSizes || positiveSizes(valid[cut:]) < MinSegmentSizes {
+			continue
 		}
 		lo, errLo := FitHockney(valid[:cut], opt)
 		hi, errHi := FitHockney(valid[cut:], opt)
@@ -99,6 +110,25 @@ func FitPiecewise(pts []Point, opt FitOptions) (Piecewise, error) {
 		res.Eager, res.Rendezvous, res.BreakBytes = Fit{}, Fit{}, -1
 	}
 	return res, nil
+}
+
+// MinSegmentSizes is the least number of distinct sizes above 0 bytes
+// each segment of a piecewise fit needs. With fewer, one fast row (a
+// 0-byte message short-cut by the MPI library, a cached small message)
+// makes a "segment" of two or three points whose line fits exactly, and
+// the split wins on noise.
+const MinSegmentSizes = 4
+
+// positiveSizes counts the distinct sizes above 0 bytes of points sorted
+// by size.
+func positiveSizes(pts []Point) int {
+	n := 0
+	for i, p := range pts {
+		if p.Bytes > 0 && (i == 0 || pts[i-1].Bytes != p.Bytes) {
+			n++
+		}
+	}
+	return n
 }
 
 // bic is the Bayesian information criterion of a least-squares model with

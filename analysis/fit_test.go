@@ -129,3 +129,38 @@ func TestFitSeed003(t *testing.T) {
 		t.Errorf("%.1f%% of the TCP payload rate", pct)
 	}
 }
+
+// TestNoBreakFromFastZeroRow: the study's Ethernet 100 table (seed 001,
+// a fast 0-byte row at 153 us under ~225 us for 1-8 B) and an Alltoallv
+// whose 0-byte row takes a third of the 1-8 B times give no segment at
+// the smallest sizes: 0-byte rows are left out of the fits and each
+// segment holds at least MinSegmentSizes sizes; seed 003's break at
+// 65536 B stays.
+func TestNoBreakFromFastZeroRow(t *testing.T) {
+	check := func(name string, pts []Point, minBreak int64) {
+		p, err := FitPiecewise(pts, FitOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p.Single.Skipped == 0 || p.Single.MinBytes == 0 {
+			t.Errorf("%s: the 0-byte row is fitted (min %d B, %d skipped)", name, p.Single.MinBytes, p.Single.Skipped)
+		}
+		if p.Split && (p.BreakBytes < minBreak || p.Eager.Points < MinSegmentSizes || p.Rendezvous.Points < MinSegmentSizes) {
+			t.Errorf("%s: break at %d B with %d and %d points: %v", name, p.BreakBytes, p.Eager.Points, p.Rendezvous.Points, p)
+		}
+	}
+	check("ethernet-100", readRef(t, "seed001-table4.1-ethernet100.csv").points(t, "reported_us"), 64)
+	var a2a []Point
+	for i, us := range []float64{0.12, 0.38, 0.38, 0.46, 0.40, 0.40, 0.40, 0.43, 0.69, 0.48, 0.57, 0.84, 1.3, 2.1, 3.9} {
+		b := int64(0)
+		if i > 0 {
+			b = 1 << (i - 1)
+		}
+		a2a = append(a2a, Point{b, us})
+	}
+	check("Alltoallv", a2a, 64)
+	p, _ := FitPiecewise(readRef(t, "seed003-imb-pingpong-1gbe.csv").points(t, "t_usec"), FitOptions{})
+	if !p.Split || p.BreakBytes != 65536 {
+		t.Errorf("seed 003: break at %d B (split %v), want 65536", p.BreakBytes, p.Split)
+	}
+}
