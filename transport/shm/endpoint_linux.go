@@ -182,7 +182,7 @@ func (e *Endpoint) Progress(done func() bool) {
 	if e.parked.Load() {
 		c.want.Store(0)
 	}
-	last := time.Now()
+	var last time.Time // start of the current idle stretch, read lazily
 	ok := false
 	for i := 0; ; i++ {
 		if done() {
