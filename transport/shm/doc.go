@@ -35,17 +35,19 @@
 //
 // # Waiting
 //
-// A poller goroutine per endpoint consumes the rings and delivers frames.
-// When the rings are empty it spins for Options.Spin, then sleeps on a
-// futex in the control block (FUTEX_WAIT without FUTEX_PRIVATE_FLAG, as
-// the word is shared between processes); producers wake it only when it
-// asked to be woken. A rank waiting in the runtime polls the rings on its
-// own goroutine (transport.Progresser), which spares the hand-off between
-// goroutines, and while it does the poller sleeps without asking for
-// wake-ups. Producers waiting for ring space or for an acknowledgement
-// spin and then sleep likewise. Spinning is bounded, so ranks that share
-// cores do not starve each other; when the host's ranks outnumber its
-// CPUs the spin is shortened to 2 µs.
+// A rank waiting in the runtime polls the rings on its own goroutine
+// (transport.Progresser) for up to Options.Spin (500 µs, or 2 µs when the
+// host's ranks outnumber its CPUs) and then blocks; a message is thus
+// delivered without a hand-off between goroutines or threads. A poller
+// goroutine per endpoint delivers what arrives while the rank is not
+// waiting: it never spins (it would compete with the rank for the CPU) but
+// sleeps on a futex in the control block (FUTEX_WAIT without
+// FUTEX_PRIVATE_FLAG, as the word is shared between processes). Producers
+// wake it only when it asked to be woken, which it does not while the rank
+// polls or is between two waits (it then looks every millisecond), so a
+// busy rank costs its peers no system calls. Producers waiting for ring
+// space or for an acknowledgement spin and then sleep likewise. Spinning
+// is bounded, so ranks that share cores do not starve each other.
 //
 // # Failures and shutdown
 //

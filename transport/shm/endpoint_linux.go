@@ -71,8 +71,9 @@ func (e *Endpoint) SingleCopy(src int) bool {
 }
 
 // Start begins delivering frames to h from a poller goroutine, which
-// spins for Options.Spin after the last frame and then sleeps on the
-// segment's futex until a producer rings it. If h implements
+// sleeps on the segment's futex until a producer rings it whenever the
+// rings are empty (see pollLoop), while the rank's own waits poll them
+// (Progress). If h implements
 // transport.FailureHandler it learns of peers whose process ended without
 // closing its endpoint.
 func (e *Endpoint) Start(h transport.Handler) error {
