@@ -22,9 +22,14 @@ type analyzeFlags struct {
 	combine bool
 }
 
-// options turns the flags into report options. Error: a bad wire spec or
-// k < 1, as a usage error.
-func (f *analyzeFlags) options() (report.Options, error) {
+// options turns the flags into report options, and warns in one line on
+// cmd's stderr when --k is given without --wire (the latency is the mean
+// difference to the wire time, so k has nothing to average). Error: a bad
+// wire spec or k < 1, as a usage error.
+func (f *analyzeFlags) options(cmd *cobra.Command) (report.Options, error) {
+	if cmd.Flags().Changed("k") && f.wire == "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "mpbench: warning: --k has no effect without --wire (the latency averages the differences to a wire model's times)")
+	}
 	opt := report.Options{K: f.k}
 	if f.k < 1 {
 		return opt, usageErrorf("--k %d: the latency averages the first k sizes; k must be 1 or more", f.k)
@@ -55,7 +60,7 @@ func newAnalyzeCmd() *cobra.Command {
 		Short: "Print the study's tables for IMB, OSU or mpbench result files",
 		Long: `analyze reads every FILE (IMB text output of any version, OSU Micro-Benchmarks
 output, mpbench JSON Lines or CSV; the format is detected) and prints, for each
-run and benchmark: the wire-time table and latency (with --wire), the Hockney
+run and benchmark ("-" reads standard input): the wire-time table and latency (with --wire), the Hockney
 alpha-beta fit with its eager/rendezvous break, the aggregate bandwidth across
 process counts with the switch/shared-medium classification, anomaly flags and
 the problems met while reading (file:line).
@@ -63,6 +68,7 @@ the problems met while reading (file:line).
 Times are in usec, sizes in bytes; bandwidths name their Mbyte (10^6 or 2^20).`,
 		Example: `  mpbench analyze imb-pingpong.txt
   mpbench analyze --wire eth:1g --k 7 run1.txt run2.txt
+  ssh node01 cat IMB.log | mpbench analyze -
   mpbench analyze --format json results/*.txt > analysis.json`,
 		Args: needFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -70,11 +76,11 @@ Times are in usec, sizes in bytes; bandwidths name their Mbyte (10^6 or 2^20).`,
 			if err != nil {
 				return usageErrorf("--format: %v", err)
 			}
-			opt, err := f.options()
+			opt, err := f.options(cmd)
 			if err != nil {
 				return err
 			}
-			files, loadErr := loadFiles(args, cmd.ErrOrStderr())
+			files, loadErr := loadFiles(args, cmd.InOrStdin(), cmd.ErrOrStderr())
 			reps := analyzeFiles(files, opt, f.combine)
 			if err := report.WriteDocument(cmd.OutOrStdout(), reps, opt.K, fmtSel); err != nil {
 				return err
@@ -103,16 +109,27 @@ type loadedFile struct {
 	runs []result.Run
 }
 
-// loadFiles reads every path with the format-detecting reader. A file that
-// is missing or in no known format is named in one line
-// "mpbench: FILE: ..." on stderr; the last such error is returned as a
-// usage error (exit status 2) for the caller to return once the readable
-// files are done, and is not printed here.
-func loadFiles(paths []string, stderr io.Writer) ([]loadedFile, error) {
+// Stdin is the file argument that reads standard input.
+const Stdin = "-"
+
+// loadFiles reads every path with the format-detecting reader; the path
+// "-" reads stdin (once: a second "-" reads nothing and is not benchmark
+// output). A file that is missing or in no known format is named in one
+// line "mpbench: FILE: ..." on stderr; the last such error is returned as
+// a usage error (exit status 2) for the caller to return once the
+// readable files are done, and is not printed here.
+func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile, error) {
 	var out []loadedFile
 	var last error
 	for _, p := range paths {
-		runs, err := read.File(p)
+		var runs []result.Run
+		var err error
+		if p == Stdin {
+			p = "stdin"
+			runs, err = read.Read(stdin, p)
+		} else {
+			runs, err = read.File(p)
+		}
 		if err != nil {
 			if last != nil {
 				fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))

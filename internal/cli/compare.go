@@ -12,7 +12,7 @@ func newCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare A B [C...]",
 		Short: "Compare result files point by point with the first (time, bandwidth, ratio, % loss)",
-		Long: `compare reads result files as "mpbench analyze" does and compares every later
+		Long: `compare reads result files ("-": standard input) as "mpbench analyze" does and compares every later
 file with the first, per benchmark, process count and message size: each run's
 time (usec) and bandwidth (bytes / time in MB/s = 10^6 B/s, so files whose tools
 print different Mbytes compare in one unit), the ratio to the first, the
@@ -27,7 +27,7 @@ repeats is the noise and differences larger than it are marked significant.`,
 			if err != nil {
 				return usageErrorf("--format: %v", err)
 			}
-			files, loadErr := loadFiles(args, cmd.ErrOrStderr())
+			files, loadErr := loadFiles(args, cmd.InOrStdin(), cmd.ErrOrStderr())
 			if loadErr != nil {
 				// A comparison with a side missing would compare other files than asked.
 				return loadErr

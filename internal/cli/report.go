@@ -19,7 +19,7 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report FILE... -o report.html",
 		Short: "Write one self-contained HTML page with the tables and plots of result files",
-		Long: `report reads every FILE as "mpbench analyze" does and writes one HTML page:
+		Long: `report reads every FILE ("-": standard input) as "mpbench analyze" does and writes one HTML page:
 a summary of the runs, plots of time and bandwidth against message size (runs
 sharing a benchmark overlaid) and of the aggregate bandwidth against the
 process count, then every run's tables, anomaly flags and reading problems.
@@ -32,11 +32,11 @@ and can be mailed. --png-dir also writes each plot as a PNG file.`,
 			if out == "" {
 				return usageErrorf("report needs -o FILE.html, the page to write")
 			}
-			opt, err := f.options()
+			opt, err := f.options(cmd)
 			if err != nil {
 				return err
 			}
-			files, loadErr := loadFiles(args, cmd.ErrOrStderr())
+			files, loadErr := loadFiles(args, cmd.InOrStdin(), cmd.ErrOrStderr())
 			if len(files) == 0 {
 				return loadErr
 			}
