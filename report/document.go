@@ -275,9 +275,12 @@ func txt(s string) analysis.Cell {
 // WriteDocument writes the reports of several runs in format f: Text and
 // Markdown as headed sections with their tables, CSV as one titled block
 // per table, JSON as one document {"runs": [{"file", "run", "meta",
-// "aborted", "sections": [{"title", "parts": [{"text"} or {"table":
-// {"title", "columns", "units", "rows"}}]}]}]} in which
-// absent numbers are null. k is the latency's number of sizes, for the
+// "aborted", "series": [{"benchmark", "processes", ..., "latency_usec",
+// "k", "break_bytes", "fit": [{"segment", "alpha_usec", "bandwidth_mbps",
+// "n_half_bytes", "r2", "line_rate_percent", ...}]}], "scaling": [...],
+// "sizeless": [...], "sections": [{"title", "parts": [{"text"} or
+// {"table": {"title", "columns", "units", "rows"}}]}]}]} in which absent
+// numbers are null. k is the latency's number of sizes, for the
 // sentences.
 func WriteDocument(w io.Writer, reps []RunReport, k int, f Format) error {
 	if f == JSON {
@@ -388,17 +391,22 @@ func jsonSections(secs []Section) []jsonSection {
 // writeJSON writes every run as one JSON document.
 func writeJSON(w io.Writer, reps []RunReport, k int) error {
 	type jsonRun struct {
-		File     string        `json:"file"`
-		Run      int           `json:"run"`
-		Meta     result.Meta   `json:"meta"`
-		Aborted  bool          `json:"aborted"`
-		Sections []jsonSection `json:"sections"`
+		File     string          `json:"file"`
+		Run      int             `json:"run"`
+		Meta     result.Meta     `json:"meta"`
+		Aborted  bool            `json:"aborted"`
+		Series   []jsonSeries    `json:"series"`
+		Scaling  []jsonScaling   `json:"scaling"`
+		Sizeless []jsonCountTime `json:"sizeless"`
+		Sections []jsonSection   `json:"sections"`
 	}
 	doc := struct {
 		Runs []jsonRun `json:"runs"`
 	}{Runs: []jsonRun{}}
 	for _, r := range reps {
-		doc.Runs = append(doc.Runs, jsonRun{File: r.File, Run: r.Index, Meta: r.Meta, Aborted: r.Aborted, Sections: jsonSections(r.Sections(k))})
+		jr := jsonRun{File: r.File, Run: r.Index, Meta: r.Meta, Aborted: r.Aborted, Sections: jsonSections(r.Sections(k))}
+		jr.Series, jr.Scaling, jr.Sizeless = r.jsonFigures(k)
+		doc.Runs = append(doc.Runs, jr)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")

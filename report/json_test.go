@@ -1,0 +1,58 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+// TestJSONNumericFigures: the JSON document carries the latency, k, the
+// break and each segment's fit and % of line rate as numbers, equal to
+// the analysis', not only inside sentences.
+func TestJSONNumericFigures(t *testing.T) {
+	rep := analyzedPingPong(t)
+	s := rep.Series[0]
+	var js bytes.Buffer
+	if err := WriteDocument(&js, []RunReport{rep}, 7, JSON); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runs []struct {
+			Series []struct {
+				Benchmark   string   `json:"benchmark"`
+				Processes   *int     `json:"processes"`
+				K           int      `json:"k"`
+				LatencyUsec *float64 `json:"latency_usec"`
+				BreakBytes  *int64   `json:"break_bytes"`
+				TimeColumn  string   `json:"time_column"`
+				Fit         []struct {
+					Segment         string   `json:"segment"`
+					BandwidthMBps   *float64 `json:"bandwidth_mbps"`
+					LineRatePercent *float64 `json:"line_rate_percent"`
+				} `json:"fit"`
+			} `json:"series"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Runs) != 1 || len(doc.Runs[0].Series) != 1 {
+		t.Fatalf("runs/series: %+v", doc.Runs)
+	}
+	j := doc.Runs[0].Series[0]
+	if j.Benchmark != "PingPong" || j.Processes == nil || *j.Processes != 2 || j.K != 7 || j.TimeColumn != "t_max" {
+		t.Errorf("series %+v", j)
+	}
+	if j.LatencyUsec == nil || math.Abs(*j.LatencyUsec-s.LatencyUsec) > 1e-9 {
+		t.Errorf("latency_usec %v, want %g", j.LatencyUsec, s.LatencyUsec)
+	}
+	if !s.Fit.Split || j.BreakBytes == nil || *j.BreakBytes != s.Fit.BreakBytes || len(j.Fit) != 2 {
+		t.Fatalf("break %v, %d segments; want %d and 2", j.BreakBytes, len(j.Fit), s.Fit.BreakBytes)
+	}
+	rdv := j.Fit[1]
+	if rdv.Segment != "rendezvous" || rdv.BandwidthMBps == nil || math.Abs(*rdv.BandwidthMBps-s.Fit.Rendezvous.BandwidthMBps) > 1e-9 ||
+		rdv.LineRatePercent == nil || math.Abs(*rdv.LineRatePercent-s.Fit.Rendezvous.LineRatePct) > 1e-9 {
+		t.Errorf("rendezvous %+v, want bandwidth %g and %g%% of line rate", rdv, s.Fit.Rendezvous.BandwidthMBps, s.Fit.Rendezvous.LineRatePct)
+	}
+}
