@@ -120,19 +120,27 @@ func (s SeriesReport) TotalRanks() int { return s.Processes * max(s.Groups, 1) }
 // Analyze computes everything the reports show for one run of a file:
 // per size sweep the Hockney fit and, with a wire model, the wire table and
 // latency; the ABG and its classification across process counts; the
-// anomaly flags; and the problems the reader met. index counts from 1 and
+// anomaly flags; and the problems the reader met, with a Mbytes/sec column
+// that disagrees with bytes / t_max under the run's Mbyte
+// (analysis.CheckBandwidthColumn) added as a problem. index counts from 1 and
 // runs is the number of runs in the file.
 func Analyze(file string, index, runs int, run result.Run, opt Options) RunReport {
 	if opt.K <= 0 {
 		opt.K = analysis.DefaultLatencySizes
 	}
-	rep := RunReport{File: file, Index: index, Runs: runs, Meta: run.Meta, Aborted: run.Aborted, Problems: run.Problems}
+	rep := RunReport{File: file, Index: index, Runs: runs, Meta: run.Meta, Aborted: run.Aborted,
+		Problems: append([]result.Problem(nil), run.Problems...)}
 	mbyte := run.Meta.MByte
 	if mbyte == 0 {
 		mbyte = result.MB
 	}
 	for _, rows := range sweeps(run.Rows) {
-		rep.Series = append(rep.Series, analyzeSeries(rows, mbyte, opt))
+		s := analyzeSeries(rows, mbyte, opt)
+		if msg, ok := analysis.CheckBandwidthColumn(rows, mbyte); !ok {
+			// A problem of the input, at the sweep's first row.
+			rep.Problems = append(rep.Problems, result.Problem{File: rows[0].File, Line: rows[0].Line, Msg: s.Label() + ": " + msg})
+		}
+		rep.Series = append(rep.Series, s)
 	}
 	rep.Sizeless = analysis.CountTimes(run.Rows)
 	abgRows, derived := withBandwidthTimes(run.Rows, mbyte)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,22 @@ func TestJSONNumericFigures(t *testing.T) {
 	if rdv.Segment != "rendezvous" || rdv.BandwidthMBps == nil || math.Abs(*rdv.BandwidthMBps-s.Fit.Rendezvous.BandwidthMBps) > 1e-9 ||
 		rdv.LineRatePercent == nil || math.Abs(*rdv.LineRatePercent-s.Fit.Rendezvous.LineRatePct) > 1e-9 {
 		t.Errorf("rendezvous %+v, want bandwidth %g and %g%% of line rate", rdv, s.Fit.Rendezvous.BandwidthMBps, s.Fit.Rendezvous.LineRatePct)
+	}
+}
+
+// TestBandwidthColumnMismatchReported: IMB 2019's PingPong (Mbytes/sec in
+// 10^6 B) read as if its Mbyte were 2^20 (a wrong guess for an unknown
+// version) is reported as a problem naming the Mbyte that matches.
+func TestBandwidthColumnMismatchReported(t *testing.T) {
+	p, runs := corpusRuns(t, pingPongFile)
+	if rep := Analyze(p, 1, 1, runs[0], Options{}); len(rep.Problems) != 0 {
+		t.Fatalf("consistent file: problems %v", rep.Problems)
+	}
+	run := runs[0]
+	run.Meta.MByte = 1 << 20
+	rep := Analyze(p, 1, 1, run, Options{})
+	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Msg, "PingPong np=2: Mbytes/sec column does not match bytes/t_max under MB=2^20") ||
+		!strings.Contains(rep.Problems[0].Msg, "matches under MB=10^6") || rep.Problems[0].Line == 0 {
+		t.Errorf("problems %v", rep.Problems)
 	}
 }
