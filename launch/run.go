@@ -136,7 +136,8 @@ type rankProc struct {
 
 type exitEvent struct {
 	rank int
-	err  error // nil: exit status 0
+	err  error     // nil: exit status 0
+	at   time.Time // when the process ended (before its output was drained)
 }
 
 // spawn starts every rank from one goroutine locked to its OS thread, and
@@ -216,6 +217,7 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 // rest of its output and reports its exit.
 func (j *job) reap(p *rankProc) {
 	err := p.cmd.Wait()
+	at := time.Now()
 	syscall.Kill(-p.pid, syscall.SIGKILL)
 	done := make(chan struct{})
 	go func() { p.copiers.Wait(); close(done) }()
@@ -233,7 +235,7 @@ func (j *job) reap(p *rankProc) {
 	if err != nil {
 		err = &RankError{Rank: p.rank, Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg()}}
 	}
-	j.exits <- exitEvent{rank: p.rank, err: err}
+	j.exits <- exitEvent{rank: p.rank, err: err, at: at}
 }
 
 // supervise waits until every started rank has exited, stopping all of them
@@ -241,6 +243,7 @@ func (j *job) reap(p *rankProc) {
 // job's result.
 func (j *job) supervise(ctx context.Context, startErr error) error {
 	result := startErr
+	var resultAt time.Time // when the failing rank ended
 	var (
 		stopping bool
 		killC    <-chan time.Time
@@ -270,8 +273,11 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		case ev := <-j.exits:
 			running--
 			j.procs[ev.rank].exited = true
-			if ev.err != nil && result == nil {
-				result = ev.err
+			// The first rank to end in failure is the cause; its exit event
+			// may arrive after those of ranks that failed because of it
+			// (draining its output takes longer).
+			if ev.err != nil && (result == nil || (!resultAt.IsZero() && ev.at.Before(resultAt))) {
+				result, resultAt = ev.err, ev.at
 				stop()
 			}
 		case <-timeoutC:
@@ -313,8 +319,8 @@ func (j *job) checkStopped(now time.Time) error {
 		if p.stopped.IsZero() {
 			p.stopped = now
 		}
-		if d := now.Sub(p.stopped); d >= stoppedLimit {
-			return &RankError{Rank: p.rank, Err: fmt.Errorf("stopped (process state T, e.g. by SIGSTOP) for %v; the other ranks cannot progress without it", d.Round(time.Second))}
+		if now.Sub(p.stopped) >= stoppedLimit {
+			return &RankError{Rank: p.rank, Err: fmt.Errorf("stopped (process state T, e.g. by SIGSTOP) for more than %v; the other ranks cannot progress without it", stoppedLimit)}
 		}
 	}
 	return nil

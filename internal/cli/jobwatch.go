@@ -76,15 +76,15 @@ func (p *jobProgress) line(s string) {
 			return
 		}
 		if p.bytesCol >= 0 && p.bytesCol < len(f) {
-			p.lastRow = f[p.bytesCol] + " bytes"
+			p.lastRow = "#bytes " + f[p.bytesCol]
 		} else {
-			p.lastRow = f[0] + " repetitions"
+			p.lastRow = "#repetitions " + f[0]
 		}
 	}
 }
 
 // where says where the job was: "the job was at PingPong on 2 processes,
-// last row 1024 bytes", or "" before the first benchmark block.
+// last row #bytes 1024", or "" before the first benchmark block.
 func (p *jobProgress) where() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()

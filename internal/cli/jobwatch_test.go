@@ -25,11 +25,11 @@ func TestJobProgressWhere(t *testing.T) {
 		t.Errorf("where %q, want %q", got, want)
 	}
 	p.Write([]byte("            0         1000         2.24         0.00\n         1024         1000"))
-	if got, want := p.where(), "the job was at PingPong on 2 processes, last row 0 bytes"; got != want {
+	if got, want := p.where(), "the job was at PingPong on 2 processes, last row #bytes 0"; got != want {
 		t.Errorf("where %q, want %q (the unfinished row does not count)", got, want)
 	}
 	p.Write([]byte("         3.10       330.32\n"))
-	if got, want := p.where(), "the job was at PingPong on 2 processes, last row 1024 bytes"; got != want {
+	if got, want := p.where(), "the job was at PingPong on 2 processes, last row #bytes 1024"; got != want {
 		t.Errorf("where %q, want %q", got, want)
 	}
 	if out.String() != text+"            0         1000         2.24         0.00\n         1024         1000         3.10       330.32\n" {
@@ -37,11 +37,11 @@ func TestJobProgressWhere(t *testing.T) {
 	}
 	p.Write([]byte("# Benchmarking Multi-Sendrecv \n# ( 2 groups of 2 processes each running simultaneous ) \n" +
 		"        Group       #bytes #repetitions  t_min[usec]\n\n            0            8         1000         2.00\n"))
-	if got, want := p.where(), "the job was at Multi-Sendrecv in 2 groups of 2 processes each running simultaneous, last row 8 bytes"; got != want {
+	if got, want := p.where(), "the job was at Multi-Sendrecv in 2 groups of 2 processes each running simultaneous, last row #bytes 8"; got != want {
 		t.Errorf("where %q, want %q", got, want)
 	}
 	p.Write([]byte("# Benchmarking Barrier \n# #processes = 4 \n #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n         1000         5.00         5.10         5.05\n"))
-	if got, want := p.where(), "the job was at Barrier on 4 processes, last row 1000 repetitions"; got != want {
+	if got, want := p.where(), "the job was at Barrier on 4 processes, last row #repetitions 1000"; got != want {
 		t.Errorf("where %q, want %q", got, want)
 	}
 }

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"errors"
+	"math"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,18 +41,27 @@ type runFlags struct {
 	transport  string
 	ifaddr     string
 	cpuprofile string
-	benchmarks []string // positional arguments
+	mem        string
+	zeroSize   string
+	iterPolicy string
+	stall      time.Duration
+	benchmarks []string       // positional arguments
+	flags      *pflag.FlagSet // the parsed options, for which were given
 }
 
 // addRunFlags defines the run options on fs.
 func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.SortFlags = false
+	f.flags = fs
 	fs.IntVar(&f.np, "np", 2, "number of processes (ranks) to start, as mpirun -np")
-	fs.IntVar(&f.npmin, "npmin", 2, "IMB -npmin P: run process counts P, 2P, 4P, ... up to -np")
+	fs.IntVar(&f.npmin, "npmin", 2, "IMB -npmin P: run process counts P, 2P, 4P, ... up to -np (default 2, or 1 with -np 1)")
 	fs.StringVar(&f.msglog, "msglog", "0:22", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes (b <= 30)")
 	fs.StringVar(&f.msglen, "msglen", "", "IMB -msglen FILE: message sizes in bytes, one per line (overrides -msglog)")
-	fs.StringVar(&f.iter, "iter", "1000,40", "IMB -iter n[,MiB]: repetitions for small sizes, volume cap per size in MiB")
+	fs.StringVar(&f.iter, "iter", "1000,40", "IMB -iter n[,MiB[,n_nonaggr]]: repetitions for small sizes, volume cap per size in MiB (a third value, IMB-EXT's non-aggregate count, is accepted and ignored)")
+	fs.StringVar(&f.iterPolicy, "iter_policy", bench.IterDynamic, "IMB -iter_policy dynamic|off: dynamic caps repetitions by volume and -time; off runs the -iter count at every size")
 	fs.Float64Var(&f.timeLimit, "time", bench.DefaultTimeLimit, "IMB -time seconds: time limit per message size (> 0)")
+	fs.StringVar(&f.mem, "mem", "1", "IMB -mem GB: limit on one process's message buffers, in GB of 2^30 bytes (checked before ranks start)")
+	fs.StringVar(&f.zeroSize, "zero_size", "on", "IMB -zero_size on|off: off leaves the 0-byte size out of the -msglog sweep")
 	fs.StringVar(&f.offCache, "off_cache", "", "IMB -off_cache -1|MiB[,line]: rotate buffers larger than the cache (-1: 8 MiB, 64 B lines)")
 	fs.StringVar(&f.sync, "sync", "1", "IMB -sync 1|0: barrier between the timed calls of collectives")
 	fs.StringVar(&f.warmup, "warmup", "1", "IMB -warm_up 1|0: warm-up repetitions before timing (alias -warm_up)")
@@ -64,6 +75,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.csvFile, "csv", "", "also write every row to FILE as CSV, as it is measured")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress display on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
+	fs.DurationVar(&f.stall, "stall", 0, "stop the job when rank 0 prints nothing for this long (default: 10 x -time, at least 2m; -1s: never)")
 	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: the transport's default)")
 	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts; mpi: the linked MPI library, started with its launcher (mpi builds)")
 	fs.StringVar(&f.ifaddr, "ifaddr", "", "IP address of the interface TCP binds and advertises (default: the launcher's loopback)")
@@ -125,6 +137,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, usageErrorf("-np %d: expected -np N with N >= 1", f.np)
 	}
 	o.NPMin = f.npmin
+	if !f.given("npmin") {
+		o.NPMin = min(2, f.np) // IMB runs every benchmark on a single process too
+	}
 	if f.npmin < 1 {
 		return o, usageErrorf("-npmin %d: expected -npmin P with an integer P >= 1", f.npmin)
 	}
@@ -137,6 +152,10 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		if err != nil {
 			return o, usageErrorf("-msglen %s: cannot read the file (%v); expected a readable file with one size in bytes per line", f.msglen, unwrapPath(err))
 		}
+		if st, err := file.Stat(); err == nil && st.IsDir() {
+			file.Close()
+			return o, usageErrorf("-msglen %s: is a directory; expected a readable file with one size in bytes per line", f.msglen)
+		}
 		o.MsgLens, err = bench.ReadMsgLen(file)
 		file.Close()
 		if err != nil {
@@ -146,8 +165,8 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if o.MsgsPerSample, o.OverallVolBytes, err = parseIter(f.iter); err != nil {
 		return o, err
 	}
-	if !(f.timeLimit > 0) {
-		return o, usageErrorf("-time %v: expected -time seconds with seconds > 0", f.timeLimit)
+	if !(f.timeLimit > 0) || math.IsInf(f.timeLimit, 0) {
+		return o, usageErrorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", f.timeLimit)
 	}
 	o.TimeLimit = f.timeLimit
 	if f.offCache != "" {
@@ -168,6 +187,22 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, usageErrorf("-multi %d: expected -multi 0 or -multi 1", f.multi)
 	}
 	o.Check = f.check
+	if o.MemBytes, err = bench.ParseMem(f.mem); err != nil {
+		return o, &usageError{msg: err.Error()}
+	}
+	if zero, err := onOff("zero_size", f.zeroSize); err != nil {
+		return o, err
+	} else {
+		o.NoZeroSize = !zero
+	}
+	switch p := strings.ToLower(strings.TrimSpace(f.iterPolicy)); p {
+	case bench.IterDynamic, bench.IterOff:
+		o.IterPolicy = p
+	case "multiple_np", "auto":
+		return o, usageErrorf("-iter_policy %s: not supported by mpbench; expected -iter_policy dynamic or -iter_policy off", f.iterPolicy)
+	default:
+		return o, usageErrorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", f.iterPolicy)
+	}
 	if err := f.coll.apply(&o); err != nil {
 		return o, err
 	}
@@ -175,6 +210,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, err
 	}
 	if f.mib {
+		if f.given("mbyte") && o.MByte != result.MiB {
+			return o, usageErrorf("--mbyte %s and --mib contradict each other; expected --mbyte 1e6, --mbyte 2^20 or --mib alone", f.mbyte)
+		}
 		o.MByte = result.MiB
 	}
 	if f.eager < 0 {
@@ -196,7 +234,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		if !ok {
 			return o, usageErrorf("unknown benchmark %q; accepted names (any case): %s", name, strings.Join(bench.Names(), ", "))
 		}
-		o.Benchmarks = append(o.Benchmarks, spec.Name)
+		if !slices.Contains(o.Benchmarks, spec.Name) { // a name given twice runs once
+			o.Benchmarks = append(o.Benchmarks, spec.Name)
+		}
 	}
 	if err := o.Validate(); err != nil {
 		return o, &usageError{msg: err.Error()}
@@ -204,7 +244,29 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if err := checkProcesses(&o, f.np); err != nil {
 		return o, err
 	}
+	if err := bench.CheckPlan(o, f.np); err != nil { // -mem, before any rank starts
+		return o, &usageError{msg: err.Error()}
+	}
 	return o, nil
+}
+
+// given reports whether the option name was set on the command line.
+func (f *runFlags) given(name string) bool {
+	return f.flags != nil && f.flags.Changed(name)
+}
+
+// stallLimit is the --stall watchdog's limit for a job whose size time is
+// bounded by -time seconds: --stall when given (a negative value turns the
+// watchdog off: 0 is returned), else 10 x -time and at least 2 minutes, or
+// off under -iter_policy off, which has no time bound per size.
+func (f *runFlags) stallLimit(o bench.Options) time.Duration {
+	switch {
+	case f.given("stall"):
+		return max(f.stall, 0)
+	case o.IterPolicy == bench.IterOff:
+		return 0
+	}
+	return max(2*time.Minute, time.Duration(10*o.TimeLimit*float64(time.Second)))
 }
 
 // checkProcesses rejects a process count some selected benchmark cannot
@@ -249,5 +311,8 @@ func optionMap(fs *pflag.FlagSet, benchmarks []string) map[string]string {
 	})
 	names := append([]string(nil), benchmarks...)
 	m["benchmarks"] = strings.Join(names, ",")
+	if m["mib"] == "true" { // the effective Mbyte, not the --mbyte default
+		m["mbyte"] = "2^20"
+	}
 	return m
 }

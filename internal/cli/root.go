@@ -64,9 +64,7 @@ in the GNU form (--npmin 2).`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v; see '%s --help'", err, c.CommandPath())
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
 	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
 	return root

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -36,11 +36,21 @@ choice is printed in the output header ("# Mbyte").
 
 --json FILE and --csv FILE also write every row, with the run's metadata,
 as it is measured: a run that fails or is interrupted keeps every row
-measured before. A progress display is drawn on standard error when it is a
-terminal, standard output is redirected, and --quiet is not given.
+measured before, and ends with a "failed" end record (written by the
+launcher if rank 0 was killed). They must name two different files, and
+not "-": standard output carries the IMB text. A progress display is
+drawn on standard error when it is a terminal, standard output is
+redirected, and --quiet is not given.
+
+A failing job is reported once, by the launcher, in one line naming the
+rank and where the job was (benchmark, processes, last row printed). Hangs
+are detected: a rank stopped (SIGSTOP, process state T) for 10 s fails the
+job; so does rank 0 printing nothing for --stall (default 10 x -time, at
+least 2 minutes; off under -iter_policy off); --timeout bounds the whole
+job and names stopped ranks.
 
 Exit status: 0 success, 1 the run failed (the message names the rank),
-2 bad options or input, 130 interrupted.`,
+2 bad options or input, 130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
 		Example: `  mpbench run -np 2 pingpong
   mpbench run -np 4 -npmin 4 -msglog 0:20 -time 2 sendrecv exchange
   mpbench run -np 4 -multi 0 pingpong --json pp.jsonl > pp.txt`,
@@ -61,21 +71,15 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if handled, err := runUnderMPILauncher(cmd, f, inv); handled {
 		return err // one rank of an MPI job (mpirun.go)
 	}
-	if _, err := f.benchOptions(); err != nil {
+	opts, err := f.benchOptions()
+	if err != nil {
 		return err
 	}
 	if f.transport == "mpi" {
 		return runWithMPILauncher(cmd, f, inv)
 	}
-	for _, out := range []struct{ flag, path string }{{"json", f.jsonFile}, {"csv", f.csvFile}} {
-		if out.path == "" {
-			continue
-		}
-		file, err := os.Create(out.path)
-		if err != nil {
-			return usageErrorf("--%s %s: cannot create the file (%v); expected a writable path", out.flag, out.path, unwrapPath(err))
-		}
-		file.Close()
+	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -90,20 +94,55 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	argv = append(argv, "--")
 	argv = append(argv, f.benchmarks...)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigCtx, stop := notifyInterrupt(context.Background())
 	defer stop()
+	ctx, cancel := context.WithCancelCause(sigCtx)
+	defer cancel(nil)
+	progress := newJobProgress(stdout, time.Now())
+	if limit := f.stallLimit(opts); limit > 0 {
+		go watchStall(ctx, cancel, progress, limit, time.Second)
+	}
 	env := []string{launch.EnvTransport + "=" + f.transport}
 	if f.ifaddr != "" {
 		env = append(env, launch.EnvIfAddr+"="+f.ifaddr)
 	}
-	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: stdout, Stderr: stderr})
-	switch {
-	case ctx.Err() != nil:
-		return errInterrupted
-	case err != nil:
-		return fmt.Errorf("run failed: %w", err)
+	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: progress, Stderr: stderr})
+	err = jobError(ctx, err, progress)
+	if err != nil {
+		for _, out := range []struct {
+			path string
+			csv  bool
+		}{{f.jsonFile, false}, {f.csvFile, true}} {
+			if out.path != "" {
+				closeResultFile(out.path, out.csv, err)
+			}
+		}
 	}
-	return nil
+	return err
+}
+
+// jobError is the launcher's account of a job that launch.Run ended with
+// err under ctx: the interrupt (exit 130 or 143), the stall watchdog, or
+// the failing rank's error, followed by where the job was ("the job was at
+// PingPong on 2 processes, last row #bytes 1024") when it failed. Each is
+// printed once, by the launcher: ranks report their errors to it
+// (launch.ReportError) instead of printing them.
+func jobError(ctx context.Context, err error, progress *jobProgress) error {
+	if ctx.Err() != nil {
+		cause := context.Cause(ctx)
+		var in *interrupted
+		if errors.As(cause, &in) {
+			return cause
+		}
+		return fmt.Errorf("run failed: %w", cause)
+	}
+	if err == nil {
+		return nil
+	}
+	if where := progress.where(); where != "" {
+		return fmt.Errorf("run failed: %w; %s", err, where)
+	}
+	return fmt.Errorf("run failed: %w", err)
 }
 
 // changedFlags renders the options the user set as "--name=value", the

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +39,7 @@ func newWorkerCmd() *cobra.Command {
 		Hidden: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.run.benchmarks = args
-			return workerRun(cmd, &f)
+			return reportToLauncher(cmd.ErrOrStderr(), workerRun(cmd, &f))
 		},
 	}
 	addRunFlags(cmd.Flags(), &f.run)
@@ -90,6 +91,31 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	err = runRank(ctx, cmd, f, world, jobTransport{Name: name}, opts, start)
 	close(runDone)
 	return err
+}
+
+// reportToLauncher hands a rank's error to the launcher (launch.ReportError)
+// instead of printing it, so that a failure every rank sees is printed once,
+// by the launcher, naming the rank; the error is returned as a
+// *printedError, which keeps its exit status. Without a launcher (the
+// worker command run by hand) err is returned unchanged.
+func reportToLauncher(stderr io.Writer, err error) error {
+	if err == nil || !launch.IsWorker() {
+		return err
+	}
+	msg := err.Error()
+	for _, prefix := range []string{"launch: rank ", "rank "} { // the launcher names the rank
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			if i := strings.Index(rest, ": "); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
+				msg = "launch: " + rest[i+2:]
+				if prefix == "rank " {
+					msg = rest[i+2:]
+				}
+				break
+			}
+		}
+	}
+	launch.ReportError(stderr, msg)
+	return &printedError{err}
 }
 
 // stopGrace is how long a stopped worker lets the benchmark reach its next
