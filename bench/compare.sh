@@ -18,7 +18,8 @@
 # (latency: <= 1 is as fast; bandwidth: >= 1 is as fast).
 #
 # Usage: bench/compare.sh            (from the repository, as root or with sudo for apt)
-# Environment: REPEATS (5), OUT (a new directory under /tmp), CONFIGS (all of the above).
+# Environment: REPEATS (5), OUT (a new directory under /tmp), CONFIGS (all of the above);
+# TABLE_ONLY=1 with OUT of an earlier run prints its table from the passes it completed.
 set -euo pipefail
 
 REPEATS=${REPEATS:-5}
@@ -40,6 +41,10 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get install -y $missing >&2
 fi
 
+set -- $CONFIGS
+n=$#
+configs=("$@")
+if [ -z "${TABLE_ONLY:-}" ]; then
 log "building mpbench into $OUT"
 (cd "$here" && go build -o "$OUT/mpbench" ./cmd/mpbench)
 printf '%s\n' $SIZES >"$OUT/sizes"
@@ -97,9 +102,6 @@ run_one() { # name file
 	esac
 }
 
-set -- $CONFIGS
-n=$#
-configs=("$@")
 for pass in $(seq 0 "$REPEATS"); do
 	for i in $(seq 0 $((n - 1))); do
 		name=${configs[$(((i + pass) % n))]}
@@ -110,6 +112,8 @@ for pass in $(seq 0 "$REPEATS"); do
 		fi
 	done
 done
+
+fi
 
 # Medians over passes 1..REPEATS, then the table and the ratios.
 for name in "${configs[@]}"; do
