@@ -138,7 +138,7 @@ func ClassifyScaling(rows []ABGRow) []Scaling {
 		if sc.Changes {
 			verdict = fmt.Sprintf("log-log slope %.2f over all counts, but the behaviour changes between counts: %s", slope, sc.Class)
 		}
-		sc.Evidence = fmt.Sprintf("%s at %d B: ABG %.4g -> %.4g Mbit/s while simultaneous transfers grow %.3gx (%g -> %g, N = %d -> %d); %s; %s",
+		sc.Evidence = fmt.Sprintf("%s at %d B: ABG %.2f -> %.2f Mbit/s while simultaneous transfers grow %.3gx (%g -> %g, N = %d -> %d); %s; %s",
 			k.bench, k.bytes, sc.From.Mbps, sc.To.Mbps, sc.TransferGrowth, sc.From.Transfers, sc.To.Transfers,
 			sc.From.Processes, sc.To.Processes, strings.Join(steps, "; "), verdict)
 		out = append(out, sc)

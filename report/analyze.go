@@ -178,7 +178,11 @@ func endedEarly(run result.Run) analysis.Flag {
 	switch {
 	case last != nil:
 		f.Benchmark, f.Processes, f.Bytes = last.Benchmark, last.Processes*max(last.Groups, 1), last.Bytes
-		f.Msg = fmt.Sprintf("the run ended early in %s after %d B on %d ranks (truncated, crashed or hung): larger sizes are missing", f.Benchmark, f.Bytes, f.Processes)
+		on := fmt.Sprintf("on %d ranks", f.Processes)
+		if f.Processes <= 0 {
+			on = "(np unknown)"
+		}
+		f.Msg = fmt.Sprintf("the run ended early in %s after %d B %s (truncated, crashed or hung): larger sizes are missing", f.Benchmark, f.Bytes, on)
 	case f.Benchmark != "":
 		f.Msg = fmt.Sprintf("the run ended early in %s before its first row (truncated, crashed or hung)", f.Benchmark)
 	default:

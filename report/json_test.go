@@ -74,3 +74,22 @@ func TestBandwidthColumnMismatchReported(t *testing.T) {
 		t.Errorf("problems %v", rep.Problems)
 	}
 }
+
+// TestEndedEarlyNpUnknown: an OSU collective cut short names its
+// unknown process count, not -1.
+func TestEndedEarlyNpUnknown(t *testing.T) {
+	p, runs := corpusRuns(t, "036-osu532-alltoall-full-two-runs-issue.txt")
+	rep := Analyze(p, 1, 2, runs[0], Options{})
+	found := false
+	for _, f := range rep.Flags {
+		if f.Kind == FlagEndedEarly {
+			found = strings.Contains(f.Msg, "after 128 B (np unknown)")
+		}
+		if strings.Contains(f.Msg, "-1 ranks") {
+			t.Errorf("flag %q", f.Msg)
+		}
+	}
+	if !found {
+		t.Errorf("no ended-early flag naming np unknown: %v", rep.Flags)
+	}
+}
