@@ -169,7 +169,7 @@ func TestE2EMulti(t *testing.T) {
 		}
 		text := out.String()
 		for _, want := range []string{
-			"# (Multi-)PingPong\n",
+			"\n# List of Benchmarks to run:\n\n# PingPong\n\n",
 			"# Benchmarking Multi-PingPong \n# ( 2 groups of 2 processes each running simultaneous ) \n# Group  0:     0    1\n# \n# Group  1:     2    3\n# \n",
 			c.heading,
 		} {

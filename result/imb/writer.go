@@ -77,8 +77,11 @@ type RunInfo struct {
 	MinBytes, MaxBytes int64
 	// Benchmarks lists the benchmarks to run, in order, by IMB name.
 	Benchmarks []string
-	// Multi is true under -multi 0 or 1: the list entries get the
-	// "(Multi-)" prefix as IMB prints them.
+	// Multi is true under -multi 0 or 1. It does not change the list: IMB
+	// 2019 and later print the names without a prefix under -multi (IMB
+	// 2019 Update 6 with -multi 0 prints "# PingPong", then "# Benchmarking
+	// Multi-PingPong"); only the C sources of IMB 2018 and earlier
+	// (IMB_output.c) printed "# (Multi-)PingPong" there.
 	Multi bool
 }
 
@@ -194,11 +197,7 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	b.WriteString("# MPI_Op                         :   MPI_SUM  \n")
 	b.WriteString("# \n# \n\n# List of Benchmarks to run:\n\n")
 	for _, name := range h.Benchmarks {
-		if h.Multi {
-			b.WriteString("# (Multi-)" + name + "\n")
-		} else {
-			b.WriteString("# " + name + "\n")
-		}
+		b.WriteString("# " + name + "\n")
 	}
 	return w.writerPut(b.String())
 }

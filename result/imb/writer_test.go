@@ -339,3 +339,18 @@ func TestWriterThreadEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterMultiList checks the benchmark list under -multi as IMB 2019
+// Update 6 prints it (corpus: PerfKitBenchmarker mpi_pingpong_output.txt,
+// -multi 0): names without the "(Multi-)" prefix.
+func TestWriterMultiList(t *testing.T) {
+	var buf bytes.Buffer
+	err := NewWriter(&buf).WriteHeader(RunInfo{Version: "0.1.0", Transport: "tcp", Multi: true,
+		Command: []string{"mpbench", "run", "-multi", "0"}, Benchmarks: []string{"PingPong", "Barrier"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# List of Benchmarks to run:\n\n# PingPong\n# Barrier\n"; !strings.HasSuffix(buf.String(), want) {
+		t.Errorf("header ends\n%s\nwant it to end %q", buf.String()[max(0, buf.Len()-80):], want)
+	}
+}
