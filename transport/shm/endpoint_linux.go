@@ -229,14 +229,17 @@ func (e *Endpoint) checkPeers() {
 	}
 }
 
-// checkPeer reports peer as failed if its process has ended without
-// saying goodbye.
+// checkPeer notes that peer's process has ended. Whatever it wrote before
+// ending is still delivered: the failure is reported by the consumer once
+// the peer's ring holds no complete frame and no goodbye came (pollAll),
+// here at once if no one else is consuming.
 func (e *Endpoint) checkPeer(peer int) {
 	l := e.live[peer]
-	if l.failed.Load() != nil || e.out[peer].gone.Load() || !l.dead() {
+	if l.exited.Load() || l.failed.Load() != nil || e.out[peer].gone.Load() || !l.dead() {
 		return
 	}
-	e.peerFailed(peer, errDied)
+	l.exited.Store(true)
+	e.tryPoll()
 }
 
 // peerFailed records and reports (once) that peer failed.

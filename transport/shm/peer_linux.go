@@ -55,7 +55,8 @@ type outPeer struct {
 // liveness watches one peer's process through a pidfd.
 type liveness struct {
 	pid    int
-	pidfd  int // -1 if pidfd_open failed (no watching)
+	pidfd  int         // -1 if pidfd_open failed (no watching)
+	exited atomic.Bool // the process has ended (its ring may still hold frames)
 	failed atomic.Pointer[transport.PeerError]
 }
 

@@ -20,13 +20,18 @@ func (e *Endpoint) pollAll() int {
 		if p.goodbye || e.live[p.rank].failed.Load() != nil {
 			continue
 		}
-		for range framesPerPass {
+		l := e.live[p.rank]
+		exited := l.exited.Load() // read before the ring: all it wrote is there
+		for k := 0; k < framesPerPass || exited; k++ {
 			ok, err := e.pollOne(p)
 			if err != nil {
 				e.peerFailed(p.rank, err)
 				break
 			}
 			if !ok {
+				if exited && !p.goodbye {
+					e.peerFailed(p.rank, errDied)
+				}
 				break
 			}
 			n++

@@ -92,11 +92,15 @@ func (e *Endpoint) Send(dst int, h transport.Header, payload []byte) error {
 
 // peerState returns the error of a Send to peer: it failed or left.
 func (e *Endpoint) peerState(peer int) error {
-	if perr := e.live[peer].failed.Load(); perr != nil {
+	l := e.live[peer]
+	if perr := l.failed.Load(); perr != nil {
 		return perr
 	}
 	if e.out[peer].gone.Load() {
 		return &transport.PeerError{Peer: peer, Err: errGone}
+	}
+	if l.exited.Load() {
+		return &transport.PeerError{Peer: peer, Err: errDied} // nothing will read it
 	}
 	return nil
 }
