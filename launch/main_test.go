@@ -31,6 +31,8 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	case "launcher":
 		os.Exit(testLauncher())
+	case "lowfd":
+		os.Exit(testLowFDLauncher())
 	default:
 		os.Exit(testWorker(mode))
 	}
@@ -44,9 +46,28 @@ func testLauncher() int {
 	return 1
 }
 
+// testLowFDLauncher runs a job of 30 hanging ranks with an open-file
+// limit of 85 and prints Run's error: starting the ranks takes two
+// descriptors per rank (its stderr pipe, its pidfd), accepting their
+// connections one more, so the launcher runs out while ranks connect.
+func testLowFDLauncher() int {
+	exe, _ := os.Executable()
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: 85, Max: 85}); err != nil {
+		fmt.Println("setrlimit:", err)
+		return 1
+	}
+	err := Run(context.Background(), Spec{NP: 30, Argv: []string{exe}, Env: []string{quickExit, envMode + "=latehang"}, Timeout: 60 * time.Second})
+	fmt.Println(err)
+	return 0
+}
+
 func testWorker(mode string) int {
 	if mode == "leak" {
 		return leakSegment()
+	}
+	if mode == "latehang" {
+		time.Sleep(time.Second) // connect only once every rank is started
+		mode = "hang"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

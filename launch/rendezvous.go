@@ -45,6 +45,8 @@ type rendezvous struct {
 	n      int        // ranks registered
 	open   []net.Conn // every accepted connection, closed by Close
 	closed bool
+	failed error         // why Accept stopped before Close, e.g. too many open files
+	failC  chan struct{} // closed when failed is set
 	wg     sync.WaitGroup
 }
 
@@ -53,10 +55,19 @@ func startRendezvous(bind string, np int, secret string) (*rendezvous, error) {
 	if err != nil {
 		return nil, fmt.Errorf("launch: rendezvous listener on %s: %w", bind, err)
 	}
-	r := &rendezvous{ln: ln, secret: secret, np: np, conns: make([]net.Conn, np), addrs: make([]string, np)}
+	r := &rendezvous{ln: ln, secret: secret, np: np, conns: make([]net.Conn, np), addrs: make([]string, np),
+		failC: make(chan struct{})}
 	r.wg.Add(1)
 	go r.accept()
 	return r, nil
+}
+
+// acceptErr is why the listener stopped accepting ranks before Close
+// (nil if it did not): ranks not yet registered then wait in vain.
+func (r *rendezvous) acceptErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failed
 }
 
 // Addr is the host:port workers connect to.
@@ -67,6 +78,12 @@ func (r *rendezvous) accept() {
 	for {
 		c, err := r.ln.Accept()
 		if err != nil {
+			r.mu.Lock()
+			if !r.closed && r.n < r.np && !errors.Is(err, net.ErrClosed) {
+				r.failed = err
+				close(r.failC)
+			}
+			r.mu.Unlock()
 			return
 		}
 		r.mu.Lock()

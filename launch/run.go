@@ -90,7 +90,7 @@ func Run(ctx context.Context, s Spec) error {
 	}
 	defer rv.Close()
 
-	j := &job{spec: s, out: &output{stdout: s.Stdout, stderr: s.Stderr}, exits: make(chan exitEvent, s.NP)}
+	j := &job{spec: s, out: &output{stdout: s.Stdout, stderr: s.Stderr}, exits: make(chan exitEvent, s.NP), rv: rv}
 	startErr := j.spawn(append(os.Environ(), s.Env...), rv.Addr(), secret)
 	defer close(j.release)
 	return j.supervise(ctx, startErr)
@@ -121,6 +121,7 @@ type job struct {
 	procs   []*rankProc // started ranks
 	exits   chan exitEvent
 	release chan struct{} // closed when every rank is reaped
+	rv      *rendezvous
 }
 
 type rankProc struct {
@@ -249,7 +250,11 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		killC    <-chan time.Time
 		timeoutC <-chan time.Time
 		doneC    = ctx.Done()
+		rvFailC  <-chan struct{}
 	)
+	if j.rv != nil {
+		rvFailC = j.rv.failC
+	}
 	stop := func() {
 		if !stopping {
 			stopping = true
@@ -290,6 +295,14 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 			doneC = nil
 			if result == nil {
 				result = ctx.Err()
+			}
+			stop()
+		case <-rvFailC:
+			// Ranks not yet registered would wait for the table until their
+			// join timeout, and then only say so.
+			rvFailC = nil
+			if result == nil {
+				result = fmt.Errorf("launch: the launcher stopped accepting ranks (%v); with many ranks raise the open-file limit (ulimit -n) or lower -np", j.rv.acceptErr())
 			}
 			stop()
 		case <-killC:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -316,4 +317,23 @@ func TestRunTimeoutNamesStoppedRank(t *testing.T) {
 		t.Fatalf("got %v, want ErrTimeout naming stopped rank 1", err)
 	}
 	assertReaped(t, pids)
+}
+
+// TestRunOutOfDescriptors: a launcher that runs out of file descriptors
+// while ranks connect ends the job at once with one error saying so,
+// instead of letting every rank wait for the table until its timeout.
+func TestRunOutOfDescriptors(t *testing.T) {
+	cmd := exec.Command(testExe(t))
+	cmd.Env = append(cmd.Environ(), envMode+"=lowfd", quickExit)
+	start := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("the job took %v to fail", d)
+	}
+	if got := string(out); !strings.HasPrefix(got, "launch: the launcher stopped accepting ranks (") || !strings.Contains(got, "too many open files") || strings.Count(got, "\n") != 1 {
+		t.Errorf("Run error %q: want one line saying the launcher stopped accepting ranks, naming too many open files", got)
+	}
 }
