@@ -54,7 +54,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.SortFlags = false
 	f.flags = fs
 	fs.IntVar(&f.np, "np", 2, "number of processes (ranks) to start, as mpirun -np")
-	fs.IntVar(&f.npmin, "npmin", 2, "IMB -npmin P: run process counts P, 2P, 4P, ... up to -np (default 2, or 1 with -np 1)")
+	fs.IntVar(&f.npmin, "npmin", 2, "IMB -npmin P: run process counts P, 2P, 4P, ... up to -np (with -np 1 the default is 1)")
 	fs.StringVar(&f.msglog, "msglog", "0:22", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes (b <= 30)")
 	fs.StringVar(&f.msglen, "msglen", "", "IMB -msglen FILE: message sizes in bytes, one per line (overrides -msglog)")
 	fs.StringVar(&f.iter, "iter", "1000,40", "IMB -iter n[,MiB[,n_nonaggr]]: repetitions for small sizes, volume cap per size in MiB (a third value, IMB-EXT's non-aggregate count, is accepted and ignored)")
