@@ -15,6 +15,32 @@ import (
 // Locking: mu guards the queues, the rendezvous tables, failure state and
 // the guarded fields of requests. It is never held across a transport
 // Send or a payload read, so Deliver never waits on another rank.
+//
+// Matching invariants (all under mu; the interleaving tests check them by
+// making goroutines yield at every point where mu is released):
+//
+//   - M1. A message is in exactly one place: a context's unexpected queue,
+//     in flight on the goroutine delivering it (deliverEager reading its
+//     payload between two critical sections), or matched to one receive. A
+//     receive is in exactly one place: the posted queue, rdvRecv (matched to
+//     an RTS, awaiting Data), or owned by the one goroutine copying into it.
+//   - M2. No posted receive matches an unexpected message of its context:
+//     every push onto one list is in the critical section that searched the
+//     other (startRecv: takeUnexpected then pushPosted; deliverEager and
+//     deliverRTS: takePosted then pushUnexpected), and an eager payload read
+//     outside mu searches the posted list again before it is queued.
+//   - M3. Frames from one source are delivered one at a time in send order
+//     (transport contract), so the unexpected queue holds each source's
+//     messages in send order and its in-flight message precedes all its
+//     later ones: MPI's non-overtaking rule, RTS and eager alike.
+//   - M4. A request in the posted queue, rdvSend or rdvRecv is not done, and
+//     every path that finishes one removes it first (PeerFailed, close,
+//     cancel, run, deliverCTS, deliverData). Once an owner's wait returns,
+//     the engine holds no reference to the request, so pooled requests are
+//     never completed in a later life.
+//   - M5. A send is in rdvSend before its RTS is written and a receive is in
+//     rdvRecv before its CTS is written, so a CTS always finds its send and
+//     Data always finds its receive, whichever goroutine runs first.
 type engine struct {
 	ep    transport.Endpoint
 	prog  transport.Progresser // ep's, if it delivers on waiting goroutines

@@ -42,6 +42,7 @@ func (e *engine) deliverEager(h transport.Header, read func([]byte) error) error
 		return nil
 	}
 	e.mu.Unlock()
+	yieldPoint("eager: payload read unlocked")
 	m.bufp = getBuf(n)
 	if err := read(*m.bufp); err != nil {
 		putMessage(m)
@@ -80,6 +81,7 @@ func (e *engine) receiveFrame(r *request, src int, tag int32, n int, read func([
 		st = r.status(src, tag, n)
 		err = rerr
 	}
+	yieldPoint("receive: before completing")
 	e.mu.Lock()
 	r.finish(st, err)
 	e.mu.Unlock()
@@ -150,6 +152,7 @@ func (e *engine) sendCTS(dst int, ctx uint32, tag int32, n int, cookie uint64) e
 
 // deliverCTS handles a receiver's clear-to-send.
 func (e *engine) deliverCTS(h transport.Header) {
+	yieldPoint("cts: before matching")
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	r := e.rdvSend[h.Cookie]
@@ -172,6 +175,7 @@ func (e *engine) deliverData(h transport.Header, read func([]byte) error) error 
 	r := e.rdvRecv[key]
 	delete(e.rdvRecv, key)
 	e.mu.Unlock()
+	yieldPoint("data: taken, before reading")
 	if r == nil || n != r.mlen {
 		if r != nil {
 			e.mu.Lock()
@@ -190,6 +194,7 @@ func (e *engine) deliverData(h transport.Header, read func([]byte) error) error 
 func (e *engine) run(r *request, act action) {
 	switch act {
 	case actCTS:
+		yieldPoint("run: before sending CTS")
 		if err := e.sendCTS(r.msrc, r.ctx, r.mtag, r.mlen, r.cookie); err != nil {
 			e.mu.Lock()
 			key := rdvKey{r.msrc, r.cookie}
@@ -200,6 +205,7 @@ func (e *engine) run(r *request, act action) {
 			e.mu.Unlock()
 		}
 	case actData:
+		yieldPoint("run: before sending Data")
 		h := transport.Header{Kind: transport.Data, Context: r.ctx, Source: int32(e.rank), Tag: r.tag, Length: uint64(len(r.buf)), Cookie: r.cookie}
 		err := e.ep.Send(r.peer, h, r.buf)
 		if err != nil {
@@ -244,6 +250,7 @@ func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag
 	}
 	e.rdvSend[r.cookie] = r
 	e.mu.Unlock()
+	yieldPoint("send: registered, before RTS")
 	h := transport.Header{Kind: transport.RTS, Context: ctx, Source: int32(e.rank), Tag: tag, Length: uint64(len(buf)), Cookie: r.cookie}
 	if err := e.ep.Send(dst, h, nil); err != nil {
 		e.mu.Lock()
@@ -325,6 +332,7 @@ func (e *engine) startRecv(r *request) {
 			r.claimed = true
 		}
 		e.mu.Unlock()
+		yieldPoint("recv: matched an RTS, before CTS")
 		if ok {
 			e.run(r, actCTS)
 		} else {

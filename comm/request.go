@@ -132,6 +132,21 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 // wait blocks the owner until a and b (b may be nil) are done, running
 // their pending protocol actions on the way. Both must wait on the same
 // channel.
+//
+// Wake-up invariants (no wake-up is ever lost, some are spurious):
+//
+//   - W1. done, act, claimed and waiting change only under e.mu.
+//   - W2. The owner parks only after seeing, under e.mu, that a request is
+//     not done and has no unclaimed action, and sets waiting in that same
+//     critical section. Whoever later finishes or triggers the request holds
+//     e.mu, sees waiting and puts a token in ch (capacity 1: if it is full a
+//     wake-up is already pending). The owner re-checks the state after every
+//     token, so a stale token costs one loop, never a missed completion.
+//   - W3. One goroutine runs an action: the one that sets claimed under e.mu
+//     (the owner here, runUnclaimed, or startRecv for a queued RTS).
+//   - W4. An action of a non-blocking request whose owner is not waiting runs
+//     on a new goroutine (trigger), so no rank's progress depends on another
+//     rank calling Wait.
 func (e *engine) wait(a, b *request) {
 	for {
 		e.mu.Lock()
@@ -155,6 +170,7 @@ func (e *engine) wait(a, b *request) {
 			b.waiting = !b.done
 		}
 		e.mu.Unlock()
+		yieldPoint("wait: before parking")
 		if e.prog != nil {
 			e.prog.Progress(a.ready)
 		} else {
@@ -223,6 +239,7 @@ func (e *engine) trigger(r *request, act action) {
 
 // runUnclaimed runs r's pending action unless its owner already took it.
 func (e *engine) runUnclaimed(r *request) {
+	yieldPoint("runUnclaimed: start")
 	e.mu.Lock()
 	if r.done || r.act == actNone || r.claimed {
 		e.mu.Unlock()
