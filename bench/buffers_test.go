@@ -85,3 +85,21 @@ func TestAreaReusesMemory(t *testing.T) {
 		t.Errorf("a larger area has %d bytes, want 2000", len(larger.area(0)))
 	}
 }
+
+// TestAreaWritten checks that a new area holds written data, no byte left
+// zero (never-written memory would be the kernel's shared zero page), and
+// that consecutive 4 KiB pages differ.
+func TestAreaWritten(t *testing.T) {
+	a, err := newArea(3<<12+5, 0, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := bytes.IndexByte(a.buf, 0); i >= 0 {
+		t.Fatalf("byte %d of a new %d-byte area is zero: the area was not written", i, len(a.buf))
+	}
+	for p := 1; p < 3; p++ {
+		if bytes.Equal(a.buf[(p-1)<<12:p<<12], a.buf[p<<12:(p+1)<<12]) {
+			t.Errorf("pages %d and %d hold the same bytes", p-1, p)
+		}
+	}
+}
