@@ -37,8 +37,8 @@ type CompareRow struct {
 	Group     int     // IMB -multi 1 group, -1 otherwise
 	Bytes     int64   // message size; -1 for benchmarks without a size (Barrier)
 	Run       int     // index of the compared run (>= 1)
-	BaseUsec  float64 // first run's time, usec (mean of its repeats)
-	Usec      float64 // this run's time, usec (mean of its repeats)
+	BaseUsec  float64 // first run's time, usec (median of its repeats)
+	Usec      float64 // this run's time, usec (median of its repeats)
 	DiffUsec  float64 // Usec - BaseUsec
 	Ratio     float64 // Usec / BaseUsec: > 1 slower than the first run
 	// BaseMBps and MBps are bytes / time in MB/s (10^6 bytes/s), computed
@@ -48,15 +48,15 @@ type CompareRow struct {
 	// LossPct is the bandwidth lost against the first run, 100 x (1 -
 	// BaseUsec/Usec) as in the study's tables 4.3/4.4; negative is a gain.
 	LossPct float64
-	// Noise is the larger relative spread (max/min - 1) of the repeats of
-	// this point in either run, at least the noise floor (NoiseFloor);
+	// Noise is the larger relative spread of the repeats of this point in
+	// either run (see spreadOf), at least the noise floor (NoiseFloor);
 	// NaN when neither run repeats it.
 	Noise float64
 	// Significant is true when repeats exist and |Ratio - 1| exceeds Noise.
 	Significant bool
 }
 
-type pointStats struct{ mean, spread float64 }
+type pointStats struct{ median, spread float64 }
 
 // MinNoise is the least relative noise a comparison assumes when repeats
 // exist: repeats within one file come from one job and agree better than
@@ -76,9 +76,10 @@ func NoiseFloor(a, b float64) float64 {
 	return math.Max(MinNoise, PrintResolutionUsec/math.Min(a, b))
 }
 
-// runPoints averages a run's rows per (series, size) and records the
-// repeats' spread (NaN for a single row). Rows without a size (Barrier)
-// are one point at size -1.
+// runPoints takes the median of a run's rows per (series, size) and
+// records the repeats' spread (spreadOf). Rows without a size (Barrier)
+// are one point at size -1. The median, not the mean, so that one repeat
+// disturbed by another job on a shared machine does not move the point.
 func runPoints(rows []result.Row) map[seriesKey]map[int64]pointStats {
 	raw := map[seriesKey]map[int64][]float64{}
 	for i := range rows {
@@ -95,25 +96,33 @@ func runPoints(rows []result.Row) map[seriesKey]map[int64]pointStats {
 	for k, m := range raw {
 		out[k] = map[int64]pointStats{}
 		for b, ts := range m {
-			lo, hi, sum := ts[0], ts[0], 0.0
-			for _, t := range ts {
-				lo, hi, sum = math.Min(lo, t), math.Max(hi, t), sum+t
-			}
-			s := math.NaN()
-			if len(ts) > 1 {
-				s = hi/lo - 1
-			}
-			out[k][b] = pointStats{sum / float64(len(ts)), s}
+			sort.Float64s(ts)
+			out[k][b] = pointStats{median(ts), spreadOf(ts)}
 		}
 	}
 	return out
+}
+
+// spreadOf is the relative spread of sorted repeated times, max/min - 1;
+// from 5 repeats on, the fastest and the slowest repeat are left out
+// first (second-slowest / second-fastest - 1), so that one disturbed
+// repeat does not hide every difference. NaN for a single time.
+func spreadOf(ts []float64) float64 {
+	switch n := len(ts); {
+	case n < 2:
+		return math.NaN()
+	case n >= 5:
+		return ts[n-2]/ts[1] - 1
+	default:
+		return ts[n-1]/ts[0] - 1
+	}
 }
 
 // CompareRuns compares every later run with the first, point by point
 // (benchmark, total ranks, -multi group, size; benchmarks without a size,
 // such as Barrier, compare their one time per rank count); points missing
 // from either run are left out, zero and negative times too. Repeated rows
-// of a point within a run are averaged and give the noise, never less than
+// of a point within a run give its median and the noise, never less than
 // NoiseFloor. Output sorted by benchmark, ranks, size and run.
 func CompareRuns(runs [][]result.Row) []CompareRow {
 	if len(runs) < 2 {
@@ -129,15 +138,15 @@ func CompareRuns(runs [][]result.Row) []CompareRow {
 					continue
 				}
 				c := CompareRow{Benchmark: k.bench, Multi: k.multi, Processes: k.procs, Group: k.group, Bytes: b, Run: ri + 1,
-					BaseUsec: q.mean, Usec: p.mean, DiffUsec: p.mean - q.mean, Ratio: p.mean / q.mean,
-					BaseMBps: float64(b) / q.mean, MBps: float64(b) / p.mean, LossPct: 100 * (1 - q.mean/p.mean)}
+					BaseUsec: q.median, Usec: p.median, DiffUsec: p.median - q.median, Ratio: p.median / q.median,
+					BaseMBps: float64(b) / q.median, MBps: float64(b) / p.median, LossPct: 100 * (1 - q.median/p.median)}
 				if b < 0 {
 					c.BaseMBps, c.MBps = math.NaN(), math.NaN()
 				}
 				c.Noise = math.NaN()
 				for _, s := range []float64{p.spread, q.spread} {
 					if !math.IsNaN(s) && (math.IsNaN(c.Noise) || s > c.Noise) {
-						c.Noise = math.Max(s, NoiseFloor(p.mean, q.mean))
+						c.Noise = math.Max(s, NoiseFloor(p.median, q.median))
 					}
 				}
 				// A difference of one unit in the printed last digit is at the

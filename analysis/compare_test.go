@@ -117,3 +117,32 @@ func TestCompareBarrier(t *testing.T) {
 		t.Errorf("Barrier compared: %+v", rows)
 	}
 }
+
+// TestCompareOutlierRepeat: on a shared machine one repeat of five may be
+// disturbed; the point is the median of the repeats and the noise leaves
+// the extreme repeats out, so a doubling is still significant, and a
+// difference inside the central spread is not.
+func TestCompareOutlierRepeat(t *testing.T) {
+	mk := func(b int64, tm ...float64) []result.Row {
+		var rows []result.Row
+		for _, x := range tm {
+			r := result.NewRow("PingPong", 2, b)
+			r.TMax = x
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	base := append(mk(1024, 30, 30, 31, 30, 30), mk(8, 10, 11, 12, 13, 14)...)
+	other := append(mk(1024, 60, 61, 60, 60, 600), mk(8, 12.5)...)
+	rows := CompareRuns([][]result.Row{base, other})
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	eight, kib := rows[0], rows[1]
+	if kib.Usec != 60 || kib.BaseUsec != 30 || math.Abs(kib.Noise-(61.0/60-1)) > 1e-12 || !kib.Significant {
+		t.Errorf("1024 B with one 600 usec repeat: %+v; want t 60 vs 30 usec, noise 61/60-1, significant", kib)
+	}
+	if eight.BaseUsec != 12 || math.Abs(eight.Noise-(13.0/11-1)) > 1e-12 || eight.Significant {
+		t.Errorf("8 B: %+v; want base median 12, noise 13/11-1, not significant", eight)
+	}
+}

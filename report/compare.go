@@ -55,6 +55,10 @@ func (c Comparison) Sections() []Section {
 		var names []string
 		for _, r := range s.Runs {
 			n := strings.TrimSpace(r.Meta.Tool + " " + r.Meta.Version)
+			if r.Meta.Transport != "" {
+				// mpbench on its runtime and on an MPI library differ only here.
+				n += " over " + r.Meta.Transport
+			}
 			if !tools[n] {
 				tools[n] = true
 				names = append(names, n)
@@ -71,9 +75,9 @@ func (c Comparison) Sections() []Section {
 			"and like-named tests may still differ in method (IMB times t_max over ranks, OSU averages; "+
 			"IMB PingPong is a blocking round trip, osu_bw a window of messages in flight)", strings.Join(tools, ", "))
 	}
-	head.line("t in usec; bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
-		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1) " +
-		"of repeated measurements of the point in either run, at least 1%% and at least 0.01 usec (the printed resolution) " +
+	head.line("t in usec (the median of a point's repeated measurements); bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
+		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1, " +
+		"from 5 repeats on without the fastest and the slowest) of repeated measurements of the point in either run, at least 1%% and at least 0.01 usec (the printed resolution) " +
 		"relative to the time; a difference is significant when it exceeds that noise; benchmarks without a size (Barrier) compare their one time per process count")
 	if len(c.Rows) == 0 {
 		head.line("no point (benchmark, processes, size) was measured in run 0 and in another run: nothing to compare")

@@ -139,3 +139,20 @@ func TestCompareBarrierCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareNamesTransports: mpbench on its own runtime and on an MPI
+// library differ only in the transport, which the list of runs must name.
+func TestCompareNamesTransports(t *testing.T) {
+	shm, lib := pingRun(2.0, 100), pingRun(1.5, 90)
+	shm.Meta = result.Meta{Tool: "mpbench", Version: "0.1.0", Transport: "shm", MByte: result.MB}
+	lib.Meta = result.Meta{Tool: "mpbench", Version: "0.1.0", Transport: "mpi (Open MPI v4.1.4)", MByte: result.MB}
+	var out bytes.Buffer
+	if err := WriteComparison(&out, Compare([]Source{{"shm.jsonl", []result.Run{shm}}, {"ompi.jsonl", []result.Run{lib}}}), Text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"run 0: shm.jsonl (mpbench 0.1.0 over shm;", "run 1: ompi.jsonl (mpbench 0.1.0 over mpi (Open MPI v4.1.4);"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("lacks %q:\n%s", want, out.String())
+		}
+	}
+}
