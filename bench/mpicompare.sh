@@ -98,9 +98,10 @@ netpipe() {
 	: >"$f"
 	for s in $SIZES; do
 		[ "$s" -eq 0 ] && s=1
-		n=2000
-		[ "$s" -ge 65536 ] && n=400
-		[ "$s" -ge 1048576 ] && n=100
+		n=1000
+		[ "$s" -ge 65536 ] && n=200
+		[ "$s" -ge 1048576 ] && n=50
+		[ "$s" -ge 4194304 ] && n=20
 		timeout 300 "$@" -p 0 -l "$s" -u "$s" -n "$n" -o "$raw" >"$raw.log" 2>&1 || return 1
 		awk '{ printf "%d %.4f %.3f\n", $1, $3 * 1e6, $1 / ($3 * 1e6) }' "$raw" >>"$f"
 	done
