@@ -88,7 +88,7 @@ func runPattern(t *testing.T, n, eager int, f func(c *communicator) error) {
 			buf = buf[:runtime.Stack(buf, true)]
 			var st strings.Builder
 			for _, w := range ws {
-				st.WriteString(w.e.debugState())
+				st.WriteString(w.DebugState())
 			}
 			for _, w := range ws {
 				w.Close()
@@ -105,29 +105,6 @@ func runPattern(t *testing.T, n, eager int, f func(c *communicator) error) {
 			w.Close()
 		}
 	}
-}
-
-// debugState describes e's queues and rendezvous tables.
-func (e *engine) debugState() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var b strings.Builder
-	fmt.Fprintf(&b, "rank %d:\n", e.rank)
-	for ctx, q := range e.queues {
-		for r := q.postedHead; r != nil; r = r.next {
-			fmt.Fprintf(&b, "  ctx %d posted recv peer %d tag %d done %v waiting %v act %d claimed %v\n", ctx, r.peer, r.tag, r.done, r.waiting, r.act, r.claimed)
-		}
-		for m := q.unexpHead; m != nil; m = m.next {
-			fmt.Fprintf(&b, "  ctx %d unexpected kind %d src %d tag %d len %d cookie %d\n", ctx, m.kind, m.src, m.tag, m.n, m.cookie)
-		}
-	}
-	for k, r := range e.rdvSend {
-		fmt.Fprintf(&b, "  rdv send cookie %d to %d done %v waiting %v act %d claimed %v\n", k, r.peer, r.done, r.waiting, r.act, r.claimed)
-	}
-	for k, r := range e.rdvRecv {
-		fmt.Fprintf(&b, "  rdv recv from %d cookie %d done %v waiting %v act %d claimed %v\n", k.src, k.cookie, r.done, r.waiting, r.act, r.claimed)
-	}
-	return b.String()
 }
 
 // TestInterleavedBarrier: dissemination barriers on 5 ranks (eager

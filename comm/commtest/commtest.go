@@ -37,10 +37,11 @@ func Run(t testing.TB, n int, cfg comm.Config, f func(c comm.Comm) error) {
 // closed, concurrently, before RunOn returns.
 //
 // A hang ends the test within Timeout plus at most 2*Grace: on timeout
-// RunOn reports the ranks still running with a dump of all goroutine
-// stacks, closes every world (pending operations fail with comm.ErrClosed,
-// later ones at once), waits up to Grace for the hung ranks to return,
-// names those that did not, and calls t.FailNow. Closing the worlds is
+// RunOn reports the ranks still running with every rank's pending
+// operations (comm.World.DebugState) and a dump of all goroutine stacks,
+// closes every world (pending operations fail with comm.ErrClosed, later
+// ones at once), waits up to Grace for the hung ranks to return, names
+// those that did not, and calls t.FailNow. Closing the worlds is
 // itself bounded by Grace: a Close that does not return is reported (with
 // the stacks) instead of blocking the test.
 func RunOn(t testing.TB, eps []transport.Endpoint, cfg comm.Config, f func(c comm.Comm) error) {

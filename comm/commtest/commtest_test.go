@@ -84,7 +84,9 @@ func TestRunReportsPanic(t *testing.T) {
 }
 
 // TestRunTimeout: a rank blocked in Recv past Timeout is named, the
-// failure carries every goroutine's stack (showing the blocked Recv), and
+// failure carries every rank's pending operations (rank 2's posted
+// receive, its owner parked) and every goroutine's stack (showing the
+// blocked Recv), and
 // closing the worlds releases the rank with comm.ErrClosed.
 func TestRunTimeout(t *testing.T) {
 	defer setTimeouts(200*time.Millisecond, 10*time.Second)()
@@ -99,6 +101,9 @@ func TestRunTimeout(t *testing.T) {
 	})
 	if len(fails) != 1 || !strings.Contains(fails[0], "ranks [2] of 3 did not return within 200ms") {
 		t.Fatalf("fails %q", fails)
+	}
+	if !strings.Contains(fails[0], "world rank 2 (closed false):\n  context 0: posted receive from 0 tag 0 (0-byte buffer) [done false waiting true") {
+		t.Errorf("failure lacks rank 2's pending receive:\n%s", fails[0])
 	}
 	if !strings.Contains(fails[0], "goroutine ") || !strings.Contains(fails[0], "comm.(*communicator).Recv") {
 		t.Errorf("failure lacks the goroutine stacks of the blocked Recv:\n%s", fails[0])

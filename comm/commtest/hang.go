@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,15 +44,20 @@ func init() {
 }
 
 // timedOut ends a run whose ranks in running did not return within
-// Timeout: it fails t naming them, logs every goroutine's stack (taken
-// before anything is closed, so it shows where the ranks are blocked),
-// closes the worlds to release them, waits up to Grace for them, names
+// Timeout: it fails t naming them, logs every rank's pending operations
+// (World.DebugState) and every goroutine's stack (both taken before
+// anything is closed, so they show where the ranks are blocked), closes
+// the worlds to release them, waits up to Grace for them, names
 // those still blocked, and stops t.
 func timedOut(t testing.TB, worlds []*comm.World, results <-chan result, running map[int]bool) {
 	t.Helper()
 	hung := sortedRanks(running)
 	stacks := allStacks()
-	t.Errorf("commtest: ranks %v of %d did not return within %v; goroutine stacks:\n%s", hung, len(worlds), Timeout, stacks)
+	var states strings.Builder
+	for _, w := range worlds {
+		states.WriteString(w.DebugState())
+	}
+	t.Errorf("commtest: ranks %v of %d did not return within %v; pending operations of every rank:\n%s\ngoroutine stacks:\n%s", hung, len(worlds), Timeout, states.String(), stacks)
 	closeWorlds(t, worlds)
 	if !collect(results, running, Grace, nil) {
 		t.Errorf("commtest: ranks %v still blocked %v after their worlds were closed; goroutine stacks:\n%s", sortedRanks(running), Grace, allStacks())
