@@ -201,7 +201,10 @@ func (e *Endpoint) Progress(done func() bool) {
 			} else if now.Sub(last) > e.spin {
 				break
 			}
-			if e.oversubscribed {
+			// Let the process's other goroutines (a rendezvous started by
+			// Isend, ranks of an in-process job) have this P now and then
+			// rather than wait for preemption.
+			if e.oversubscribed || i&1023 == 1023 {
 				runtime.Gosched()
 			}
 		}
