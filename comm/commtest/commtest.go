@@ -88,9 +88,9 @@ func RunOn(t testing.TB, eps []transport.Endpoint, cfg comm.Config, f func(c com
 			ie.Kill()
 		}
 	}
-	if !collect(results, running, Timeout, onErr) {
+	if ok, stalled := collect(results, running, Timeout, onErr); !ok {
 		closed = true
-		timedOut(t, worlds, results, running)
+		timedOut(t, worlds, results, running, stalled)
 	}
 }
 
@@ -100,11 +100,14 @@ type result struct {
 	err  error
 }
 
-// collect receives results until no rank is running or d passes; it calls
-// onErr for each failed rank and reports whether all ranks returned.
-func collect(results <-chan result, running map[int]bool, d time.Duration, onErr func(result)) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
+// collect receives results until no rank is running or the process has
+// run for d (runClock: stalls of the whole process do not count); it calls
+// onErr for each failed rank and reports whether all ranks returned, and
+// how long the process was stalled meanwhile.
+func collect(results <-chan result, running map[int]bool, d time.Duration, onErr func(result)) (bool, time.Duration) {
+	clk := newRunClock(d, time.Now())
+	ticker := time.NewTicker(clk.tick)
+	defer ticker.Stop()
 	for len(running) > 0 {
 		select {
 		case res := <-results:
@@ -112,9 +115,12 @@ func collect(results <-chan result, running map[int]bool, d time.Duration, onErr
 			if res.err != nil && onErr != nil {
 				onErr(res)
 			}
-		case <-timer.C:
-			return false
+		case <-ticker.C:
+			clk.advance(time.Now())
+			if clk.ran >= d {
+				return false, clk.stalled
+			}
 		}
 	}
-	return true
+	return true, clk.stalled
 }

@@ -19,7 +19,9 @@ import (
 const EnvTimeout = "MPBENCH_COMMTEST_TIMEOUT"
 
 // Timeout bounds how long Run waits for all ranks to return: 2 minutes
-// unless MPBENCH_COMMTEST_TIMEOUT says otherwise.
+// unless MPBENCH_COMMTEST_TIMEOUT says otherwise. It counts the time the
+// test process ran: while the whole process is stopped or paused the ranks
+// cannot be blamed (see runClock).
 var Timeout = 2 * time.Minute
 
 // Grace bounds each of the two waits after a timeout: for the worlds'
@@ -49,17 +51,21 @@ func init() {
 // anything is closed, so they show where the ranks are blocked), closes
 // the worlds to release them, waits up to Grace for them, names
 // those still blocked, and stops t.
-func timedOut(t testing.TB, worlds []*comm.World, results <-chan result, running map[int]bool) {
+func timedOut(t testing.TB, worlds []*comm.World, results <-chan result, running map[int]bool, stalled time.Duration) {
 	t.Helper()
 	hung := sortedRanks(running)
+	var note string
+	if stalled > 0 {
+		note = fmt.Sprintf(" of running (the process was stalled, not running at all, for %v more, which does not count)", stalled.Round(time.Millisecond))
+	}
 	stacks := allStacks()
 	var states strings.Builder
 	for _, w := range worlds {
 		states.WriteString(w.DebugState())
 	}
-	t.Errorf("commtest: ranks %v of %d did not return within %v; pending operations of every rank:\n%s\ngoroutine stacks:\n%s", hung, len(worlds), Timeout, states.String(), stacks)
+	t.Errorf("commtest: ranks %v of %d did not return within %v%s; pending operations of every rank:\n%s\ngoroutine stacks:\n%s", hung, len(worlds), Timeout, note, states.String(), stacks)
 	closeWorlds(t, worlds)
-	if !collect(results, running, Grace, nil) {
+	if ok, _ := collect(results, running, Grace, nil); !ok {
 		t.Errorf("commtest: ranks %v still blocked %v after their worlds were closed; goroutine stacks:\n%s", sortedRanks(running), Grace, allStacks())
 	}
 	t.FailNow()
