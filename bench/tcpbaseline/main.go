@@ -230,7 +230,7 @@ func echo(addr string) error {
 	}
 }
 
-// mpbenchPingPong runs `mpbench run -np 2 PingPong` on the given sizes over
+// mpbenchPingPong runs `mpbench run -np 2 --transport tcp PingPong` on the sizes over
 // TCP and returns t[usec] per size from its JSON Lines output.
 func mpbenchPingPong(bin string, sizes []int) (map[int]float64, error) {
 	dir, err := os.MkdirTemp("", "tcpbaseline")
@@ -247,7 +247,7 @@ func mpbenchPingPong(bin string, sizes []int) (map[int]float64, error) {
 		return nil, err
 	}
 	out := filepath.Join(dir, "pp.json")
-	cmd := exec.Command(bin, "run", "-np", "2", "PingPong", "-msglen", lens, "--json", out, "--quiet")
+	cmd := exec.Command(bin, "run", "-np", "2", "--transport", "tcp", "PingPong", "-msglen", lens, "--json", out, "--quiet")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("mpbench run: %w", err)
