@@ -44,6 +44,7 @@ type Flag struct {
 	Msg       string
 }
 
+// String formats the flag as "kind: message".
 func (f Flag) String() string { return fmt.Sprintf("%s: %s", f.Kind, f.Msg) }
 
 // AnomalyOptions tunes DetectAnomalies; zero fields take the defaults.

@@ -32,6 +32,7 @@ const (
 	Absolute
 )
 
+// String names the weighting as used in fit tables ("relative" or "absolute").
 func (w Weighting) String() string {
 	if w == Absolute {
 		return "absolute"

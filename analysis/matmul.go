@@ -21,6 +21,7 @@ const (
 	Shared
 )
 
+// String names the medium as the report prints it ("switched" or "shared").
 func (m Medium) String() string {
 	if m == Shared {
 		return "shared"

@@ -26,6 +26,8 @@ const (
 	Mixed
 )
 
+// String names the class as the report prints it ("full-duplex switch-like",
+// "shared-medium-like" or "mixed").
 func (c ScalingClass) String() string {
 	switch c {
 	case SwitchLike:

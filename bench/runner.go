@@ -28,6 +28,8 @@ type CheckError struct {
 	Msg       string
 }
 
+// Error returns the one-line message naming benchmark, size, rank and the
+// first wrong byte.
 func (e *CheckError) Error() string { return e.Msg }
 
 // Run runs the benchmarks of opts on communicator c and reports each block
