@@ -45,7 +45,9 @@
 // FUTEX_PRIVATE_FLAG, as the word is shared between processes). Producers
 // wake it only when it asked to be woken, which it does not while the rank
 // polls or is between two waits (it then looks every millisecond), so a
-// busy rank costs its peers no system calls. Producers waiting for ring
+// busy rank costs its peers no system calls; once the rank's Progress has
+// given up and the rank sleeps, the poller always asks, so no message
+// waits for a timed look. Producers waiting for ring
 // space or for an acknowledgement spin and then sleep likewise. Spinning
 // is bounded, so ranks that share cores do not starve each other.
 //

@@ -45,6 +45,7 @@ type Endpoint struct {
 	fg         atomic.Int32 // goroutines polling in Progress
 	parked     atomic.Bool  // the poller goroutine sleeps
 	fgRecent   atomic.Bool  // a Progress call found what it waited for since the poller last looked
+	blocked    atomic.Bool  // the last Progress call gave up: the rank sleeps until the poller delivers
 	closing    atomic.Bool
 	closeOnce  sync.Once
 	pollerDone chan struct{}
@@ -126,7 +127,10 @@ func (e *Endpoint) pending() bool {
 // segment's futex, asking producers to wake it, except while a Progress
 // call polls or one has just found what it waited for (the rank is between
 // two calls): then it sleeps for at most quietSlice without asking, so a
-// busy rank costs its peers no futex wake-ups.
+// busy rank costs its peers no futex wake-ups. Once a Progress call has
+// given up (the rank sleeps until the poller delivers) the poller never
+// sleeps without asking: park re-checks this after announcing itself, so
+// a Progress call giving up at that moment is not missed either.
 func (e *Endpoint) pollLoop() {
 	defer close(e.pollerDone)
 	lastCheck := time.Now()
@@ -135,7 +139,7 @@ func (e *Endpoint) pollLoop() {
 			lastCheck = now
 			e.checkPeers()
 		}
-		if e.fg.Load() > 0 || e.fgRecent.Swap(false) {
+		if e.fg.Load() > 0 || (e.fgRecent.Swap(false) && !e.blocked.Load()) {
 			e.park(false, quietSlice)
 			continue
 		}
@@ -151,11 +155,17 @@ func (e *Endpoint) pollLoop() {
 }
 
 // park sleeps the poller until a producer rings the bell, d passes or
-// Close. With ask, producers ring only while want is set: by the poller
-// here when no Progress call polls, and by a Progress call that gives up.
+// Close. Producers ring only while want is set: by the poller here when
+// asked to (ask) or when the rank sleeps waiting for it (blocked), and no
+// Progress call polls; and by a Progress call that gives up. parked is set
+// before blocked and fg are read here, and Progress sets blocked and
+// lowers fg before it reads parked, so at least one side sets want.
 func (e *Endpoint) park(ask bool, d time.Duration) {
 	c := e.own.ctl()
 	e.parked.Store(true)
+	if !ask && e.blocked.Load() {
+		ask, d = true, sleepSlice
+	}
 	if ask && e.fg.Load() == 0 {
 		c.want.Store(1)
 	}
@@ -179,6 +189,7 @@ func (e *Endpoint) Progress(done func() bool) {
 		return
 	}
 	c := e.own.ctl()
+	e.blocked.Store(false)
 	e.fg.Add(1)
 	if e.parked.Load() {
 		c.want.Store(0)
@@ -216,6 +227,9 @@ func (e *Endpoint) Progress(done func() bool) {
 		e.fg.Add(-1)
 		return
 	}
+	// The rank will sleep until the poller delivers: it must ask to be
+	// woken (see park).
+	e.blocked.Store(true)
 	if e.fg.Add(-1) == 0 && e.parked.Load() {
 		c.want.Store(1)
 		if e.pending() {
