@@ -52,9 +52,8 @@
 // is auto (default), tcp or shm; MPBENCH_SHM_CMA is the smallest payload
 // in bytes read by single copy (-1: always copy through the rings);
 // MPBENCH_BIND is core (pin each rank to a CPU of its own) or none (by
-// default ranks are pinned when a host's ranks do not outnumber its CPUs);
-// MPBENCH_IFADDR is the
-// interface address the rank's transport binds and advertises (default: the
+// default ranks are pinned when a host's ranks do not outnumber its CPUs
+// and no peer is reached over TCP); MPBENCH_IFADDR is the interface address the rank's transport binds and advertises (default: the
 // local address of the control connection, 127.0.0.1 for local jobs);
 // MPBENCH_SOCKBUF is the TCP socket buffer size in bytes (default 4 MiB; -1
 // leaves the kernel default).
