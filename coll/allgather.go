@@ -85,6 +85,9 @@ func (a Algorithms) Allgather(c comm.Comm, sendbuf, recvbuf []byte) error {
 	if n := a.native(c, "allgather"); n != nil {
 		return runNative(c, "Allgather", func() error { return n.Allgather(sendbuf, recvbuf) })
 	}
+	if len(sendbuf) == 0 {
+		return nil // a zero count moves nothing; MPI libraries return at once
+	}
 	ch := a.choose("allgather", p, len(sendbuf))
 	return a.allgather(c, "Allgather", ch, sendbuf, recvbuf, uniformLayout(p, len(sendbuf)))
 }

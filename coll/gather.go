@@ -102,6 +102,9 @@ func (a Algorithms) Gather(c comm.Comm, sendbuf, recvbuf []byte, root int) error
 	if n := a.native(c, "gather"); n != nil {
 		return runNative(c, "Gather", func() error { return n.Gather(sendbuf, recvbuf, root) })
 	}
+	if len(sendbuf) == 0 {
+		return nil // a zero count moves nothing; MPI libraries return at once
+	}
 	ch := a.choose("gather", p, len(sendbuf))
 	return run(c, "Gather", ch, func(pc comm.Comm) error {
 		if ch.Algorithm == "linear" {

@@ -177,6 +177,9 @@ func (a Algorithms) Reduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op
 	if n := a.native(c, "reduce"); n != nil {
 		return runNative(c, "Reduce", func() error { return n.Reduce(sendbuf, recvbuf, op, dt, root) })
 	}
+	if len(sendbuf) == 0 {
+		return nil // a zero count moves nothing; MPI libraries return at once
+	}
 	ch := a.choose("reduce", p, len(sendbuf))
 	return run(c, "Reduce", ch, func(pc comm.Comm) error {
 		switch ch.Algorithm {

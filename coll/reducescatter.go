@@ -145,6 +145,9 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 	if n := a.native(c, "reduce_scatter_block"); n != nil {
 		return runNative(c, fn, func() error { return n.ReduceScatterBlock(sendbuf, recvbuf, op, dt) })
 	}
+	if len(recvbuf) == 0 {
+		return nil // a zero count moves nothing; MPI libraries return at once
+	}
 	ch := a.choose("reduce_scatter_block", p, len(recvbuf))
 	return a.reduceScatter(c, fn, ch, sendbuf, recvbuf, uniformLayout(p, len(recvbuf)), dt, op)
 }

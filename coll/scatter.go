@@ -78,6 +78,9 @@ func (a Algorithms) Scatter(c comm.Comm, sendbuf, recvbuf []byte, root int) erro
 	if n := a.native(c, "scatter"); n != nil {
 		return runNative(c, "Scatter", func() error { return n.Scatter(sendbuf, recvbuf, root) })
 	}
+	if len(recvbuf) == 0 {
+		return nil // a zero count moves nothing; MPI libraries return at once
+	}
 	ch := a.choose("scatter", p, len(recvbuf))
 	return run(c, "Scatter", ch, func(pc comm.Comm) error {
 		if ch.Algorithm == "linear" {

@@ -247,3 +247,23 @@ func TestPrivateContext(t *testing.T) {
 		t.Fatalf("%d messages on the user context, want only the user's 1", user)
 	}
 }
+
+// TestZeroCountSendsNothing: a collective on 0 bytes returns without any
+// message, as MPI libraries do for a zero count, so IMB's 0-byte rows
+// measure the call, not an empty exchange.
+func TestZeroCountSendsNothing(t *testing.T) {
+	calls := map[string]func(c comm.Comm) error{
+		"Allreduce":            func(c comm.Comm) error { return Allreduce(c, nil, nil, Float32, Sum) },
+		"Reduce":               func(c comm.Comm) error { return Reduce(c, nil, nil, Float32, Sum, 0) },
+		"Allgather":            func(c comm.Comm) error { return Allgather(c, nil, nil) },
+		"Alltoall":             func(c comm.Comm) error { return Alltoall(c, nil, nil) },
+		"Gather":               func(c comm.Comm) error { return Gather(c, nil, nil, 0) },
+		"Scatter":              func(c comm.Comm) error { return Scatter(c, nil, nil, 0) },
+		"Reduce_scatter_block": func(c comm.Comm) error { return ReduceScatterBlock(c, nil, nil, Float32, Sum) },
+	}
+	for name, f := range calls {
+		if tr := runFake(t, 4, f); len(tr) != 0 {
+			t.Errorf("%s on 0 bytes sent %d messages, want 0", name, len(tr))
+		}
+	}
+}
