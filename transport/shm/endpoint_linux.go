@@ -239,6 +239,19 @@ func (e *Endpoint) Progress(done func() bool) {
 	}
 }
 
+// askPoller marks the rank as sleeping on something only the poller can
+// bring about (see park) and wakes a parked poller, so that incoming frames
+// are delivered while the rank waits outside Progress.
+func (e *Endpoint) askPoller() {
+	e.blocked.Store(true)
+	if e.fg.Load() == 0 && e.parked.Load() {
+		c := e.own.ctl()
+		c.want.Store(1)
+		c.bell.seq.Add(1)
+		futexWakeAll(&c.bell.seq)
+	}
+}
+
 // checkPeers checks every peer's liveness.
 func (e *Endpoint) checkPeers() {
 	for _, p := range e.inList {

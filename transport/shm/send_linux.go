@@ -171,7 +171,15 @@ func (e *Endpoint) waitAck(p *outPeer, ticket uint32, n int) error {
 	if spin > 0 && !e.oversubscribed {
 		spin += time.Duration(n/8) * time.Nanosecond
 	}
-	return e.waitFor(p.rank, acked, &p.hdr.ackBell, spin, time.Time{})
+	if spinUntil(acked, spin) {
+		return nil
+	}
+	// The receiver may be waiting here too, for a single-copy frame of
+	// ours it has not read (both ranks of a Sendrecv or PingPing): while
+	// this rank sleeps, its poller must read incoming frames at once, not
+	// after a quiet slice, or both stall for up to a millisecond a frame.
+	e.askPoller()
+	return e.waitFor(p.rank, acked, &p.hdr.ackBell, 0, time.Time{})
 }
 
 // waitFor spins for up to spin, then sleeps on b until cond holds. It
