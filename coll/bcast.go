@@ -160,6 +160,9 @@ func (a Algorithms) Bcast(c comm.Comm, buf []byte, root int) error {
 	if n := a.native(c, "bcast"); n != nil {
 		return runNative(c, "Bcast", func() error { return n.Bcast(buf, root) })
 	}
+	if len(buf) == 0 {
+		return nil // a zero count moves nothing; MPI libraries return at once
+	}
 	ch := a.choose("bcast", p, len(buf))
 	return run(c, "Bcast", ch, func(pc comm.Comm) error {
 		switch ch.Algorithm {

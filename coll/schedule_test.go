@@ -260,6 +260,8 @@ func TestZeroCountSendsNothing(t *testing.T) {
 		"Gather":               func(c comm.Comm) error { return Gather(c, nil, nil, 0) },
 		"Scatter":              func(c comm.Comm) error { return Scatter(c, nil, nil, 0) },
 		"Reduce_scatter_block": func(c comm.Comm) error { return ReduceScatterBlock(c, nil, nil, Float32, Sum) },
+		"Reduce_scatter":       func(c comm.Comm) error { return ReduceScatter(c, nil, nil, make([]int, c.Size()), Float32, Sum) },
+		"Bcast":                func(c comm.Comm) error { return Bcast(c, nil, 0) },
 	}
 	for name, f := range calls {
 		if tr := runFake(t, 4, f); len(tr) != 0 {
