@@ -332,11 +332,32 @@ func shmSegments() map[string]bool {
 	return m
 }
 
+// newSegments returns the segment files that are not in before, waiting
+// up to 3 s for them to go: segments are unlinked as soon as every rank of
+// their job has mapped them, and other jobs (other packages' tests run in
+// parallel) may be starting meanwhile, so only a file that stays is one
+// left behind.
+func newSegments(before map[string]bool) []string {
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var left []string
+		for name := range shmSegments() {
+			if !before[name] {
+				left = append(left, name)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func testE2EKilledRank(t *testing.T, tr e2eTransport) {
 	before := shmSegments()
 	cmd, _, errb, jf, kids := startLongRun(t, 3, tr.args...)
-	if now := shmSegments(); len(now) > len(before) {
-		t.Errorf("segment files still linked while the job runs: %v", now)
+	if left := newSegments(before); len(left) > 0 {
+		t.Errorf("segment files still linked while the job runs: %v", left)
 	}
 	victim := -1
 	for _, pid := range kids {
@@ -361,10 +382,8 @@ func testE2EKilledRank(t *testing.T, tr e2eTransport) {
 	}
 	checkGone(t, kids)
 	checkKeptRows(t, jf)
-	for name := range shmSegments() {
-		if !before[name] {
-			t.Errorf("shared-memory segment %s left behind", name)
-		}
+	for _, name := range newSegments(before) {
+		t.Errorf("shared-memory segment %s left behind", name)
 	}
 }
 
