@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/internal/textline"
+	"github.com/mpbench/mpbench/result/internal/corpustest"
 )
 
 // FuzzReader checks that Parse never panics on any input and that every
@@ -27,18 +27,6 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			return
 		}
-		n := len(textline.Lines(data))
-		for _, r := range runs {
-			for _, row := range r.Rows {
-				if row.File != "fuzz" || row.Line < 1 || row.Line > n {
-					t.Fatalf("row at %s:%d, input has %d lines", row.File, row.Line, n)
-				}
-			}
-			for _, p := range r.Problems {
-				if p.File != "fuzz" || p.Line < 0 || p.Line > n {
-					t.Fatalf("problem at %s:%d, input has %d lines: %s", p.File, p.Line, n, p.Msg)
-				}
-			}
-		}
+		corpustest.CheckPositions(t, runs, "fuzz", data, 0)
 	})
 }

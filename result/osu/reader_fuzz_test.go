@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/internal/textline"
+	"github.com/mpbench/mpbench/result/internal/corpustest"
 )
 
 // FuzzRead checks that Parse never panics and that every row and problem
@@ -25,18 +25,6 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			return
 		}
-		n := len(textline.Lines(data))
-		for _, r := range runs {
-			for _, row := range r.Rows {
-				if row.File != "fuzz" || row.Line < 1 || row.Line > n {
-					t.Fatalf("row at %s:%d, input has %d lines", row.File, row.Line, n)
-				}
-			}
-			for _, p := range r.Problems {
-				if p.File != "fuzz" || p.Line < 1 || p.Line > n {
-					t.Fatalf("problem at %s:%d, input has %d lines: %s", p.File, p.Line, n, p.Msg)
-				}
-			}
-		}
+		corpustest.CheckPositions(t, runs, "fuzz", data, 1)
 	})
 }
