@@ -6,7 +6,11 @@
 //
 //	mpirun --allow-run-as-root --oversubscribe -np 4 ./mpicheck
 //	mpiexec.mpich -n 2 ./mpicheck -pingpong
+//	mpirun --allow-run-as-root --oversubscribe -np 2 ./mpicheck -sidebyside -rounds 9
 //
+// -pingpong prints a Go ping-pong's times; -sidebyside alternates the same
+// ping-pong in C and in Go within the job and prints the Go/C ratios (see
+// sideBySide).
 // On success rank 0 prints "mpicheck: ok: N checks on np=P (library)" and
 // every rank exits 0. The first failing check prints "mpicheck: rank R:
 // check NAME: error" on stderr and aborts the job (MPI_Abort, exit code 1).
@@ -29,7 +33,17 @@ type check struct {
 
 func main() {
 	pingpong := flag.Bool("pingpong", false, "measure a ping-pong between ranks 0 and 1 instead of running the checks")
+	sidebyside := flag.Bool("sidebyside", false, "alternate the ping-pong in C and in Go (transport/mpi) and print the Go/C time ratios instead of running the checks")
+	rounds := flag.Int("rounds", 9, "rounds of one C and one Go sample per size for -sidebyside")
 	flag.Parse()
+	if *pingpong && *sidebyside {
+		fmt.Fprintln(os.Stderr, "mpicheck: -pingpong and -sidebyside exclude each other; give one of them, or neither to run the checks")
+		os.Exit(2)
+	}
+	if *rounds < 1 {
+		fmt.Fprintf(os.Stderr, "mpicheck: -rounds %d: want a whole number of rounds, 1 or more\n", *rounds)
+		os.Exit(2)
+	}
 	c, err := mpi.Init()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mpicheck:", err)
@@ -39,11 +53,16 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mpicheck: needs at least 2 ranks, got %d; start it with mpirun -np 2 (or more)\n", c.Size())
 		mpi.Abort(2)
 	}
-	if *pingpong {
+	switch {
+	case *pingpong:
 		if err := pingPong(c, os.Stdout); err != nil {
 			fail(c, "pingpong", err)
 		}
-	} else {
+	case *sidebyside:
+		if err := sideBySide(c, os.Stdout, *rounds); err != nil {
+			fail(c, "sidebyside", err)
+		}
+	default:
 		checks := append(p2pChecks(), collChecks()...)
 		for _, k := range checks {
 			if err := k.run(c); err != nil {

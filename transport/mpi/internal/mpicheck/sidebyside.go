@@ -1,0 +1,152 @@
+//go:build mpi
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/transport/mpi/internal/cref"
+)
+
+// sideBySizes are the message sizes (bytes) of the side-by-side ping-pong
+// with the repetitions of one sample, chosen so that a sample takes about
+// 20-50 ms on 2 ranks sharing memory (Open MPI 4.1 and MPICH 4.0 on 2
+// CPUs: 0 B about 1 us per round trip, 1 MiB about 170 us, 4 MiB 750 us).
+var sideBySizes = []struct{ n, reps int }{
+	{0, 30000}, {8, 30000}, {1024, 20000}, {65536, 2000}, {1 << 20, 200}, {4 << 20, 40},
+}
+
+// sideBySide measures IMB's PingPong between ranks 0 and 1 twice in one job:
+// in C (package cref, the loop of IMB_pingpong.c) and in Go through the
+// comm.Comm interface's Send and Recv on *mpi.Comm (the loop of
+// bench/pingpong.go's kernel), on the same buffers. For each size it runs
+// one untimed warm-up sample of each, then rounds rounds of one C and one Go
+// sample, alternating which goes first, each after a barrier, so that both
+// see the same placement and machine state; the ratio of adjacent samples
+// is then free of the run-to-run noise that separate jobs have. Rank 0
+// prints per size: the medians over the rounds of t (half round trip, in
+// microseconds, rank 0's clock) for C and Go, Go/C of the medians, Go/C of
+// the minima, and the smallest and largest Go/C of one round. Ranks other
+// than 0 and 1 only join the barriers. Afterwards each of ranks 0 and 1
+// checks that its receive buffer holds the peer's data.
+func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
+	if c.Rank() == 0 {
+		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
+		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
+		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); Go: same loop through comm.Comm Send/Recv (transport/mpi)\n")
+		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds\n", rounds)
+		fmt.Fprintf(w, "#%11s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "Go t[usec]", "Go/C med", "Go/C min", "Go/C per round min..max")
+	}
+	var g comm.Comm = c // the Go samples call through the interface, as bench does
+	for _, s := range sideBySizes {
+		send, recv := fill(s.n, c.Rank()), fill(s.n, 7)
+		sample := func(inC bool) (float64, error) {
+			if err := c.Barrier(); err != nil {
+				return 0, err
+			}
+			if inC {
+				return cref.PingPong(send, recv, s.reps)
+			}
+			return goPingPong(g, send, recv, s.reps)
+		}
+		if _, err := sample(true); err != nil { // warm-up
+			return err
+		}
+		if _, err := sample(false); err != nil {
+			return err
+		}
+		ct, gt := make([]float64, rounds), make([]float64, rounds)
+		for r := range rounds {
+			for k := range 2 {
+				inC := (r+k)%2 == 0 // even rounds C first, odd rounds Go first
+				t, err := sample(inC)
+				if err != nil {
+					return fmt.Errorf("%d bytes, round %d: %w", s.n, r, err)
+				}
+				if inC {
+					ct[r] = t
+				} else {
+					gt[r] = t
+				}
+			}
+		}
+		if me := c.Rank(); me < 2 && s.n > 0 && !slices.Equal(recv, fill(s.n, 1-me)) {
+			return fmt.Errorf("%d bytes: rank %d's receive buffer does not hold rank %d's data", s.n, me, 1-me)
+		}
+		if c.Rank() == 0 {
+			fmt.Fprintln(w, sideRow(s.n, s.reps, ct, gt))
+		}
+	}
+	return c.Barrier()
+}
+
+// sideRow formats one size's row of sideBySide from the per-round elapsed
+// times (seconds) of the C and Go samples.
+func sideRow(n, reps int, ct, gt []float64) string {
+	usec := func(sec float64) float64 { return sec / float64(reps) / 2 * 1e6 }
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for r := range ct {
+		q := gt[r] / ct[r]
+		lo, hi = min(lo, q), max(hi, q)
+	}
+	cm, gm := median(ct), median(gt)
+	return fmt.Sprintf("%12d %12d %12.3f %12.3f %10.3f %10.3f  %.3f..%.3f", n, reps, usec(cm), usec(gm),
+		gm/cm, slices.Min(gt)/slices.Min(ct), lo, hi)
+}
+
+// goPingPong is the PingPong kernel of bench/pingpong.go on c: rank 0 sends
+// send to rank 1 and receives into recv, rank 1 the reverse, reps times; it
+// returns the elapsed seconds by c.Wtime. Ranks other than 0 and 1 return 0.
+func goPingPong(c comm.Comm, send, recv []byte, reps int) (float64, error) {
+	if c.Rank() > 1 {
+		return 0, nil
+	}
+	first := c.Rank() == 0
+	peer := 1 - c.Rank()
+	start := c.Wtime()
+	for i := 0; i < reps; i++ {
+		if first {
+			if err := c.Send(send, peer, cref.Tag); err != nil {
+				return 0, err
+			}
+			if _, err := c.Recv(recv, peer, cref.Tag); err != nil {
+				return 0, err
+			}
+		} else {
+			if _, err := c.Recv(recv, peer, cref.Tag); err != nil {
+				return 0, err
+			}
+			if err := c.Send(send, peer, cref.Tag); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return c.Wtime() - start, nil
+}
+
+// fill returns n bytes, none of them zero (so that every page is written
+// and backed, not the shared zero page), whose content depends on seed.
+func fill(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte((i+seed)%255) + 1
+	}
+	return b
+}
+
+// median is the median of v (mean of the middle two for even lengths); v
+// is not modified.
+func median(v []float64) float64 {
+	s := slices.Sorted(slices.Values(v))
+	m := len(s) / 2
+	if len(s)%2 == 0 {
+		return (s[m-1] + s[m]) / 2
+	}
+	return s[m]
+}
