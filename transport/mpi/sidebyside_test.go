@@ -1,0 +1,111 @@
+//go:build mpi
+
+package mpi_test
+
+import (
+	"context"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sideBySizes are the message sizes, in bytes, mpicheck -sidebyside must
+// report, in order.
+var sideBySizes = []int{0, 8, 1024, 65536, 1 << 20, 4 << 20}
+
+// TestSideBySide builds internal/mpicheck against every MPI library found
+// and runs its C-versus-Go ping-pong (-sidebyside -rounds 3) on 2 ranks. It
+// checks the table's shape and values, not the speed: a header naming the
+// library, one row per size in order, positive repetitions, positive finite
+// times (usec) and ratios, and a per-round ratio range lo..hi with
+// 0 < lo <= hi.
+func TestSideBySide(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH to build internal/mpicheck")
+	}
+	ran := 0
+	for _, f := range flavors {
+		t.Run(f.name, func(t *testing.T) {
+			if _, err := exec.LookPath(f.launcher[0]); err != nil {
+				t.Skipf("%s not found on PATH: install the %s launcher (Debian: openmpi-bin or mpich) to run this check", f.launcher[0], f.name)
+			}
+			if err := exec.Command("pkg-config", "--exists", f.pkg).Run(); err != nil {
+				t.Skipf("pkg-config module %s not found: install its development package (Debian: libopenmpi-dev or libmpich-dev)", f.pkg)
+			}
+			ran++
+			bin := filepath.Join(t.TempDir(), "mpicheck-"+f.name)
+			build := exec.Command(goTool, "build", "-tags", f.tags, "-o", bin, "github.com/mpbench/mpbench/transport/mpi/internal/mpicheck")
+			if out, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("go build -tags %s: %v\n%s", f.tags, err, out)
+			}
+			checkLinks(t, bin, f)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			args := append(append([]string{}, f.launcher[1:]...), f.npFlag, "2", bin, "-sidebyside", "-rounds", "3")
+			out, err := exec.CommandContext(ctx, f.launcher[0], args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s %s: %v\n%s", f.launcher[0], strings.Join(args, " "), err, out)
+			}
+			checkSideBySide(t, string(out), map[string]string{"openmpi": "Open MPI", "mpich": "MPICH"}[f.name])
+		})
+	}
+	if ran == 0 {
+		t.Skip("no MPI library found: install libopenmpi-dev openmpi-bin (and/or libmpich-dev mpich)")
+	}
+}
+
+// checkSideBySide checks mpicheck -sidebyside's output: a first header line
+// naming lib and one row "bytes reps Ct Got med min lo..hi" per size.
+func checkSideBySide(t *testing.T, out, lib string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if !strings.HasPrefix(lines[0], "# mpicheck side-by-side ping-pong, "+lib) {
+		t.Fatalf("first line %q does not name the library %q; output:\n%s", lines[0], lib, out)
+	}
+	if !strings.Contains(out, "usec") {
+		t.Errorf("header does not give the time unit (usec); output:\n%s", out)
+	}
+	var rows [][]string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "#") {
+			rows = append(rows, strings.Fields(l))
+		}
+	}
+	if len(rows) != len(sideBySizes) {
+		t.Fatalf("%d rows, want one per size %v; output:\n%s", len(rows), sideBySizes, out)
+	}
+	positive := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			t.Errorf("value %q is not a positive finite number; output:\n%s", s, out)
+		}
+		return v
+	}
+	for i, r := range rows {
+		if len(r) != 7 {
+			t.Fatalf("row %q has %d fields, want 7 (bytes, repetitions, C t, Go t, Go/C med, Go/C min, lo..hi)", strings.Join(r, " "), len(r))
+		}
+		if n, err := strconv.Atoi(r[0]); err != nil || n != sideBySizes[i] {
+			t.Errorf("row %d is for %q bytes, want %d", i, r[0], sideBySizes[i])
+		}
+		if reps, err := strconv.Atoi(r[1]); err != nil || reps <= 0 {
+			t.Errorf("row %d: repetitions %q, want a positive count", i, r[1])
+		}
+		for _, s := range r[2:6] {
+			positive(s)
+		}
+		lo, hi, ok := strings.Cut(r[6], "..")
+		if !ok {
+			t.Errorf("row %d: per-round range %q, want lo..hi", i, r[6])
+			continue
+		}
+		if a, b := positive(lo), positive(hi); a > b {
+			t.Errorf("row %d: per-round range %q has lo > hi", i, r[6])
+		}
+	}
+}
