@@ -40,19 +40,25 @@ func (e *Error) Unwrap() error {
 	return nil
 }
 
-// check turns an MPI return code into nil or an *Error for function op.
+// success is MPI_SUCCESS, read once: calling the shim for it on every
+// return code would double the cgo calls of a message.
+var success = C.mpb_success()
+
+// check turns an MPI return code into nil or an *Error for function op. As
+// it runs after every MPI call, it also paces the goroutine (see pace).
 func check(op string, rc C.int) error {
-	if rc == C.mpb_success() {
+	pace()
+	if rc == success {
 		return nil
 	}
 	e := &Error{Op: op, Code: int(rc), Class: int(rc)}
 	var class C.int
-	if C.MPI_Error_class(rc, &class) == C.mpb_success() {
+	if C.MPI_Error_class(rc, &class) == success {
 		e.Class = int(class)
 	}
 	buf := make([]byte, int(C.mpb_max_error_string()))
 	var n C.int
-	if C.MPI_Error_string(rc, (*C.char)(unsafe.Pointer(&buf[0])), &n) == C.mpb_success() {
+	if C.MPI_Error_string(rc, (*C.char)(unsafe.Pointer(&buf[0])), &n) == success {
 		e.Msg = string(buf[:n])
 	} else {
 		e.Msg = fmt.Sprintf("error code %d", int(rc))

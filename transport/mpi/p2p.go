@@ -78,19 +78,15 @@ func recvTag(op string, t int) (C.int, error) {
 	return sendTag(op, t)
 }
 
-// status converts a completed receive's MPI_Status; the count is taken with
-// MPI_Get_count on MPI_BYTE. tag is the tag the receive asked for: unless it
-// is comm.AnyTag it is reported as is, undoing libTag's folding; a wildcard
-// receive reports the library's (possibly folded) tag.
-func status(st *C.MPI_Status, tag int) (comm.Status, error) {
-	var n C.int
-	if err := check("MPI_Get_count", C.mpb_byte_count(st, &n)); err != nil {
-		return comm.Status{}, err
-	}
+// status converts a completed receive's status as mpb_status stored it:
+// out holds source, tag and the byte count. tag is the tag the receive asked
+// for: unless it is comm.AnyTag it is reported as is, undoing libTag's
+// folding; a wildcard receive reports the library's (possibly folded) tag.
+func status(out *[3]C.int, tag int) comm.Status {
 	if tag == comm.AnyTag {
-		tag = int(st.MPI_TAG)
+		tag = int(out[1])
 	}
-	return comm.Status{Source: int(st.MPI_SOURCE), Tag: tag, Count: int(n)}, nil
+	return comm.Status{Source: int(out[0]), Tag: tag, Count: int(out[2])}
 }
 
 // Send sends buf to rank dest with tag (MPI_Send on MPI_BYTE, standard
@@ -126,11 +122,10 @@ func (c *Comm) Recv(buf []byte, source, tag int) (comm.Status, error) {
 	if err != nil {
 		return comm.Status{}, err
 	}
-	var st C.MPI_Status
-	if err := check("MPI_Recv", C.mpb_recv(ptr(buf), n, src, t, c.h, &st)); err != nil {
+	if err := check("MPI_Recv", C.mpb_recv(ptr(buf), n, src, t, c.h, &c.out[0])); err != nil {
 		return comm.Status{}, err
 	}
-	return status(&st, tag)
+	return status(&c.out, tag), nil
 }
 
 // Sendrecv sends sendbuf to dest and receives into recvbuf from source in
@@ -160,10 +155,9 @@ func (c *Comm) Sendrecv(sendbuf []byte, dest, sendtag int, recvbuf []byte, sourc
 	if err != nil {
 		return comm.Status{}, err
 	}
-	var st C.MPI_Status
-	rc := C.mpb_sendrecv(ptr(sendbuf), sn, C.int(dest), stag, ptr(recvbuf), rn, src, rt, c.h, &st)
+	rc := C.mpb_sendrecv(ptr(sendbuf), sn, C.int(dest), stag, ptr(recvbuf), rn, src, rt, c.h, &c.out[0])
 	if err := check("MPI_Sendrecv", rc); err != nil {
 		return comm.Status{}, err
 	}
-	return status(&st, recvtag)
+	return status(&c.out, recvtag), nil
 }

@@ -21,6 +21,7 @@ type Request struct {
 	recv bool
 	tag  int // tag the receive asked for (comm.AnyTag allowed)
 	done bool
+	out  [3]C.int // a receive's source, tag and count (mpb_status)
 	st   comm.Status
 	err  error
 }
@@ -89,15 +90,20 @@ func (c *Comm) Irecv(buf []byte, source, tag int) (comm.Request, error) {
 }
 
 // finish records the outcome of a completed request and unpins its buffer.
-func (r *Request) finish(rc C.int, st *C.MPI_Status) {
+func (r *Request) finish(op string, rc C.int) {
 	r.done = true
 	r.pin.Unpin()
-	if r.err = check("MPI_Wait", rc); r.err != nil {
-		return
+	if r.err = check(op, rc); r.err == nil && r.recv {
+		r.st = status(&r.out, r.tag)
 	}
+}
+
+// recvFlag is 1 for a receive: mpb_wait and mpb_test then store its status.
+func (r *Request) recvFlag() C.int {
 	if r.recv {
-		r.st, r.err = status(st, r.tag)
+		return 1
 	}
+	return 0
 }
 
 // Wait blocks until the operation completes (MPI_Wait) and returns its
@@ -106,9 +112,7 @@ func (r *Request) finish(rc C.int, st *C.MPI_Status) {
 // returns the same result.
 func (r *Request) Wait() (comm.Status, error) {
 	if !r.done {
-		var st C.MPI_Status
-		rc := C.MPI_Wait(&r.h, &st)
-		r.finish(rc, &st)
+		r.finish("MPI_Wait", C.mpb_wait(&r.h, r.recvFlag(), &r.out[0]))
 	}
 	return r.st, r.err
 }
@@ -117,13 +121,13 @@ func (r *Request) Wait() (comm.Status, error) {
 // blocking; once done it returns the same status and error as Wait.
 func (r *Request) Test() (bool, comm.Status, error) {
 	if !r.done {
-		var st C.MPI_Status
 		var flag C.int
-		rc := C.MPI_Test(&r.h, &flag, &st)
-		if rc == C.mpb_success() && flag == 0 {
+		rc := C.mpb_test(&r.h, r.recvFlag(), &flag, &r.out[0])
+		if rc == success && flag == 0 {
+			pace()
 			return false, comm.Status{}, nil
 		}
-		r.finish(rc, &st)
+		r.finish("MPI_Test", rc)
 	}
 	return true, r.st, r.err
 }

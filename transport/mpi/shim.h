@@ -19,7 +19,6 @@ static inline int mpb_any_source(void) { return MPI_ANY_SOURCE; }
 static inline int mpb_any_tag(void) { return MPI_ANY_TAG; }
 static inline int mpb_undefined(void) { return MPI_UNDEFINED; }
 
-static inline int mpb_thread_funneled(void) { return MPI_THREAD_FUNNELED; }
 
 // mpb_thread_name names a thread level as MPI-3.1 §12.4.3 spells it, or
 // returns NULL for a value that is none of the four.
@@ -63,8 +62,19 @@ static inline MPI_Op mpb_op(int o) {
 	return MPI_OP_NULL;
 }
 
-static inline int mpb_init(int *provided) {
-	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, provided);
+// mpb_thread_level maps mpbench's thread-level enum (0 single, 1 funneled,
+// 2 serialized, 3 multiple; values fixed in world.go) to the library's.
+static inline int mpb_thread_level(int t) {
+	switch (t) {
+	case 0: return MPI_THREAD_SINGLE;
+	case 2: return MPI_THREAD_SERIALIZED;
+	case 3: return MPI_THREAD_MULTIPLE;
+	}
+	return MPI_THREAD_FUNNELED;
+}
+
+static inline int mpb_init(int required, int *provided) {
+	int rc = MPI_Init_thread(NULL, NULL, required, provided);
 	if (rc != MPI_SUCCESS) return rc;
 	return MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 }
@@ -81,8 +91,39 @@ static inline int mpb_send(void *buf, int n, int dest, int tag, MPI_Comm c) {
 	return MPI_Send(buf, n, MPI_BYTE, dest, tag, c);
 }
 
-static inline int mpb_recv(void *buf, int n, int src, int tag, MPI_Comm c, MPI_Status *st) {
-	return MPI_Recv(buf, n, MPI_BYTE, src, tag, c, st);
+// mpb_status stores a completed receive's source, tag and byte count
+// (MPI_Get_count on MPI_BYTE) in out[0..2], so that Go reads a status with
+// no further call.
+static inline int mpb_status(MPI_Status *st, int *out) {
+	out[0] = st->MPI_SOURCE;
+	out[1] = st->MPI_TAG;
+	return MPI_Get_count(st, MPI_BYTE, &out[2]);
+}
+
+// mpb_recv is MPI_Recv on MPI_BYTE with the status stored by mpb_status.
+static inline int mpb_recv(void *buf, int n, int src, int tag, MPI_Comm c, int *out) {
+	MPI_Status st;
+	int rc = MPI_Recv(buf, n, MPI_BYTE, src, tag, c, &st);
+	if (rc != MPI_SUCCESS) return rc;
+	return mpb_status(&st, out);
+}
+
+// mpb_wait is MPI_Wait with a receive's status stored by mpb_status (recv
+// non-zero).
+static inline int mpb_wait(MPI_Request *r, int recv, int *out) {
+	MPI_Status st;
+	int rc = MPI_Wait(r, &st);
+	if (rc != MPI_SUCCESS || !recv) return rc;
+	return mpb_status(&st, out);
+}
+
+// mpb_test is MPI_Test with a completed receive's status stored by
+// mpb_status (recv non-zero).
+static inline int mpb_test(MPI_Request *r, int recv, int *flag, int *out) {
+	MPI_Status st;
+	int rc = MPI_Test(r, flag, &st);
+	if (rc != MPI_SUCCESS || !*flag || !recv) return rc;
+	return mpb_status(&st, out);
 }
 
 static inline int mpb_isend(void *buf, int n, int dest, int tag, MPI_Comm c, MPI_Request *r) {
@@ -94,12 +135,11 @@ static inline int mpb_irecv(void *buf, int n, int src, int tag, MPI_Comm c, MPI_
 }
 
 static inline int mpb_sendrecv(void *sbuf, int sn, int dest, int stag,
-		void *rbuf, int rn, int src, int rtag, MPI_Comm c, MPI_Status *st) {
-	return MPI_Sendrecv(sbuf, sn, MPI_BYTE, dest, stag, rbuf, rn, MPI_BYTE, src, rtag, c, st);
-}
-
-static inline int mpb_byte_count(MPI_Status *st, int *n) {
-	return MPI_Get_count(st, MPI_BYTE, n);
+		void *rbuf, int rn, int src, int rtag, MPI_Comm c, int *out) {
+	MPI_Status st;
+	int rc = MPI_Sendrecv(sbuf, sn, MPI_BYTE, dest, stag, rbuf, rn, MPI_BYTE, src, rtag, c, &st);
+	if (rc != MPI_SUCCESS) return rc;
+	return mpb_status(&st, out);
 }
 
 #endif

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -37,17 +38,63 @@ type Comm struct {
 	h     C.MPI_Comm
 	rank  int
 	size  int
-	owned bool  // created by Split or CollectiveComm: Free releases it
-	coll  *Comm // duplicate for collectives, made by CollectiveComm
+	owned bool     // created by Split or CollectiveComm: Free releases it
+	coll  *Comm    // duplicate for collectives, made by CollectiveComm
+	out   [3]C.int // status of the last blocking receive (mpb_status)
 }
 
 var _ comm.Comm = (*Comm)(nil)
 
-// Init initialises MPI at thread level MPI_THREAD_FUNNELED
+// Thread is an MPI thread level (MPI-3.1 §12.4.3), in increasing order of
+// support: ThreadSingle < ThreadFunneled < ThreadSerialized < ThreadMultiple.
+type Thread int
+
+// The four thread levels. mpbench makes every MPI call from its main
+// goroutine, locked to the main thread, so ThreadFunneled is the level it
+// truthfully needs (the Go runtime runs other threads); ThreadSingle is
+// what MPI_Init gives C benchmarks such as NetPIPE and IMB without
+// -thread_level, and Open MPI 4 takes its locks from ThreadFunneled up.
+const (
+	ThreadSingle Thread = iota
+	ThreadFunneled
+	ThreadSerialized
+	ThreadMultiple
+)
+
+// threadNames are the levels' names as IMB's -thread_level option takes
+// them.
+var threadNames = [...]string{"single", "funneled", "serialized", "multiple"}
+
+// String is the level's name as IMB's -thread_level takes it, e.g.
+// "funneled".
+func (t Thread) String() string {
+	if t < 0 || int(t) >= len(threadNames) {
+		return fmt.Sprintf("Thread(%d)", int(t))
+	}
+	return threadNames[t]
+}
+
+// ParseThread reads a thread level as IMB's -thread_level option spells it:
+// single, funneled, serialized or multiple (case-insensitive).
+func ParseThread(s string) (Thread, error) {
+	for i, n := range threadNames {
+		if strings.EqualFold(s, n) {
+			return Thread(i), nil
+		}
+	}
+	return 0, fmt.Errorf("-thread_level %q: want single, funneled, serialized or multiple", s)
+}
+
+// Init is InitThread(ThreadFunneled).
+func Init() (*Comm, error) { return InitThread(ThreadFunneled) }
+
+// InitThread initialises MPI asking for thread level required
 // (MPI_Init_thread), sets MPI_ERRORS_RETURN on MPI_COMM_WORLD and returns the
-// world communicator. Call it from the main goroutine. A second call returns
-// the same communicator; a call after Finalize fails.
-func Init() (*Comm, error) {
+// world communicator. Call it from the main goroutine; every later MPI call
+// must come from that goroutine, whatever the level. It fails when the
+// library provides less than required. A second call returns the same
+// communicator; a call after Finalize fails.
+func InitThread(required Thread) (*Comm, error) {
 	initMu.Lock()
 	defer initMu.Unlock()
 	if finished {
@@ -56,13 +103,17 @@ func Init() (*Comm, error) {
 	if world != nil {
 		return world, nil
 	}
+	if required < ThreadSingle || required > ThreadMultiple {
+		return nil, fmt.Errorf("mpi: InitThread: %v is not a thread level", required)
+	}
 	runtime.LockOSThread()
+	want := C.mpb_thread_level(C.int(required))
 	var provided C.int
-	if err := check("MPI_Init_thread", C.mpb_init(&provided)); err != nil {
+	if err := check("MPI_Init_thread", C.mpb_init(want, &provided)); err != nil {
 		return nil, err
 	}
-	if provided < C.mpb_thread_funneled() {
-		return nil, fmt.Errorf("mpi: library provides thread level %d, below MPI_THREAD_FUNNELED (%d)", int(provided), int(C.mpb_thread_funneled()))
+	if provided < want {
+		return nil, fmt.Errorf("mpi: the library provides thread level %s, below the %s asked for (-thread_level)", C.GoString(C.mpb_thread_name(provided)), C.GoString(C.mpb_thread_name(want)))
 	}
 	var ub C.int
 	if err := check("MPI_Comm_get_attr(MPI_TAG_UB)", C.mpb_tag_ub(&ub)); err != nil {
@@ -107,7 +158,7 @@ func TagUB() int { return tagUB }
 func LibraryVersion() string {
 	buf := make([]byte, int(C.mpb_max_library_version_string()))
 	var n C.int
-	if C.MPI_Get_library_version((*C.char)(unsafe.Pointer(&buf[0])), &n) != C.mpb_success() {
+	if C.MPI_Get_library_version((*C.char)(unsafe.Pointer(&buf[0])), &n) != success {
 		return Flavor
 	}
 	s := string(buf[:n])
@@ -118,9 +169,9 @@ func LibraryVersion() string {
 }
 
 // ThreadLevel returns the thread level the library provides after Init, as
-// MPI_Query_thread reports it, by its MPI name: "MPI_THREAD_FUNNELED",
-// "MPI_THREAD_SERIALIZED" or "MPI_THREAD_MULTIPLE" (Init asks for
-// MPI_THREAD_FUNNELED, and a library may provide more; MPI-3.1 §12.4.3).
+// MPI_Query_thread reports it, by its MPI name: "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+// "MPI_THREAD_SERIALIZED" or "MPI_THREAD_MULTIPLE" (InitThread asks for a
+// level, and a library may provide more; MPI-3.1 §12.4.3).
 // It fails before Init and after Finalize.
 func ThreadLevel() (string, error) {
 	initMu.Lock()
