@@ -46,6 +46,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad iter", []string{"run", "-iter", "0"}, []string{"-iter 0", "n >= 1"}},
 		{"bad sync", []string{"run", "-sync", "maybe"}, []string{"-sync maybe", "-sync 1 or -sync 0"}},
 		{"bad off_cache", []string{"run", "-off_cache", "abc"}, []string{"-off_cache abc"}},
+		{"thread level on own runtime", []string{"run", "-thread_level", "single", "pingpong"}, []string{"-thread_level single", "MPI librar", "--transport mpi"}},
 		{"unknown single-dash option", []string{"run", "-npmax", "4"}, []string{"unknown option -npmax"}},
 		{"unknown double-dash option", []string{"run", "--npmax", "4"}, []string{"unknown flag: --npmax"}},
 		{"non-numeric np", []string{"run", "-np", "four"}, []string{"-np four: expected an integer: number of processes"}},

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -36,8 +37,25 @@ func init() {
 // MPI_Finalize, and the launcher ends the other ranks.
 func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	start := time.Now()
-	world, err := mpi.Init()
+	level := mpi.ThreadFunneled
+	if f.threadLevel != "" {
+		var err error
+		if level, err = mpi.ParseThread(f.threadLevel); err != nil {
+			// Before MPI_Init: the launcher's rank picks the printer.
+			r, _ := mpiLauncherRank()
+			return reportOnce(cmd.ErrOrStderr(), r, usageErrorf("%v", err))
+		}
+	}
+	world, err := mpi.InitThread(level)
 	if err != nil {
+		return err
+	}
+	if err := checkLauncherSize(world.Size()); err != nil {
+		// Every process is rank 0 of a world of its own: the launcher's
+		// rank picks the one that prints.
+		r, _ := mpiLauncherRank()
+		err = reportOnce(cmd.ErrOrStderr(), r, err)
+		_ = mpi.Finalize()
 		return err
 	}
 	f.np = world.Size()
@@ -65,6 +83,31 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		return err
 	}
 	return mpi.Finalize()
+}
+
+// launcherSizeVars are the job-size variables of the launchers that set
+// mpiLauncherVars, in the same order.
+var launcherSizeVars = []string{"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}
+
+// checkLauncherSize compares the library's world size with the size the
+// launcher announced. They differ when a binary built for one library is
+// started by the other library's launcher (mpirun.openmpi running an MPICH
+// build): each process then initialises a one-rank world of its own, and N
+// separate jobs would run and all succeed.
+func checkLauncherSize(worldSize int) error {
+	for _, v := range launcherSizeVars {
+		s := os.Getenv(v)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n == worldSize {
+			return nil
+		}
+		return usageErrorf("the launcher started %d ranks (%s=%d) but the MPI library sees a world of %d: this binary is built for %s and was started by another library's launcher; start it with %s, or build it for that library (-tags mpi for Open MPI, -tags mpi,mpich for MPICH)",
+			n, v, n, worldSize, mpi.Flavor, mpi.LauncherCommand(n)[0])
+	}
+	return nil
 }
 
 // firstLine returns s up to its first newline.

@@ -182,3 +182,45 @@ func TestE2EMPIBadOptionOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EMPIThreadLevel checks that -thread_level reaches MPI_Init_thread:
+// the header names the level the library then provides (both Debian
+// libraries provide exactly the level asked for), and that a bad level is
+// refused once with exit status 2.
+func TestE2EMPIThreadLevel(t *testing.T) {
+	bin := mpiBinary(t)
+	for _, lvl := range []string{"single", "multiple"} {
+		argv := append(mpi.LauncherCommand(2), bin, "run", "-thread_level", lvl, "-msglog", "0:1", "-iter", "20", "PingPong")
+		out, errs, code := mpiJob(t, argv)
+		want := "# MPI Thread Environment: MPI_THREAD_" + strings.ToUpper(lvl) + "\n"
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit status %d, want 0 and the line %q\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, want, out, errs)
+		}
+	}
+	argv := append(mpi.LauncherCommand(2), bin, "run", "-thread_level", "bogus", "PingPong")
+	out, errs, code := mpiJob(t, argv)
+	if code == 0 || strings.Count(errs, "mpbench: ") != 1 || !strings.Contains(errs, `-thread_level "bogus": want single, funneled, serialized or multiple`) || out != "" {
+		t.Errorf("%s: exit status %d, want non-zero and one line naming the level\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+	}
+}
+
+// TestE2EMPIOtherLauncher starts this build under the other Debian
+// library's launcher. Each process then initialises a world of one rank;
+// mpbench must notice that the launcher started more and refuse once,
+// instead of running N one-rank jobs that all succeed.
+func TestE2EMPIOtherLauncher(t *testing.T) {
+	bin := mpiBinary(t)
+	other := []string{"mpiexec.mpich", "-n", "2"}
+	if mpi.Flavor == "mpich" {
+		other = []string{"mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-np", "2"}
+	}
+	if _, err := exec.LookPath(other[0]); err != nil {
+		t.Skipf("%s not found on PATH: install the other MPI library's launcher to run this check", other[0])
+	}
+	argv := append(other, bin, "run", "-msglog", "0:1", "PingPong")
+	out, errs, code := mpiJob(t, argv)
+	if code == 0 || strings.Count(errs, "mpbench: ") != 1 || !strings.Contains(errs, "the launcher started 2 ranks") ||
+		!strings.Contains(errs, "built for "+mpi.Flavor) || strings.Contains(out, "PingPong") {
+		t.Errorf("%s: exit status %d, want non-zero, one line naming the mismatch and no results\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+	}
+}

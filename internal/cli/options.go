@@ -19,34 +19,35 @@ import (
 // runFlags are the options of "mpbench run", shared with the hidden worker
 // command (the launcher passes its normalised arguments on to every rank).
 type runFlags struct {
-	np         int
-	npmin      int
-	msglog     string
-	msglen     string
-	iter       string
-	timeLimit  float64
-	offCache   string
-	sync       string
-	warmup     string
-	multi      int
-	check      bool
-	coll       collFlags
-	mbyte      string
-	mib        bool
-	jsonFile   string
-	csvFile    string
-	quiet      bool
-	timeout    time.Duration
-	eager      int
-	transport  string
-	ifaddr     string
-	cpuprofile string
-	mem        string
-	zeroSize   string
-	iterPolicy string
-	stall      time.Duration
-	benchmarks []string       // positional arguments
-	flags      *pflag.FlagSet // the parsed options, for which were given
+	np          int
+	npmin       int
+	msglog      string
+	msglen      string
+	iter        string
+	timeLimit   float64
+	offCache    string
+	sync        string
+	warmup      string
+	multi       int
+	check       bool
+	coll        collFlags
+	mbyte       string
+	mib         bool
+	jsonFile    string
+	csvFile     string
+	quiet       bool
+	timeout     time.Duration
+	eager       int
+	transport   string
+	ifaddr      string
+	cpuprofile  string
+	threadLevel string // IMB -thread_level, MPI library runs only
+	mem         string
+	zeroSize    string
+	iterPolicy  string
+	stall       time.Duration
+	benchmarks  []string       // positional arguments
+	flags       *pflag.FlagSet // the parsed options, for which were given
 }
 
 // addRunFlags defines the run options on fs.
@@ -79,6 +80,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: the transport's default)")
 	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts; mpi: the linked MPI library, started with its launcher (mpi builds)")
 	fs.StringVar(&f.ifaddr, "ifaddr", "", "IP address of the interface TCP binds and advertises (default: the launcher's loopback)")
+	fs.StringVar(&f.threadLevel, "thread_level", "", "IMB -thread_level single|funneled|serialized|multiple: the thread level asked of an MPI library (mpi builds under a launcher; default funneled)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write each rank's CPU profile to FILE.<rank> (go tool pprof)")
 	_ = fs.MarkHidden("warm_up")
 }

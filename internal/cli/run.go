@@ -78,6 +78,9 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if f.transport == "mpi" {
 		return runWithMPILauncher(cmd, f, inv)
 	}
+	if f.threadLevel != "" {
+		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
+	}
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
 	}
