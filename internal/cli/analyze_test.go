@@ -121,6 +121,12 @@ func TestCompareCommand(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, "at least 2") {
 		t.Errorf("one file: exit %d, stderr %q; want exit 2 asking for two files", code, stderr)
 	}
+	// PingPong against OSU's barrier: no point in common.
+	osu := corpusFile(t, "022-osu571-barrier.txt")
+	code, stdout, stderr = runMain(t, "compare", a, osu)
+	if code != ExitUsage || !strings.Contains(stdout, "nothing to compare") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no point (benchmark, processes, message size) in common") {
+		t.Errorf("no common point: exit %d, stdout %q, stderr %q; want the table's note, exit 2 and one line", code, stdout, stderr)
+	}
 }
 
 func TestAnalyzeCombine(t *testing.T) {

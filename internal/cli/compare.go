@@ -36,7 +36,14 @@ repeats is the noise and differences larger than it are marked significant.`,
 			for _, lf := range files {
 				sources = append(sources, report.Source{Name: lf.path, Runs: lf.runs})
 			}
-			return report.WriteComparison(cmd.OutOrStdout(), report.Compare(sources), f)
+			c := report.Compare(sources)
+			if err := report.WriteComparison(cmd.OutOrStdout(), c, f); err != nil {
+				return err
+			}
+			if len(c.Rows) == 0 {
+				return usageErrorf("%s and the other files have no point (benchmark, processes, message size) in common: compare runs of the same benchmarks and sizes", args[0])
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", string(report.Text), "output format: "+report.FormatNames)
