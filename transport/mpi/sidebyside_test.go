@@ -21,8 +21,8 @@ var sideBySizes = []int{0, 8, 1024, 65536, 1 << 20, 4 << 20}
 // and runs its C-versus-Go ping-pong (-sidebyside -rounds 3) on 2 ranks. It
 // checks the table's shape and values, not the speed: a header naming the
 // library, one row per size in order, positive repetitions, positive finite
-// times (usec) and ratios, and a per-round ratio range lo..hi with
-// 0 < lo <= hi.
+// times (usec) and ratios, a finite Go-C difference (usec; it may be
+// negative), and a per-round ratio range lo..hi with 0 < lo <= hi.
 func TestSideBySide(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -60,7 +60,7 @@ func TestSideBySide(t *testing.T) {
 }
 
 // checkSideBySide checks mpicheck -sidebyside's output: a first header line
-// naming lib and one row "bytes reps Ct Got med min lo..hi" per size.
+// naming lib and one row "bytes reps Ct Got Go-C med min lo..hi" per size.
 func checkSideBySide(t *testing.T, out, lib string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -87,8 +87,8 @@ func checkSideBySide(t *testing.T, out, lib string) {
 		return v
 	}
 	for i, r := range rows {
-		if len(r) != 7 {
-			t.Fatalf("row %q has %d fields, want 7 (bytes, repetitions, C t, Go t, Go/C med, Go/C min, lo..hi)", strings.Join(r, " "), len(r))
+		if len(r) != 8 {
+			t.Fatalf("row %q has %d fields, want 8 (bytes, repetitions, C t, Go t, Go-C, Go/C med, Go/C min, lo..hi)", strings.Join(r, " "), len(r))
 		}
 		if n, err := strconv.Atoi(r[0]); err != nil || n != sideBySizes[i] {
 			t.Errorf("row %d is for %q bytes, want %d", i, r[0], sideBySizes[i])
@@ -96,16 +96,20 @@ func checkSideBySide(t *testing.T, out, lib string) {
 		if reps, err := strconv.Atoi(r[1]); err != nil || reps <= 0 {
 			t.Errorf("row %d: repetitions %q, want a positive count", i, r[1])
 		}
-		for _, s := range r[2:6] {
-			positive(s)
+		positive(r[2])
+		positive(r[3])
+		if d, err := strconv.ParseFloat(r[4], 64); err != nil || math.IsInf(d, 0) || math.IsNaN(d) {
+			t.Errorf("row %d: Go-C %q is not a finite number", i, r[4])
 		}
-		lo, hi, ok := strings.Cut(r[6], "..")
+		positive(r[5])
+		positive(r[6])
+		lo, hi, ok := strings.Cut(r[7], "..")
 		if !ok {
-			t.Errorf("row %d: per-round range %q, want lo..hi", i, r[6])
+			t.Errorf("row %d: per-round range %q, want lo..hi", i, r[7])
 			continue
 		}
 		if a, b := positive(lo), positive(hi); a > b {
-			t.Errorf("row %d: per-round range %q has lo > hi", i, r[6])
+			t.Errorf("row %d: per-round range %q has lo > hi", i, r[7])
 		}
 	}
 }

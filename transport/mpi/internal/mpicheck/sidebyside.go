@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -31,8 +32,12 @@ var sideBySizes = []struct{ n, reps int }{
 // see the same placement and machine state; the ratio of adjacent samples
 // is then free of the run-to-run noise that separate jobs have. Rank 0
 // prints per size: the medians over the rounds of t (half round trip, in
-// microseconds, rank 0's clock) for C and Go, Go/C of the medians, Go/C of
-// the minima, and the smallest and largest Go/C of one round. Ranks other
+// microseconds, rank 0's clock) for C and Go, the median over the rounds of
+// the difference Go - C of one round's t (the layer's cost per half round
+// trip, one Send and one Recv, which depends less on process placement
+// than the ratio does for small messages), Go/C of the medians, Go/C of the
+// minima, and the smallest and largest Go/C of one round. The header gives
+// rank 0's GOMAXPROCS: a launcher that binds a rank to one core makes it 1. Ranks other
 // than 0 and 1 only join the barriers. Afterwards each of ranks 0 and 1
 // checks that its receive buffer holds the peer's data.
 func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
@@ -40,8 +45,8 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
 		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
 		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); Go: same loop through comm.Comm Send/Recv (transport/mpi)\n")
-		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds\n", rounds)
-		fmt.Fprintf(w, "#%11s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "Go t[usec]", "Go/C med", "Go/C min", "Go/C per round min..max")
+		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d\n", rounds, runtime.GOMAXPROCS(0))
+		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "Go t[usec]", "Go-C[usec]", "Go/C med", "Go/C min", "Go/C per round min..max")
 	}
 	var g comm.Comm = c // the Go samples call through the interface, as bench does
 	for _, s := range sideBySizes {
@@ -91,13 +96,15 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 func sideRow(n, reps int, ct, gt []float64) string {
 	usec := func(sec float64) float64 { return sec / float64(reps) / 2 * 1e6 }
 	lo, hi := math.Inf(1), math.Inf(-1)
+	diff := make([]float64, len(ct))
 	for r := range ct {
 		q := gt[r] / ct[r]
 		lo, hi = min(lo, q), max(hi, q)
+		diff[r] = gt[r] - ct[r]
 	}
 	cm, gm := median(ct), median(gt)
-	return fmt.Sprintf("%12d %12d %12.3f %12.3f %10.3f %10.3f  %.3f..%.3f", n, reps, usec(cm), usec(gm),
-		gm/cm, slices.Min(gt)/slices.Min(ct), lo, hi)
+	return fmt.Sprintf("%12d %12d %12.3f %12.3f %12.3f %10.3f %10.3f  %.3f..%.3f", n, reps, usec(cm), usec(gm),
+		usec(median(diff)), gm/cm, slices.Min(gt)/slices.Min(ct), lo, hi)
 }
 
 // goPingPong is the PingPong kernel of bench/pingpong.go on c: rank 0 sends
