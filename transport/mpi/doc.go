@@ -41,7 +41,7 @@
 // in place. Every request must therefore be completed; a request dropped
 // before completion keeps its buffer pinned. Blocking calls pass the Go
 // buffer for the duration of the call only, as cgo allows, and copy nothing
-// either. Caveat for RDMA networks (not tested here: this machine has only
+// either (they pass its address, see addr in p2p.go). Caveat for RDMA networks (not tested here: this machine has only
 // shared memory): registration caches of UCX or Open MPI learn of freed
 // memory through hooks on libc's munmap/madvise, which the Go runtime
 // bypasses; where buffers are freed and reallocated between benchmarks,
