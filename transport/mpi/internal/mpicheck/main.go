@@ -35,7 +35,13 @@ func main() {
 	pingpong := flag.Bool("pingpong", false, "measure a ping-pong between ranks 0 and 1 instead of running the checks")
 	sidebyside := flag.Bool("sidebyside", false, "alternate the ping-pong in C and in Go (transport/mpi) and print the Go/C time ratios instead of running the checks")
 	rounds := flag.Int("rounds", 9, "rounds of one C and one Go sample per size for -sidebyside")
+	threadLevel := flag.String("thread_level", "funneled", "thread level asked of MPI_Init_thread: single, funneled, serialized or multiple")
 	flag.Parse()
+	level, err := mpi.ParseThread(*threadLevel)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mpicheck:", err)
+		os.Exit(2)
+	}
 	if *pingpong && *sidebyside {
 		fmt.Fprintln(os.Stderr, "mpicheck: -pingpong and -sidebyside exclude each other; give one of them, or neither to run the checks")
 		os.Exit(2)
@@ -44,7 +50,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mpicheck: -rounds %d: want a whole number of rounds, 1 or more\n", *rounds)
 		os.Exit(2)
 	}
-	c, err := mpi.Init()
+	c, err := mpi.InitThread(level)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mpicheck:", err)
 		os.Exit(1)

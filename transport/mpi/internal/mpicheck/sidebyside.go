@@ -37,7 +37,8 @@ var sideBySizes = []struct{ n, reps int }{
 // trip, one Send and one Recv, which depends less on process placement
 // than the ratio does for small messages), Go/C of the medians, Go/C of the
 // minima, and the smallest and largest Go/C of one round. The header gives
-// rank 0's GOMAXPROCS: a launcher that binds a rank to one core makes it 1. Ranks other
+// rank 0's GOMAXPROCS (transport/mpi raises it to 2 at least) and the
+// thread level the library provides. Ranks other
 // than 0 and 1 only join the barriers. Afterwards each of ranks 0 and 1
 // checks that its receive buffer holds the peer's data.
 func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
@@ -45,7 +46,8 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
 		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
 		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); Go: same loop through comm.Comm Send/Recv (transport/mpi)\n")
-		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d\n", rounds, runtime.GOMAXPROCS(0))
+		level, _ := mpi.ThreadLevel()
+		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d; %s\n", rounds, runtime.GOMAXPROCS(0), level)
 		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "Go t[usec]", "Go-C[usec]", "Go/C med", "Go/C min", "Go/C per round min..max")
 	}
 	var g comm.Comm = c // the Go samples call through the interface, as bench does
