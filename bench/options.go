@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result"
@@ -74,11 +75,17 @@ type Options struct {
 	// coll.ParseAlgorithms); the zero value uses coll's decision table, or
 	// the library's collectives on a coll.Native communicator.
 	Algorithms coll.Algorithms
+	// Settle is how long the ranks exchange barriers before the first
+	// benchmark, so that start-up activity of the runtime, the library
+	// and the kernel is over before timing (see settle); 0 skips it.
+	// DefaultOptions sets DefaultSettle.
+	Settle time.Duration
 }
 
 // DefaultOptions returns IMB-MPI1 2021.x defaults: -npmin 2, -msglog 0:22,
 // -iter 1000,40, -time 10, no -off_cache, -sync on, -warm_up on, no -check,
-// no -multi, Mbytes of 10^6 bytes, the default benchmark list.
+// no -multi, Mbytes of 10^6 bytes, the default benchmark list; and
+// mpbench's settle phase of DefaultSettle before the first benchmark.
 func DefaultOptions() Options {
 	return Options{
 		NPMin:           2,
@@ -92,6 +99,7 @@ func DefaultOptions() Options {
 		MemBytes:        DefaultMemBytes,
 		Multi:           result.MultiNone,
 		MByte:           result.MB,
+		Settle:          DefaultSettle,
 	}
 }
 
@@ -114,6 +122,9 @@ func (o *Options) Validate() error {
 				return fmt.Errorf("-msglen: size %d: expected sizes 0 <= bytes <= %d", n, MaxMsgLen)
 			}
 		}
+	}
+	if o.Settle < 0 {
+		return fmt.Errorf("--settle %v: expected a duration >= 0, e.g. 100ms, or 0 for none", o.Settle)
 	}
 	if o.MsgsPerSample < 1 {
 		return fmt.Errorf("-iter %d: expected -iter n[,MiB] with n >= 1", o.MsgsPerSample)

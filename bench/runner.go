@@ -72,6 +72,9 @@ func Run(ctx context.Context, c comm.Comm, opts Options, sink Sink) error {
 	if c.Rank() != 0 {
 		sink = nil
 	}
+	if err := settle(c, opts.Settle); err != nil {
+		return err
+	}
 	for _, p := range plan {
 		br := &blockRun{plan: p, opts: &opts, world: c, sink: sink}
 		if err := br.run(ctx); err != nil {

@@ -24,11 +24,19 @@
 //	go test -tags mpi ./transport/mpi/ ./internal/cli/
 //	go test -tags mpi,mpich ./internal/cli/
 //
-// Call Init once, from the main goroutine, before anything else; it returns
-// the world communicator (MPI_COMM_WORLD). The library runs at thread level
-// MPI_THREAD_FUNNELED (MPI-3.1 §12.4.3): the package locks the main goroutine
-// to the main OS thread at start-up, and every MPI call must be made from the
-// goroutine that called Init. Finalize ends MPI.
+// Call Init (or InitThread) once, from the main goroutine, before anything
+// else; it returns the world communicator (MPI_COMM_WORLD). Init asks for
+// thread level MPI_THREAD_FUNNELED (MPI-3.1 §12.4.3), InitThread for any:
+// the package locks the main goroutine to the main OS thread at start-up,
+// and every MPI call must be made from the goroutine that called Init.
+// Finalize ends MPI.
+//
+// Two things keep the Go runtime out of the library's way while a rank
+// polls inside MPI calls (see pace.go and InitThread): the main goroutine
+// yields once every 5 ms of MPI calls, so that the runtime's monitor does
+// not treat it as running too long and take its P at every wake-up, and
+// GOMAXPROCS is raised to 2 when a launcher's core binding made it 1, so
+// that the monitor does not take the P from each call longer than 20 us.
 //
 // Point-to-point operations move bytes (MPI_BYTE) and map comm.AnySource and
 // comm.AnyTag to MPI_ANY_SOURCE and MPI_ANY_TAG. Tags 0..comm.MaxTag are
