@@ -29,12 +29,12 @@ var flavors = []flavor{
 	{"mpich", "mpi,mpich", "mpich", "libmpich.so.", []string{"mpiexec.mpich"}, "-n"},
 }
 
-// TestMPICheck builds internal/mpicheck against every MPI library found
+// withMPICheck builds internal/mpicheck against every MPI library found
 // (pkg-config module and launcher on PATH), checks with the ELF dynamic
-// section that the binary links that library and not the other, and runs it
-// on 2 and 4 ranks. mpicheck verifies every operation's results itself and
-// exits non-zero on the first wrong value.
-func TestMPICheck(t *testing.T) {
+// section that the binary links that library and not the other, and calls
+// run with it in a subtest per library. It skips t when no library is
+// found.
+func withMPICheck(t *testing.T, run func(t *testing.T, f flavor, bin string)) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command on PATH to build internal/mpicheck")
@@ -55,24 +55,33 @@ func TestMPICheck(t *testing.T) {
 				t.Fatalf("go build -tags %s: %v\n%s", f.tags, err, out)
 			}
 			checkLinks(t, bin, f)
-			for _, np := range []int{2, 4} {
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				args := append(append([]string{}, f.launcher[1:]...), f.npFlag, strconv.Itoa(np), bin)
-				out, err := exec.CommandContext(ctx, f.launcher[0], args...).CombinedOutput()
-				cancel()
-				if err != nil {
-					t.Fatalf("%s %s: %v\n%s", f.launcher[0], strings.Join(args, " "), err, out)
-				}
-				want := "mpicheck: ok: "
-				if !strings.Contains(string(out), want) || !strings.Contains(string(out), "np="+strconv.Itoa(np)+" ("+f.name+")") {
-					t.Fatalf("np=%d: output lacks %q with np=%d (%s):\n%s", np, want, np, f.name, out)
-				}
-			}
+			run(t, f, bin)
 		})
 	}
 	if ran == 0 {
 		t.Skip("no MPI library found: install libopenmpi-dev openmpi-bin (and/or libmpich-dev mpich)")
 	}
+}
+
+// TestMPICheck runs internal/mpicheck (see withMPICheck) on 2 and 4 ranks.
+// mpicheck verifies every operation's results itself and exits non-zero on
+// the first wrong value.
+func TestMPICheck(t *testing.T) {
+	withMPICheck(t, func(t *testing.T, f flavor, bin string) {
+		for _, np := range []int{2, 4} {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			args := append(append([]string{}, f.launcher[1:]...), f.npFlag, strconv.Itoa(np), bin)
+			out, err := exec.CommandContext(ctx, f.launcher[0], args...).CombinedOutput()
+			cancel()
+			if err != nil {
+				t.Fatalf("%s %s: %v\n%s", f.launcher[0], strings.Join(args, " "), err, out)
+			}
+			want := "mpicheck: ok: "
+			if !strings.Contains(string(out), want) || !strings.Contains(string(out), "np="+strconv.Itoa(np)+" ("+f.name+")") {
+				t.Fatalf("np=%d: output lacks %q with np=%d (%s):\n%s", np, want, np, f.name, out)
+			}
+		}
+	})
 }
 
 // checkLinks fails t unless bin needs f's libmpi and no other MPI library.

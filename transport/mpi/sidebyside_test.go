@@ -6,7 +6,6 @@ import (
 	"context"
 	"math"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,46 +16,23 @@ import (
 // report, in order.
 var sideBySizes = []int{0, 8, 1024, 65536, 1 << 20, 4 << 20}
 
-// TestSideBySide builds internal/mpicheck against every MPI library found
-// and runs its C-versus-Go ping-pong (-sidebyside -rounds 3) on 2 ranks. It
+// TestSideBySide runs internal/mpicheck (see withMPICheck)
+// with its C-versus-Go ping-pong (-sidebyside -rounds 3) on 2 ranks. It
 // checks the table's shape and values, not the speed: a header naming the
 // library, one row per size in order, positive repetitions, positive finite
 // times (usec) and ratios, a finite Go-C difference (usec; it may be
 // negative), and a per-round ratio range lo..hi with 0 < lo <= hi.
 func TestSideBySide(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH to build internal/mpicheck")
-	}
-	ran := 0
-	for _, f := range flavors {
-		t.Run(f.name, func(t *testing.T) {
-			if _, err := exec.LookPath(f.launcher[0]); err != nil {
-				t.Skipf("%s not found on PATH: install the %s launcher (Debian: openmpi-bin or mpich) to run this check", f.launcher[0], f.name)
-			}
-			if err := exec.Command("pkg-config", "--exists", f.pkg).Run(); err != nil {
-				t.Skipf("pkg-config module %s not found: install its development package (Debian: libopenmpi-dev or libmpich-dev)", f.pkg)
-			}
-			ran++
-			bin := filepath.Join(t.TempDir(), "mpicheck-"+f.name)
-			build := exec.Command(goTool, "build", "-tags", f.tags, "-o", bin, "github.com/mpbench/mpbench/transport/mpi/internal/mpicheck")
-			if out, err := build.CombinedOutput(); err != nil {
-				t.Fatalf("go build -tags %s: %v\n%s", f.tags, err, out)
-			}
-			checkLinks(t, bin, f)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			args := append(append([]string{}, f.launcher[1:]...), f.npFlag, "2", bin, "-sidebyside", "-rounds", "3")
-			out, err := exec.CommandContext(ctx, f.launcher[0], args...).CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s %s: %v\n%s", f.launcher[0], strings.Join(args, " "), err, out)
-			}
-			checkSideBySide(t, string(out), map[string]string{"openmpi": "Open MPI", "mpich": "MPICH"}[f.name])
-		})
-	}
-	if ran == 0 {
-		t.Skip("no MPI library found: install libopenmpi-dev openmpi-bin (and/or libmpich-dev mpich)")
-	}
+	withMPICheck(t, func(t *testing.T, f flavor, bin string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		args := append(append([]string{}, f.launcher[1:]...), f.npFlag, "2", bin, "-sidebyside", "-rounds", "3")
+		out, err := exec.CommandContext(ctx, f.launcher[0], args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", f.launcher[0], strings.Join(args, " "), err, out)
+		}
+		checkSideBySide(t, string(out), map[string]string{"openmpi": "Open MPI", "mpich": "MPICH"}[f.name])
+	})
 }
 
 // checkSideBySide checks mpicheck -sidebyside's output: a first header line
