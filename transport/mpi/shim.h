@@ -115,6 +115,15 @@ static inline int mpb_recv(uintptr_t buf, int n, int src, int tag, MPI_Comm c, u
 	return mpb_status(&st, (int *)out);
 }
 
+// mpb_recv_send is mpb_recv followed, when it succeeded, by mpb_send: the
+// step from a completed receive to the next send stays in C.
+static inline int mpb_recv_send(uintptr_t rbuf, int rn, int src, int rtag, uintptr_t out,
+		uintptr_t sbuf, int sn, int dest, int stag, MPI_Comm c) {
+	int rc = mpb_recv(rbuf, rn, src, rtag, c, out);
+	if (rc != MPI_SUCCESS) return rc;
+	return mpb_send(sbuf, sn, dest, stag, c);
+}
+
 // mpb_wait is MPI_Wait with a receive's status stored by mpb_status (recv
 // non-zero).
 static inline int mpb_wait(MPI_Request *r, int recv, int *out) {

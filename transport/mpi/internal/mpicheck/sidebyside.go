@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/transport/mpi"
 	"github.com/mpbench/mpbench/transport/mpi/internal/cref"
@@ -45,12 +46,12 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 	if c.Rank() == 0 {
 		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
 		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
-		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); Go: same loop through comm.Comm Send/Recv (transport/mpi)\n")
+		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); Go: bench's PingPong kernel (bench.PingPongRounds) through comm.Comm on transport/mpi\n")
 		level, _ := mpi.ThreadLevel()
 		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d; %s\n", rounds, runtime.GOMAXPROCS(0), level)
 		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "Go t[usec]", "Go-C[usec]", "Go/C med", "Go/C min", "Go/C per round min..max")
 	}
-	var g comm.Comm = c // the Go samples call through the interface, as bench does
+	var g comm.Comm = c // the Go samples run bench's kernel, through the interface
 	for _, s := range sideBySizes {
 		send, recv := fill(s.n, c.Rank()), fill(s.n, 7)
 		sample := func(inC bool) (float64, error) {
@@ -60,7 +61,10 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 			if inC {
 				return cref.PingPong(send, recv, s.reps)
 			}
-			return goPingPong(g, send, recv, s.reps)
+			if c.Rank() > 1 {
+				return 0, nil // only ranks 0 and 1 take part, as in cref.PingPong
+			}
+			return bench.PingPongRounds(g, send, recv, s.reps)
 		}
 		if _, err := sample(true); err != nil { // warm-up
 			return err
@@ -107,36 +111,6 @@ func sideRow(n, reps int, ct, gt []float64) string {
 	cm, gm := median(ct), median(gt)
 	return fmt.Sprintf("%12d %12d %12.3f %12.3f %12.3f %10.3f %10.3f  %.3f..%.3f", n, reps, usec(cm), usec(gm),
 		usec(median(diff)), gm/cm, slices.Min(gt)/slices.Min(ct), lo, hi)
-}
-
-// goPingPong is the PingPong kernel of bench/pingpong.go on c: rank 0 sends
-// send to rank 1 and receives into recv, rank 1 the reverse, reps times; it
-// returns the elapsed seconds by c.Wtime. Ranks other than 0 and 1 return 0.
-func goPingPong(c comm.Comm, send, recv []byte, reps int) (float64, error) {
-	if c.Rank() > 1 {
-		return 0, nil
-	}
-	first := c.Rank() == 0
-	peer := 1 - c.Rank()
-	start := c.Wtime()
-	for i := 0; i < reps; i++ {
-		if first {
-			if err := c.Send(send, peer, cref.Tag); err != nil {
-				return 0, err
-			}
-			if _, err := c.Recv(recv, peer, cref.Tag); err != nil {
-				return 0, err
-			}
-		} else {
-			if _, err := c.Recv(recv, peer, cref.Tag); err != nil {
-				return 0, err
-			}
-			if err := c.Send(send, peer, cref.Tag); err != nil {
-				return 0, err
-			}
-		}
-	}
-	return c.Wtime() - start, nil
 }
 
 // fill returns n bytes, none of them zero (so that every page is written
