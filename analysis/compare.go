@@ -48,11 +48,18 @@ type CompareRow struct {
 	// LossPct is the bandwidth lost against the first run, 100 x (1 -
 	// BaseUsec/Usec) as in the study's tables 4.3/4.4; negative is a gain.
 	LossPct float64
+	// Change is the relative difference of the two times measured as Noise
+	// is (max/min - 1): Usec/BaseUsec - 1 when this run is slower,
+	// -(BaseUsec/Usec - 1) when it is faster; 0 for equal times.
+	Change float64
 	// Noise is the larger relative spread of the repeats of this point in
 	// either run (see spreadOf), at least the noise floor (NoiseFloor);
 	// NaN when neither run repeats it.
 	Noise float64
-	// Significant is true when repeats exist and |Ratio - 1| exceeds Noise.
+	// Significant is true when repeats exist and |Change| exceeds Noise:
+	// both are the larger time over the smaller minus 1, so a 2x speed-up
+	// and a 2x slow-down weigh alike (|Ratio - 1| would call the speed-up
+	// a 50% change against a noise measured as up to 100%).
 	Significant bool
 }
 
@@ -118,6 +125,16 @@ func spreadOf(ts []float64) float64 {
 	}
 }
 
+// relativeChange is the change from time base to time t in the terms of
+// spreadOf, the larger over the smaller minus 1: t/base - 1 when t is
+// slower, -(base/t - 1) when faster. Both times are > 0.
+func relativeChange(base, t float64) float64 {
+	if t >= base {
+		return t/base - 1
+	}
+	return -(base/t - 1)
+}
+
 // CompareRuns compares every later run with the first, point by point
 // (benchmark, total ranks, -multi group, size; benchmarks without a size,
 // such as Barrier, compare their one time per rank count); points missing
@@ -139,7 +156,8 @@ func CompareRuns(runs [][]result.Row) []CompareRow {
 				}
 				c := CompareRow{Benchmark: k.bench, Multi: k.multi, Processes: k.procs, Group: k.group, Bytes: b, Run: ri + 1,
 					BaseUsec: q.median, Usec: p.median, DiffUsec: p.median - q.median, Ratio: p.median / q.median,
-					BaseMBps: float64(b) / q.median, MBps: float64(b) / p.median, LossPct: 100 * (1 - q.median/p.median)}
+					BaseMBps: float64(b) / q.median, MBps: float64(b) / p.median, LossPct: 100 * (1 - q.median/p.median),
+					Change: relativeChange(q.median, p.median)}
 				if b < 0 {
 					c.BaseMBps, c.MBps = math.NaN(), math.NaN()
 				}
@@ -151,7 +169,7 @@ func CompareRuns(runs [][]result.Row) []CompareRow {
 				}
 				// A difference of one unit in the printed last digit is at the
 				// floor, not beyond it: compare with a margin for rounding.
-				c.Significant = !math.IsNaN(c.Noise) && math.Abs(c.Ratio-1) > c.Noise*(1+1e-9)
+				c.Significant = !math.IsNaN(c.Noise) && math.Abs(c.Change) > c.Noise*(1+1e-9)
 				out = append(out, c)
 			}
 		}

@@ -146,3 +146,37 @@ func TestCompareOutlierRepeat(t *testing.T) {
 		t.Errorf("8 B: %+v; want base median 12, noise 13/11-1, not significant", eight)
 	}
 }
+
+// TestCompareChangeSymmetric: significance compares the change with the
+// noise in the same terms (larger time over smaller minus 1), so a run
+// that is faster by a factor weighs as one slower by it. Base repeats
+// 100 and 150 usec (median 125, noise 50%); a run at 80 usec is 125/80 - 1
+// = 56.25% faster, beyond the noise, although 1 - 80/125 is only 36%.
+func TestCompareChangeSymmetric(t *testing.T) {
+	mk := func(tm ...float64) []result.Row {
+		var rows []result.Row
+		for _, x := range tm {
+			r := result.NewRow("PingPong", 2, 4096)
+			r.TMax = x
+			rows = append(rows, r)
+		}
+		return rows
+	}
+	fast := CompareRuns([][]result.Row{mk(100, 150), mk(80)})
+	slow := CompareRuns([][]result.Row{mk(80), mk(100, 150)})
+	if len(fast) != 1 || len(slow) != 1 {
+		t.Fatalf("%d and %d rows, want 1 each", len(fast), len(slow))
+	}
+	f, s := fast[0], slow[0]
+	if math.Abs(f.Change-(-0.5625)) > 1e-12 || math.Abs(f.Noise-0.5) > 1e-12 || !f.Significant {
+		t.Errorf("80 vs 125 usec: change %g noise %g significant %v; want -0.5625, 0.5, yes", f.Change, f.Noise, f.Significant)
+	}
+	if math.Abs(s.Change-0.5625) > 1e-12 || math.Abs(s.Ratio-1.5625) > 1e-12 || !s.Significant {
+		t.Errorf("125 vs 80 usec: change %g ratio %g significant %v; want 0.5625, 1.5625, yes", s.Change, s.Ratio, s.Significant)
+	}
+	// Just inside the noise either way: 125 vs 84 usec is 48.8%.
+	in := CompareRuns([][]result.Row{mk(100, 150), mk(84)})
+	if len(in) != 1 || in[0].Significant || math.Abs(in[0].Change-(-(125.0/84-1))) > 1e-12 {
+		t.Errorf("84 vs 125 usec: %+v; want change -(125/84-1), not significant", in)
+	}
+}

@@ -105,15 +105,17 @@ func FlagsTableView(flags []Flag) Table {
 	return t
 }
 
-// CompareTableView lays out a run comparison as the study's tables 4.3/4.4.
+// CompareTableView lays out a run comparison as the study's tables 4.3/4.4,
+// with the change (CompareRow.Change) that significance compares with the
+// noise.
 func CompareTableView(rows []CompareRow) Table {
 	t := Table{Title: "Comparison with the first run", Columns: []Column{
 		{"benchmark", ""}, {"ranks", ""}, {"bytes", "B"}, {"run", ""}, {"t first", "usec"}, {"t", "usec"},
-		{"difference", "usec"}, {"ratio", ""}, {"loss", "%"}, {"noise", "%"}, {"significant", ""}}}
+		{"difference", "usec"}, {"ratio", ""}, {"loss", "%"}, {"change", "%"}, {"noise", "%"}, {"significant", ""}}}
 	for _, r := range rows {
 		t.Rows = append(t.Rows, []Cell{text(r.Benchmark), num(float64(r.Processes), 0), num(float64(r.Bytes), 0),
 			num(float64(r.Run), 0), num(r.BaseUsec, 2), num(r.Usec, 2), num(r.DiffUsec, 2), num(r.Ratio, 3),
-			num(r.LossPct, 1), num(100*r.Noise, 1), text(strconv.FormatBool(r.Significant))})
+			num(r.LossPct, 1), num(100*r.Change, 1), num(100*r.Noise, 1), text(strconv.FormatBool(r.Significant))})
 	}
 	return t
 }

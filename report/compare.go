@@ -18,6 +18,54 @@ type Source struct {
 	Runs []result.Run
 }
 
+// label names the source in the list of runs: its file name, the tools
+// of its runs ("mpbench 0.1.0 over tcp"), or that the metadata is missing
+// (a file whose meta line was cut off), the number of runs, whether some
+// ended early and whether it has no measured row at all.
+func (s Source) label() string {
+	seen := map[string]bool{}
+	var names []string
+	for _, r := range s.Runs {
+		n := strings.TrimSpace(r.Meta.Tool + " " + r.Meta.Version)
+		if r.Meta.Tool == "" {
+			n = "metadata missing: tool and conditions unknown"
+		} else if r.Meta.Transport != "" {
+			// mpbench on its runtime and on an MPI library differ only here.
+			n += " over " + r.Meta.Transport
+		}
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	out := fmt.Sprintf("%s (%s; %d run(s) in the file)", s.Name, strings.Join(names, ", "), len(s.Runs))
+	switch k := s.endedEarly(); {
+	case k == 1 && len(s.Runs) == 1:
+		out += " [ended early]"
+	case k == len(s.Runs) && k > 0:
+		out += fmt.Sprintf(" [all %d ended early]", k)
+	case k > 0:
+		out += fmt.Sprintf(" [%d of %d ended early]", k, len(s.Runs))
+	}
+	if len(s.rows()) == 0 {
+		out += " [no measured rows]"
+	}
+	return out
+}
+
+// endedEarly counts the runs of the source that ended early
+// (result.Run.Aborted: truncated table, abort message, a JSON Lines or
+// CSV file without its end record or with a failed end).
+func (s Source) endedEarly() int {
+	k := 0
+	for _, r := range s.Runs {
+		if r.Aborted {
+			k++
+		}
+	}
+	return k
+}
+
 // rows returns all rows of all runs of the source.
 func (s Source) rows() []result.Row {
 	var out []result.Row
@@ -50,25 +98,18 @@ func Compare(sources []Source) Comparison {
 // differences larger than the runs' own noise.
 func (c Comparison) Sections() []Section {
 	head := Section{Title: "Runs compared"}
+	early := false
 	for i, s := range c.Sources {
-		tools := map[string]bool{}
-		var names []string
-		for _, r := range s.Runs {
-			n := strings.TrimSpace(r.Meta.Tool + " " + r.Meta.Version)
-			if r.Meta.Transport != "" {
-				// mpbench on its runtime and on an MPI library differ only here.
-				n += " over " + r.Meta.Transport
-			}
-			if !tools[n] {
-				tools[n] = true
-				names = append(names, n)
-			}
-		}
 		role := "compared with run 0"
 		if i == 0 {
 			role = "the base"
 		}
-		head.line("run %d: %s (%s; %d run(s) in the file), %s", i, s.Name, strings.Join(names, ", "), len(s.Runs), role)
+		head.line("run %d: %s, %s", i, s.label(), role)
+		early = early || s.endedEarly() > 0
+	}
+	if early {
+		head.line("a run that ended early (truncated file, crash, hang or abort) may lack its largest sizes and later benchmarks, " +
+			"and its last point may be incomplete: compare it with care")
 	}
 	if tools := c.tools(); len(tools) > 1 {
 		head.line("the runs come from different tools (%s): only benchmarks of the same name are compared, "+
@@ -76,9 +117,11 @@ func (c Comparison) Sections() []Section {
 			"IMB PingPong is a blocking round trip, osu_bw a window of messages in flight)", strings.Join(tools, ", "))
 	}
 	head.line("t in usec (the median of a point's repeated measurements); bandwidth = bytes / t in MB/s (10^6 B/s) for every run, whatever Mbyte its tool prints; " +
-		"loss = 100 x (1 - t first / t): positive when the run is slower than run 0; noise = the larger spread (max/min - 1, " +
-		"from 5 repeats on without the fastest and the slowest) of repeated measurements of the point in either run, at least 1%% and at least 0.01 usec (the printed resolution) " +
-		"relative to the time; a difference is significant when it exceeds that noise; benchmarks without a size (Barrier) compare their one time per process count")
+		"loss = 100 x (1 - t run 0 / t): positive when the run is slower than run 0; " +
+		"change = 100 x (larger t / smaller t - 1), + when the run is slower than run 0 (t / t run 0 - 1), - when faster (t run 0 / t - 1); " +
+		"noise = the larger spread (max/min - 1, from 5 repeats on without the fastest and the slowest) of repeated measurements of the point in either run, " +
+		"at least 1%% and at least 0.01 usec (the printed resolution) relative to the time; change and noise are measured alike, " +
+		"and a point is significant (YES) when the change, without its sign, exceeds the noise; benchmarks without a size (Barrier) compare their one time per process count")
 	if len(c.Rows) == 0 {
 		head.line("no point (benchmark, processes, size) was measured in run 0 and in another run: nothing to compare")
 		return []Section{head}
@@ -146,7 +189,7 @@ func CompareTableView(title string, rows []analysis.CompareRow) analysis.Table {
 	t := analysis.Table{Title: title, Columns: []analysis.Column{
 		{Name: "bytes", Unit: "B"}, {Name: "run"}, {Name: "t run 0", Unit: "usec"}, {Name: "t", Unit: "usec"},
 		{Name: "ratio"}, {Name: "bw run 0", Unit: "MB/s"}, {Name: "bw", Unit: "MB/s"}, {Name: "difference", Unit: "MB/s"},
-		{Name: "loss", Unit: "%"}, {Name: "noise", Unit: "%"}, {Name: "significant"}}}
+		{Name: "loss", Unit: "%"}, {Name: "change", Unit: "%"}, {Name: "noise", Unit: "%"}, {Name: "significant"}}}
 	for _, r := range rows {
 		sig := "no"
 		switch {
@@ -159,11 +202,25 @@ func CompareTableView(title string, rows []analysis.CompareRow) analysis.Table {
 		if r.Bytes < 0 {
 			size = num(math.NaN(), 0) // no size (Barrier): empty cell
 		}
+		change, noise := changeNoiseCells(100*r.Change, 100*r.Noise)
 		t.Rows = append(t.Rows, []analysis.Cell{size, num(float64(r.Run), 0),
 			num(r.BaseUsec, 2), num(r.Usec, 2), num(r.Ratio, 3), num(r.BaseMBps, 2), num(r.MBps, 2),
-			num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1), num(100*r.Noise, 1), txt(sig)})
+			num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1), change, noise, txt(sig)})
 	}
 	return t
+}
+
+// changeNoiseCells renders a change and a noise in % with one decimal, or
+// with up to three when one decimal would print |change| and noise alike,
+// so that the significance verdict can be read off the printed digits.
+func changeNoiseCells(change, noise float64) (analysis.Cell, analysis.Cell) {
+	prec := 1
+	for ; prec < 3 && !math.IsNaN(noise); prec++ {
+		if num(math.Abs(change), prec).String() != num(noise, prec).String() {
+			break
+		}
+	}
+	return num(change, prec), num(noise, prec)
 }
 
 // npText names a process count: "np=8", or "np unknown" when the source
@@ -175,16 +232,37 @@ func npText(n int) string {
 	return fmt.Sprintf("np=%d", n)
 }
 
+// jsonSource is a compared file in the JSON form of a comparison.
+type jsonSource struct {
+	Run             int    `json:"run"`  // index in the comparison, 0 the base
+	File            string `json:"file"` // the file's name as given
+	Runs            int    `json:"runs"` // runs (repeats) in the file
+	EndedEarly      int    `json:"ended_early"`
+	MetadataMissing bool   `json:"metadata_missing"` // a run without tool (meta line cut off)
+	Label           string `json:"label"`            // as in the list of runs
+}
+
 // WriteComparison writes the comparison in format f (Text, Markdown, CSV
-// or JSON: {"sections": [...]} as in WriteDocument).
+// or JSON: {"sources": [{"run", "file", "runs", "ended_early",
+// "metadata_missing", "label"}], "sections": [...]}, the sections as in
+// WriteDocument).
 func WriteComparison(w io.Writer, c Comparison, f Format) error {
 	secs := c.Sections()
 	if f == JSON {
+		srcs := []jsonSource{}
+		for i, s := range c.Sources {
+			js := jsonSource{Run: i, File: s.Name, Runs: len(s.Runs), EndedEarly: s.endedEarly(), Label: s.label()}
+			for _, r := range s.Runs {
+				js.MetadataMissing = js.MetadataMissing || r.Meta.Tool == ""
+			}
+			srcs = append(srcs, js)
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")
 		return enc.Encode(struct {
+			Sources  []jsonSource  `json:"sources"`
 			Sections []jsonSection `json:"sections"`
-		}{jsonSections(secs)})
+		}{srcs, jsonSections(secs)})
 	}
 	for _, s := range secs {
 		if err := writeSection(w, s, f); err != nil {
