@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/bench"
 )
 
 // "mpbench run" started by an MPI launcher (mpirun, mpiexec, srun with PMI)
@@ -23,7 +25,7 @@ var mpiRank func(cmd *cobra.Command, f *runFlags, inv *invocation) error
 // mpiLaunch, when non-nil, runs "mpbench run --transport mpi" by starting
 // the MPI library's launcher on this executable. It is set by
 // mpirun_mpi.go, compiled only with the mpi build tag.
-var mpiLaunch func(cmd *cobra.Command, f *runFlags, inv *invocation) error
+var mpiLaunch func(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error
 
 // mpiLauncherVars are environment variables an MPI launcher gives its
 // ranks: Open MPI's mpirun, and MPICH Hydra or Slurm with PMI.
@@ -70,12 +72,12 @@ func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (hand
 // the mpi build starts the library's launcher with -np ranks of this
 // executable; the default build refuses with a usage error naming the
 // build to use.
-func runWithMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) error {
+func runWithMPILauncher(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error {
 	if mpiLaunch == nil {
 		return usageErrorf("--transport mpi needs a binary built with -tags mpi (go build -tags mpi ./cmd/mpbench); " +
 			"it then starts mpirun itself, or run 'mpirun -np N mpbench run'; this binary offers --transport auto, tcp or shm")
 	}
-	return mpiLaunch(cmd, f, inv)
+	return mpiLaunch(cmd, f, opts, inv)
 }
 
 // otherRankExitDelay is how long a rank other than 0 of an MPI job waits

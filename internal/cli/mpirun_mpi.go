@@ -6,9 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/transport/mpi"
 )
 
@@ -58,10 +59,18 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		_ = mpi.Finalize()
 		return err
 	}
-	f.np = world.Size()
-	opts, err := f.benchOptions()
-	if err == nil && f.transport != "auto" && f.transport != "mpi" {
+	if f.given("np") && f.np != world.Size() {
+		err = usageErrorf("-np %d: the launcher started %d ranks; give the process count to the launcher (%s mpbench run ...) and leave -np out, or make them agree", f.np, world.Size(), strings.Join(mpi.LauncherCommand(f.np), " "))
+	} else if f.transport != "auto" && f.transport != "mpi" {
 		err = usageErrorf("--transport %s: under an MPI launcher the ranks communicate through the MPI library; give --transport mpi (or auto), or run 'mpbench run -np N --transport %s' without the launcher", f.transport, f.transport)
+	}
+	f.np, f.transport = world.Size(), "mpi"
+	var opts bench.Options
+	if err == nil {
+		opts, err = f.benchOptions()
+	}
+	if err == nil {
+		err = checkOutputPaths(f.jsonFile, f.csvFile)
 	}
 	if err != nil {
 		// Every rank checks the same options and ends here.
@@ -77,12 +86,66 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if world.Rank() == 0 && !f.quiet {
 		wf.progressWidth = progressWidth(false, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
+	done := make(chan struct{})
+	defer close(done)
+	if world.Rank() == 0 {
+		go endOnSignal(ctx, done, cmd.ErrOrStderr(), f)
+	}
 	if err := runRank(ctx, cmd, wf, world, tr, opts, start); err != nil {
+		if errors.Is(err, errInterrupted) {
+			// Every rank was signalled; one line is enough.
+			return reportOnce(cmd.ErrOrStderr(), world.Rank(), cancelCause(ctx, err))
+		}
 		return err
 	}
 	return mpi.Finalize()
+}
+
+// cancelCause is ctx's cause (an *interrupted naming the signal) when ctx
+// was cancelled with one, else err.
+func cancelCause(ctx context.Context, err error) error {
+	var in *interrupted
+	if cause := context.Cause(ctx); errors.As(cause, &in) {
+		return cause
+	}
+	return err
+}
+
+// endGrace is how long rank 0 waits, after SIGINT or SIGTERM, for the run
+// to stop by itself at the next message size before endOnSignal acts.
+const endGrace = 500 * time.Millisecond
+
+// endOnSignal makes a signalled rank 0 leave with complete result files
+// when it cannot stop by itself: a rank waiting inside a blocking MPI call
+// for a peer that died never returns to Go, and the launcher ends such a
+// job by sending SIGTERM to the ranks left (Open MPI), then SIGKILL. If the
+// run has not ended (done closed) endGrace after the signal, it appends
+// the end record naming the signal to --json and --csv, prints one line
+// and exits with 128+signal.
+func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f *runFlags) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-done:
+		return
+	case <-time.After(endGrace):
+	}
+	cause := cancelCause(ctx, errInterrupted)
+	for _, out := range []struct {
+		path string
+		csv  bool
+	}{{f.jsonFile, false}, {f.csvFile, true}} {
+		if out.path != "" {
+			_ = closeResultFile(out.path, out.csv, cause)
+		}
+	}
+	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
+	os.Exit(exitStatus(cause))
 }
 
 // launcherSizeVars are the job-size variables of the launchers that set
@@ -130,41 +193,57 @@ func launcherCommand(np int, inv *invocation) string {
 // library's launcher (mpi.LauncherCommand, e.g. "mpirun.openmpi
 // --allow-run-as-root --oversubscribe -np N") on this executable with the
 // same arguments, so that every process runs as one rank of the MPI job
-// (runMPIRank). The launcher's stdout and stderr are this command's. The
-// options were checked before. --timeout ends the job (SIGTERM to the
-// launcher, which forwards it to the ranks, SIGKILL 5 s later).
-func launchMPIJob(cmd *cobra.Command, f *runFlags, inv *invocation) error {
+// (runMPIRank). The launcher's stderr is this command's; its stdout passes
+// through a jobProgress, which --stall watches as for mpbench's own
+// runtime. The options were checked before. --timeout and --stall end the
+// job (SIGTERM to the launcher, which forwards it to the ranks, SIGKILL 5 s
+// later). When the job fails or is stopped, the --json and --csv files get
+// an end record saying how, if no rank wrote one (a launcher may end ranks
+// with SIGKILL), and the error names where the job was (benchmark, last
+// row).
+func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find the mpbench executable to start ranks: %w", err)
 	}
 	argv := append(mpi.LauncherCommand(f.np), exe)
 	argv = append(argv, inv.args...)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigCtx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	runCtx := ctx
+	ctx, cancel := context.WithCancelCause(sigCtx)
+	defer cancel(nil)
 	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, f.timeout)
-		defer cancel()
+		var cancelT context.CancelFunc
+		ctx, cancelT = context.WithTimeoutCause(ctx, f.timeout, fmt.Errorf("the job ran longer than --timeout %v and was stopped", f.timeout))
+		defer cancelT()
 	}
-	job := exec.CommandContext(runCtx, argv[0], argv[1:]...)
-	job.Stdout, job.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+	progress := newJobProgress(cmd.OutOrStdout(), time.Now())
+	if limit := f.stallLimit(opts); limit > 0 {
+		go watchStall(ctx, cancel, progress, limit, time.Second)
+	}
+	job := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	job.Stdout, job.Stderr = progress, cmd.ErrOrStderr()
 	job.Cancel = func() error { return job.Process.Signal(syscall.SIGTERM) }
 	job.WaitDelay = 5 * time.Second
 	err = job.Run()
 	var ee *exec.ExitError
 	switch {
-	case ctx.Err() != nil:
-		return errInterrupted
-	case runCtx.Err() != nil:
-		return fmt.Errorf("run failed: the job ran longer than --timeout %v and was stopped", f.timeout)
-	case errors.As(err, &ee):
-		return fmt.Errorf("run failed: %s exited with status %d (its ranks' messages are above)", argv[0], ee.ExitCode())
-	case err != nil:
-		return fmt.Errorf("run failed: starting %s: %w (install the MPI library's launcher, Debian: %s)", argv[0], err, launcherPackage())
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		err = fmt.Errorf("%s exited with status %d (its ranks' messages are above)", argv[0], ee.ExitCode())
+	case err != nil && ctx.Err() == nil:
+		err = fmt.Errorf("starting %s: %w (install the MPI library's launcher, Debian: %s)", argv[0], err, launcherPackage())
 	}
-	return nil
+	if err = jobError(ctx, err, progress); err != nil {
+		for _, out := range []struct {
+			path string
+			csv  bool
+		}{{f.jsonFile, false}, {f.csvFile, true}} {
+			if out.path != "" {
+				_ = closeResultFile(out.path, out.csv, err)
+			}
+		}
+	}
+	return err
 }
 
 // launcherPackage names the Debian package with the linked library's launcher.

@@ -224,3 +224,105 @@ func TestE2EMPIOtherLauncher(t *testing.T) {
 		t.Errorf("%s: exit status %d, want non-zero, one line naming the mismatch and no results\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
 	}
 }
+
+// TestE2EMPIRefusesBeforeRunning checks inputs refused on every rank under
+// the launcher, or by "--transport mpi" before it starts the launcher: one
+// line naming the problem, exit status 2, no results.
+func TestE2EMPIRefusesBeforeRunning(t *testing.T) {
+	bin := mpiBinary(t)
+	jf := filepath.Join(t.TempDir(), "x.out")
+	under := append(mpi.LauncherCommand(2), bin, "run")
+	for _, tc := range []struct {
+		argv []string
+		want string
+	}{
+		{append(append([]string{}, under...), "--json", jf, "--csv", jf, "PingPong"), "name the same file"},
+		{append(append([]string{}, under...), "--json", "-", "PingPong"), "--json -: standard output carries the IMB text"},
+		{append(append([]string{}, under...), "-np", "4", "PingPong"), "-np 4: the launcher started 2 ranks"},
+		{[]string{bin, "run", "--transport", "mpi", "-np", "2", "-thread_level", "bogus", "PingPong"}, `-thread_level "bogus": expected`},
+		{[]string{bin, "run", "--transport", "mpi", "-np", "2", "--json", jf, "--csv", jf, "PingPong"}, "name the same file"},
+	} {
+		out, errs, code := mpiJob(t, tc.argv)
+		if code != 2 || strings.Count(errs, "mpbench: ") != 1 || !strings.Contains(errs, tc.want) || strings.Contains(out, "Benchmarking") {
+			t.Errorf("%s: exit status %d, want 2 with one line containing %q and no results\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.argv, " "), code, tc.want, out, errs)
+		}
+		if _, err := os.Stat(jf); err == nil {
+			t.Errorf("%s: wrote %s", strings.Join(tc.argv, " "), jf)
+		}
+	}
+}
+
+// TestE2EMPIKilledRankKeepsRows kills rank 1 of a job under the launcher
+// once rank 0 has written a row: the job must fail, and rank 0 (which the
+// launcher then ends with SIGTERM while it waits in MPI_Recv) must leave
+// the JSON Lines file with its rows and a failed end record.
+func TestE2EMPIKilledRankKeepsRows(t *testing.T) {
+	bin := mpiBinary(t)
+	if mpi.Flavor == "mpich" {
+		t.Skip("MPICH's mpiexec ends the other ranks with SIGKILL, which no rank can answer; 'mpbench run --transport mpi' completes the file there (TestE2EMPILaunchKilledRank)")
+	}
+	jf := filepath.Join(t.TempDir(), "k.jsonl")
+	argv := append(mpi.LauncherCommand(2), bin, "run", "--json", jf, "-msglog", "20:22", "-iter", "100000", "-iter_policy", "off", "PingPong")
+	killRankOnceRowsAppear(t, argv, bin, jf, "interrupted by SIGTERM")
+}
+
+// TestE2EMPILaunchKilledRank is TestE2EMPIKilledRankKeepsRows through
+// "mpbench run --transport mpi", on every library: mpbench, which started
+// the launcher, completes the file and names where the job was.
+func TestE2EMPILaunchKilledRank(t *testing.T) {
+	bin := mpiBinary(t)
+	jf := filepath.Join(t.TempDir(), "k.jsonl")
+	argv := []string{bin, "run", "--transport", "mpi", "-np", "2", "--json", jf, "-msglog", "20:22", "-iter", "100000", "-iter_policy", "off", "PingPong"}
+	killRankOnceRowsAppear(t, argv, bin, jf, `"status":"failed"`)
+}
+
+// killRankOnceRowsAppear starts argv, waits until its JSON Lines file jf
+// holds a row, kills the newest process running bin (a rank: they start
+// after the launcher) with SIGKILL, and
+// checks that the job fails and jf ends with a failed end record
+// containing want.
+func killRankOnceRowsAppear(t *testing.T, argv []string, bin, jf, want string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		b, _ := os.ReadFile(jf)
+		if strings.Contains(string(b), `"type":"row"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("%s: no row in %s after a minute\nstderr:\n%s", strings.Join(argv, " "), jf, &errb)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	out, err := exec.Command("pgrep", "-f", "--", bin+" run").Output()
+	pids := strings.Fields(string(out))
+	if err != nil || len(pids) == 0 {
+		t.Fatalf("pgrep found no rank: %v", err)
+	}
+	victim := 0
+	for _, p := range pids {
+		if n, _ := strconv.Atoi(p); n > victim {
+			victim = n
+		}
+	}
+	_ = exec.Command("kill", "-9", strconv.Itoa(victim)).Run()
+	err = cmd.Wait()
+	if err == nil {
+		t.Errorf("%s: exit 0 after a rank was killed; want a failure", strings.Join(argv, " "))
+	}
+	b, _ := os.ReadFile(jf)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(string(b), `"type":"row"`) || !strings.Contains(last, `"type":"end"`) || !strings.Contains(last, want) {
+		t.Errorf("%s: file ends with %q; want the rows and a failed end record containing %q\nstderr:\n%s", strings.Join(argv, " "), last, want, &errb)
+	}
+}

@@ -51,6 +51,16 @@ type runFlags struct {
 	flags       *pflag.FlagSet // the parsed options, for which were given
 }
 
+// threadLevels are the values of IMB's -thread_level, as
+// transport/mpi.ParseThread takes them (checked here too, so that the
+// default build and the launching process refuse a bad one before any rank
+// starts).
+var threadLevels = []string{"single", "funneled", "serialized", "multiple"}
+
+// maxSettle bounds --settle: far beyond any start-up, well under the
+// default --stall limit of 2 minutes that would end a longer one.
+const maxSettle = time.Minute
+
 // addRunFlags defines the run options on fs.
 func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.SortFlags = false
@@ -138,6 +148,12 @@ func parseIter(s string) (n int, volBytes int64, err error) {
 func (f *runFlags) benchOptions() (bench.Options, error) {
 	o := bench.DefaultOptions()
 	o.Settle = f.settle
+	if f.settle > maxSettle {
+		return o, usageErrorf("--settle %v: expected at most %v (the settle phase only has to outlast a job's start-up)", f.settle, maxSettle)
+	}
+	if f.given("thread_level") && !slices.Contains(threadLevels, strings.ToLower(f.threadLevel)) {
+		return o, usageErrorf("-thread_level %q: expected -thread_level single, funneled, serialized or multiple", f.threadLevel)
+	}
 	if f.np < 1 {
 		return o, usageErrorf("-np %d: expected -np N with N >= 1", f.np)
 	}

@@ -75,14 +75,14 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	if f.transport == "mpi" {
-		return runWithMPILauncher(cmd, f, inv)
-	}
-	if f.threadLevel != "" {
-		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
-	}
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
+	}
+	if f.transport == "mpi" {
+		return runWithMPILauncher(cmd, f, opts, inv)
+	}
+	if f.given("thread_level") {
+		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
 	}
 	exe, err := os.Executable()
 	if err != nil {
