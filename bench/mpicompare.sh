@@ -33,10 +33,10 @@
 #                   -I; mpiref has no out-of-cache mode (no c-*-cold)
 # After the passes, mpicheck -sidebyside runs once per library and transport
 # among the mpbench configurations of CONFIGS (ompi, mpich, ompi-tcp,
-# mpich-tcp): the C loop and mpbench's Go loop alternate in one job on the
-# same buffers, which measures the cost of mpbench's Go/cgo layer free of
-# the run-to-run noise of process placement. mpicheck prints its own table;
-# its Go/C columns are time ratios (> 1 = Go slower).
+# mpich-tcp): the C loop and mpbench's PingPong kernel alternate in one job
+# on the same buffers, which compares mpbench's measurement with the C loop
+# free of the run-to-run noise of process placement. mpicheck prints its own
+# table; its mpb/C columns are time ratios (> 1 = mpbench slower).
 #
 # The tables: medians over the measured passes of latency (t = half a round
 # trip, usec) at 0 B (NetPIPE: 1 B, its smallest size) and 8 B, and
@@ -450,7 +450,7 @@ done
 	}'
 } | tee "$OUT/table.txt"
 
-# The cost of mpbench's Go/cgo layer, in one job per library and transport
+# mpbench's PingPong against the C loop, in one job per library and transport
 # (see the top), for the libraries and transports among CONFIGS.
 if [ "$ROUNDS" -gt 0 ]; then
 	for cfg in ompi mpich ompi-tcp mpich-tcp; do
@@ -459,7 +459,7 @@ if [ "$ROUNDS" -gt 0 ]; then
 		[ "$lib" != "$cfg" ] && variant=${cfg#*-}
 		launcher "$lib" "$variant"
 		f=$OUT/mpicheck-$cfg
-		printf '\n# %s: C loop and mpbench'\''s Go loop alternating in one job: %s mpicheck -sidebyside -rounds %s -thread_level %s\n' \
+		printf '\n# %s: C loop and mpbench'\''s PingPong kernel alternating in one job: %s mpicheck -sidebyside -rounds %s -thread_level %s\n' \
 			"$cfg" "${L[*]}" "$ROUNDS" "$THREAD_LEVEL" | tee -a "$OUT/table.txt"
 		why=""
 		if tool "${L[0]} running mpicheck-$lib -sidebyside" 600 "$f.txt" "$f.err" \

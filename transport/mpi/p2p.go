@@ -153,45 +153,6 @@ func (c *Comm) Recv(buf []byte, source, tag int) (comm.Status, error) {
 	return status(&c.out, tag), nil
 }
 
-// RecvSend receives a message matching (source, recvtag) into recvbuf, then
-// sends sendbuf to dest with sendtag, in one call into C (MPI_Recv, then
-// MPI_Send when the receive succeeded), so that the step from a completed
-// receive to the next send does not cross between Go and C (comm.RecvSender).
-// An error names both calls; the library's text says which failed.
-func (c *Comm) RecvSend(recvbuf []byte, source, recvtag int, sendbuf []byte, dest, sendtag int) (comm.Status, error) {
-	src, err := c.source("RecvSend", source)
-	if err != nil {
-		return comm.Status{}, err
-	}
-	rt, err := recvTag("RecvSend", recvtag)
-	if err != nil {
-		return comm.Status{}, err
-	}
-	rn, err := count("RecvSend", len(recvbuf))
-	if err != nil {
-		return comm.Status{}, err
-	}
-	if err := c.dest("RecvSend", dest); err != nil {
-		return comm.Status{}, err
-	}
-	st, err := sendTag("RecvSend", sendtag)
-	if err != nil {
-		return comm.Status{}, err
-	}
-	sn, err := count("RecvSend", len(sendbuf))
-	if err != nil {
-		return comm.Status{}, err
-	}
-	rc := C.mpb_recv_send(addr(recvbuf), rn, src, rt, c.outAddr(), addr(sendbuf), sn, C.int(dest), st, c.h)
-	runtime.KeepAlive(recvbuf)
-	runtime.KeepAlive(sendbuf)
-	runtime.KeepAlive(c)
-	if err := check("MPI_Recv/MPI_Send", rc); err != nil {
-		return comm.Status{}, err
-	}
-	return status(&c.out, recvtag), nil
-}
-
 // Sendrecv sends sendbuf to dest and receives into recvbuf from source in
 // one call (MPI_Sendrecv on MPI_BYTE), so that rings of Sendrecv calls cannot
 // deadlock. source may be comm.AnySource and recvtag comm.AnyTag.

@@ -115,13 +115,30 @@ static inline int mpb_recv(uintptr_t buf, int n, int src, int tag, MPI_Comm c, u
 	return mpb_status(&st, (int *)out);
 }
 
-// mpb_recv_send is mpb_recv followed, when it succeeded, by mpb_send: the
-// step from a completed receive to the next send stays in C.
-static inline int mpb_recv_send(uintptr_t rbuf, int rn, int src, int rtag, uintptr_t out,
-		uintptr_t sbuf, int sn, int dest, int stag, MPI_Comm c) {
-	int rc = mpb_recv(rbuf, rn, src, rtag, c, out);
-	if (rc != MPI_SUCCESS) return rc;
-	return mpb_send(sbuf, sn, dest, stag, c);
+// mpb_pingpong runs n repetitions of IMB's PingPong loop (IMB_pingpong.c)
+// with peer on c: a rank that starts sends, then receives; the other
+// receives, then sends; size bytes of MPI_BYTE with tag. Repetition i uses
+// the send and receive slots (first + i) mod slots, stride bytes apart from
+// sbuf and rbuf (mpbench's -off_cache layout; one slot otherwise). The loop
+// is timed with MPI_Wtime into *secs. Returns the first error code.
+static inline int mpb_pingpong(uintptr_t sbuf, long sstride, int sslots, uintptr_t rbuf, long rstride, int rslots,
+		int size, int first, int n, int peer, int tag, int starts, MPI_Comm c, double *secs) {
+	MPI_Status st;
+	int rc;
+	double t0 = MPI_Wtime();
+	for (int i = 0; i < n; i++) {
+		char *s = (char *)sbuf + (long)((first + i) % sslots) * sstride;
+		char *r = (char *)rbuf + (long)((first + i) % rslots) * rstride;
+		if (starts) {
+			if ((rc = MPI_Send(s, size, MPI_BYTE, peer, tag, c)) != MPI_SUCCESS) return rc;
+			if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) return rc;
+		} else {
+			if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) return rc;
+			if ((rc = MPI_Send(s, size, MPI_BYTE, peer, tag, c)) != MPI_SUCCESS) return rc;
+		}
+	}
+	*secs = MPI_Wtime() - t0;
+	return MPI_SUCCESS;
 }
 
 // mpb_wait is MPI_Wait with a receive's status stored by mpb_status (recv

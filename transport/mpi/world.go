@@ -43,10 +43,7 @@ type Comm struct {
 	out   [3]C.int // status of the last blocking receive (mpb_status)
 }
 
-var (
-	_ comm.Comm       = (*Comm)(nil)
-	_ comm.RecvSender = (*Comm)(nil)
-)
+var _ comm.Comm = (*Comm)(nil)
 
 // Thread is an MPI thread level (MPI-3.1 §12.4.3), in increasing order of
 // support: ThreadSingle < ThreadFunneled < ThreadSerialized < ThreadMultiple.

@@ -8,9 +8,9 @@
 //	mpiexec.mpich -n 2 ./mpicheck -pingpong
 //	mpirun --allow-run-as-root --oversubscribe -np 2 ./mpicheck -sidebyside -rounds 9
 //
-// -pingpong prints a Go ping-pong's times; -sidebyside alternates the same
-// ping-pong in C and in Go within the job and prints the Go/C ratios (see
-// sideBySide).
+// -pingpong prints a Go ping-pong's times; -sidebyside alternates IMB's
+// ping-pong in C with mpbench's PingPong kernel within the job and prints
+// their time ratios (see sideBySide).
 // On success rank 0 prints "mpicheck: ok: N checks on np=P (library)" and
 // every rank exits 0. The first failing check prints "mpicheck: rank R:
 // check NAME: error" on stderr and aborts the job (MPI_Abort, exit code 1).
@@ -33,7 +33,7 @@ type check struct {
 
 func main() {
 	pingpong := flag.Bool("pingpong", false, "measure a ping-pong between ranks 0 and 1 instead of running the checks")
-	sidebyside := flag.Bool("sidebyside", false, "alternate the ping-pong in C and in Go (transport/mpi) and print the Go/C time ratios instead of running the checks")
+	sidebyside := flag.Bool("sidebyside", false, "alternate the ping-pong in C with mpbench's PingPong kernel and print their time ratios instead of running the checks")
 	rounds := flag.Int("rounds", 9, "rounds of one C and one Go sample per size for -sidebyside")
 	threadLevel := flag.String("thread_level", "funneled", "thread level asked of MPI_Init_thread: single, funneled, serialized or multiple")
 	flag.Parse()

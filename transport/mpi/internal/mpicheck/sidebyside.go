@@ -24,34 +24,35 @@ var sideBySizes = []struct{ n, reps int }{
 	{0, 30000}, {8, 30000}, {1024, 20000}, {65536, 2000}, {1 << 20, 200}, {4 << 20, 40},
 }
 
-// sideBySide measures IMB's PingPong between ranks 0 and 1 twice in one job:
-// in C (package cref, the loop of IMB_pingpong.c) and in Go through the
-// comm.Comm interface's Send and Recv on *mpi.Comm (the loop of
-// bench/pingpong.go's kernel), on the same buffers. For each size it runs
-// one untimed warm-up sample of each, then rounds rounds of one C and one Go
-// sample, alternating which goes first, each after a barrier, so that both
-// see the same placement and machine state; the ratio of adjacent samples
-// is then free of the run-to-run noise that separate jobs have. Rank 0
-// prints per size: the medians over the rounds of t (half round trip, in
-// microseconds, rank 0's clock) for C and Go, the median over the rounds of
-// the difference Go - C of one round's t (the layer's cost per half round
-// trip, one Send and one Recv, which depends less on process placement
-// than the ratio does for small messages), Go/C of the medians, Go/C of the
-// minima, and the smallest and largest Go/C of one round. The header gives
-// rank 0's GOMAXPROCS (transport/mpi raises it to 2 at least) and the
-// thread level the library provides. Ranks other
-// than 0 and 1 only join the barriers. Afterwards each of ranks 0 and 1
-// checks that its receive buffer holds the peer's data.
+// sideBySide measures IMB's PingPong between ranks 0 and 1 twice in one job
+// on the same buffers: in C (package cref, the loop of IMB_pingpong.c) and
+// as mpbench measures it ("mpb": the PingPong benchmark's kernel,
+// bench.PingPongRounds, through the comm.Comm interface on *mpi.Comm, which
+// runs the loop in the library with Comm.PingPongLoop). For each size it
+// runs one untimed warm-up sample of each, then rounds rounds of one C and
+// one mpb sample, alternating which goes first, each after a barrier, so
+// that both see the same placement and machine state; the ratio of
+// adjacent samples is then free of the run-to-run noise that separate jobs
+// have. Rank 0 prints per size: the medians over the rounds of t (half
+// round trip, in microseconds, rank 0's clock) for C and mpb, the median
+// over the rounds of the difference mpb - C of one round's t (mpbench's
+// cost per half round trip, which depends less on process placement than
+// the ratio does for small messages), mpb/C of the medians, mpb/C of the
+// minima, and the smallest and largest mpb/C of one round. The header
+// gives rank 0's GOMAXPROCS (transport/mpi raises it to 2 at least) and
+// the thread level the library provides. Ranks other than 0 and 1 only
+// join the barriers. Afterwards each of ranks 0 and 1 checks that its
+// receive buffer holds the peer's data.
 func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 	if c.Rank() == 0 {
 		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
 		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
-		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); Go: bench's PingPong kernel (bench.PingPongRounds) through comm.Comm on transport/mpi\n")
+		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); mpb: the PingPong benchmark's kernel (bench.PingPongRounds) on transport/mpi, which runs its loop in the library (Comm.PingPongLoop)\n")
 		level, _ := mpi.ThreadLevel()
-		fmt.Fprintf(w, "# %d rounds per size, C and Go alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d; %s\n", rounds, runtime.GOMAXPROCS(0), level)
-		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "Go t[usec]", "Go-C[usec]", "Go/C med", "Go/C min", "Go/C per round min..max")
+		fmt.Fprintf(w, "# %d rounds per size, C and mpb alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d; %s\n", rounds, runtime.GOMAXPROCS(0), level)
+		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "mpb t[usec]", "mpb-C[usec]", "mpb/C med", "mpb/C min", "mpb/C per round min..max")
 	}
-	var g comm.Comm = c // the Go samples run bench's kernel, through the interface
+	var g comm.Comm = c // the mpb samples run bench's kernel, through the interface
 	for _, s := range sideBySizes {
 		send, recv := fill(s.n, c.Rank()), fill(s.n, 7)
 		sample := func(inC bool) (float64, error) {
@@ -98,7 +99,7 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 }
 
 // sideRow formats one size's row of sideBySide from the per-round elapsed
-// times (seconds) of the C and Go samples.
+// times (seconds) of the C and mpb samples.
 func sideRow(n, reps int, ct, gt []float64) string {
 	usec := func(sec float64) float64 { return sec / float64(reps) / 2 * 1e6 }
 	lo, hi := math.Inf(1), math.Inf(-1)
