@@ -262,7 +262,7 @@ func TestE2EMPIKilledRankKeepsRows(t *testing.T) {
 		t.Skip("MPICH's mpiexec ends the other ranks with SIGKILL, which no rank can answer; 'mpbench run --transport mpi' completes the file there (TestE2EMPILaunchKilledRank)")
 	}
 	jf := filepath.Join(t.TempDir(), "k.jsonl")
-	argv := append(mpi.LauncherCommand(2), bin, "run", "--json", jf, "-msglog", "20:22", "-iter", "100000", "-iter_policy", "off", "PingPong")
+	argv := append(mpi.LauncherCommand(2), bin, "run", "--json", jf, "-msglog", "20:22", "-iter", "3000", "-iter_policy", "off", "PingPong")
 	killRankOnceRowsAppear(t, argv, bin, jf, "interrupted by SIGTERM")
 }
 
@@ -272,7 +272,7 @@ func TestE2EMPIKilledRankKeepsRows(t *testing.T) {
 func TestE2EMPILaunchKilledRank(t *testing.T) {
 	bin := mpiBinary(t)
 	jf := filepath.Join(t.TempDir(), "k.jsonl")
-	argv := []string{bin, "run", "--transport", "mpi", "-np", "2", "--json", jf, "-msglog", "20:22", "-iter", "100000", "-iter_policy", "off", "PingPong"}
+	argv := []string{bin, "run", "--transport", "mpi", "-np", "2", "--json", jf, "-msglog", "20:22", "-iter", "3000", "-iter_policy", "off", "PingPong"}
 	killRankOnceRowsAppear(t, argv, bin, jf, `"status":"failed"`)
 }
 
