@@ -10,8 +10,9 @@
 //
 // For each SIZE (bytes) it runs an untimed warm-up of reps/10 + 1 round
 // trips, then N trials (default 1) of reps round trips each, a barrier
-// before each; reps is IMB's default schedule as mpbench's -iter 1000,400:
-// 1000, or 400 MiB / SIZE when that is smaller (at least 1). Rank 0 prints
+// before each; reps is the schedule bench/mpicompare.sh gives mpbench
+// (-iter 1000,400: IMB's rule with a 400 MiB volume cap instead of IMB's
+// default 40 MiB): 1000, or 400 MiB / SIZE when that is smaller (at least 1). Rank 0 prints
 // one line per size: bytes, reps, and the half round trip t in usec of the
 // fastest trial and the mean over the trials.
 //

@@ -59,7 +59,13 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		_ = mpi.Finalize()
 		return err
 	}
-	if f.given("np") && f.np != world.Size() {
+	if (f.given("timeout") || f.given("stall")) && os.Getenv(envMPIParent) == "" {
+		opt := "--timeout"
+		if !f.given("timeout") {
+			opt = "--stall"
+		}
+		err = usageErrorf("%s: under a launcher started by hand nothing watches the job; run 'mpbench run --transport mpi -np N %s ...' (mpbench starts the launcher and watches it), or use the launcher's own limit", opt, opt)
+	} else if f.given("np") && f.np != world.Size() {
 		err = usageErrorf("-np %d: the launcher started %d ranks; give the process count to the launcher (%s mpbench run ...) and leave -np out, or make them agree", f.np, world.Size(), strings.Join(mpi.LauncherCommand(f.np), " "))
 	} else if f.transport != "auto" && f.transport != "mpi" {
 		err = usageErrorf("--transport %s: under an MPI launcher the ranks communicate through the MPI library; give --transport mpi (or auto), or run 'mpbench run -np N --transport %s' without the launcher", f.transport, f.transport)
@@ -103,16 +109,6 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	return mpi.Finalize()
 }
 
-// cancelCause is ctx's cause (an *interrupted naming the signal) when ctx
-// was cancelled with one, else err.
-func cancelCause(ctx context.Context, err error) error {
-	var in *interrupted
-	if cause := context.Cause(ctx); errors.As(cause, &in) {
-		return cause
-	}
-	return err
-}
-
 // endGrace is how long rank 0 waits, after SIGINT or SIGTERM, for the run
 // to stop by itself at the next message size before endOnSignal acts.
 const endGrace = 500 * time.Millisecond
@@ -147,6 +143,11 @@ func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f 
 	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
 	os.Exit(exitStatus(cause))
 }
+
+// envMPIParent is set in the environment of a launcher that "mpbench run
+// --transport mpi" starts (launchMPIJob): that mpbench enforces --timeout
+// and --stall, which its ranks then accept.
+const envMPIParent = "MPBENCH_MPI_PARENT"
 
 // launcherSizeVars are the job-size variables of the launchers that set
 // mpiLauncherVars, in the same order.
@@ -222,6 +223,7 @@ func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invo
 		go watchStall(ctx, cancel, progress, limit, time.Second)
 	}
 	job := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	job.Env = append(os.Environ(), envMPIParent+"=1")
 	job.Stdout, job.Stderr = progress, cmd.ErrOrStderr()
 	job.Cancel = func() error { return job.Process.Signal(syscall.SIGTERM) }
 	job.WaitDelay = 5 * time.Second

@@ -199,7 +199,7 @@ func TestE2EMPIThreadLevel(t *testing.T) {
 	}
 	argv := append(mpi.LauncherCommand(2), bin, "run", "-thread_level", "bogus", "PingPong")
 	out, errs, code := mpiJob(t, argv)
-	if code == 0 || strings.Count(errs, "mpbench: ") != 1 || !strings.Contains(errs, `-thread_level "bogus": want single, funneled, serialized or multiple`) || out != "" {
+	if code == 0 || strings.Count(errs, "mpbench: ") != 1 || !strings.Contains(errs, `-thread_level "bogus": expected -thread_level single, funneled, serialized or multiple`) || out != "" {
 		t.Errorf("%s: exit status %d, want non-zero and one line naming the level\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
 	}
 }
@@ -239,6 +239,7 @@ func TestE2EMPIRefusesBeforeRunning(t *testing.T) {
 		{append(append([]string{}, under...), "--json", jf, "--csv", jf, "PingPong"), "name the same file"},
 		{append(append([]string{}, under...), "--json", "-", "PingPong"), "--json -: standard output carries the IMB text"},
 		{append(append([]string{}, under...), "-np", "4", "PingPong"), "-np 4: the launcher started 2 ranks"},
+		{append(append([]string{}, under...), "--timeout", "3s", "PingPong"), "--timeout: under a launcher started by hand"},
 		{[]string{bin, "run", "--transport", "mpi", "-np", "2", "-thread_level", "bogus", "PingPong"}, `-thread_level "bogus": expected`},
 		{[]string{bin, "run", "--transport", "mpi", "-np", "2", "--json", jf, "--csv", jf, "PingPong"}, "name the same file"},
 	} {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -53,6 +54,11 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 	}
 	if errors.Is(runErr, context.Canceled) {
 		runErr = errInterrupted
+	}
+	if ctx.Err() != nil && (errors.Is(runErr, syscall.EIO) || errors.Is(runErr, syscall.EPIPE)) {
+		// A signal came first: stdout failing because the launcher
+		// relaying it is gone is its consequence, not the run's error.
+		runErr = cancelCause(ctx, runErr)
 	}
 	if out != nil {
 		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {

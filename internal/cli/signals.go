@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"syscall"
@@ -48,4 +49,14 @@ func notifyInterrupt(parent context.Context) (context.Context, func()) {
 		close(done)
 		cancel(nil)
 	}
+}
+
+// cancelCause is ctx's cause (an *interrupted naming the signal) when ctx
+// was cancelled with one, else err.
+func cancelCause(ctx context.Context, err error) error {
+	var in *interrupted
+	if cause := context.Cause(ctx); errors.As(cause, &in) {
+		return cause
+	}
+	return err
 }

@@ -82,7 +82,7 @@ func ParseThread(s string) (Thread, error) {
 			return Thread(i), nil
 		}
 	}
-	return 0, fmt.Errorf("-thread_level %q: want single, funneled, serialized or multiple", s)
+	return 0, fmt.Errorf("-thread_level %q: expected -thread_level single, funneled, serialized or multiple", s)
 }
 
 // Init is InitThread(ThreadFunneled).
