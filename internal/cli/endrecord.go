@@ -52,3 +52,17 @@ func hasEndRecord(b []byte, csv bool) bool {
 	}
 	return bytes.HasPrefix(last, []byte(`{"type":"end"`))
 }
+
+// closeResultFiles appends an end record for runErr to the --json and
+// --csv files of f that lack one (closeResultFile); errors are ignored, as
+// the run's own error is the one to report.
+func closeResultFiles(f *runFlags, runErr error) {
+	for _, out := range []struct {
+		path string
+		csv  bool
+	}{{f.jsonFile, false}, {f.csvFile, true}} {
+		if out.path != "" {
+			_ = closeResultFile(out.path, out.csv, runErr)
+		}
+	}
+}

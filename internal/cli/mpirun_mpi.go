@@ -132,14 +132,7 @@ func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f 
 	case <-time.After(endGrace):
 	}
 	cause := cancelCause(ctx, errInterrupted)
-	for _, out := range []struct {
-		path string
-		csv  bool
-	}{{f.jsonFile, false}, {f.csvFile, true}} {
-		if out.path != "" {
-			_ = closeResultFile(out.path, out.csv, cause)
-		}
-	}
+	closeResultFiles(f, cause)
 	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
 	os.Exit(exitStatus(cause))
 }
@@ -236,14 +229,7 @@ func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invo
 		err = fmt.Errorf("starting %s: %w (install the MPI library's launcher, Debian: %s)", argv[0], err, launcherPackage())
 	}
 	if err = jobError(ctx, err, progress); err != nil {
-		for _, out := range []struct {
-			path string
-			csv  bool
-		}{{f.jsonFile, false}, {f.csvFile, true}} {
-			if out.path != "" {
-				_ = closeResultFile(out.path, out.csv, err)
-			}
-		}
+		closeResultFiles(f, err)
 	}
 	return err
 }

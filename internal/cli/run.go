@@ -112,14 +112,7 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: progress, Stderr: stderr})
 	err = jobError(ctx, err, progress)
 	if err != nil {
-		for _, out := range []struct {
-			path string
-			csv  bool
-		}{{f.jsonFile, false}, {f.csvFile, true}} {
-			if out.path != "" {
-				closeResultFile(out.path, out.csv, err)
-			}
-		}
+		closeResultFiles(f, err)
 	}
 	return err
 }
