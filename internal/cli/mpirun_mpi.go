@@ -92,12 +92,20 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if world.Rank() == 0 && !f.quiet {
 		wf.progressWidth = progressWidth(false, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
-	ctx, stop := notifyInterrupt(context.Background())
-	defer stop()
-	done := make(chan struct{})
-	defer close(done)
-	if world.Rank() == 0 {
-		go endOnSignal(ctx, done, cmd.ErrOrStderr(), f)
+	// Under "mpbench run --transport mpi" the ranks keep the default
+	// actions of SIGINT and SIGTERM: the mpbench that started the launcher
+	// knows why the job stops (Ctrl-C, --timeout, --stall, a failed rank),
+	// reports it once and writes the end record with that cause.
+	ctx := context.Background()
+	if os.Getenv(envMPIParent) == "" {
+		var stop func()
+		ctx, stop = notifyInterrupt(ctx)
+		defer stop()
+		done := make(chan struct{})
+		defer close(done)
+		if world.Rank() == 0 {
+			go endOnSignal(ctx, done, cmd.ErrOrStderr(), f)
+		}
 	}
 	if err := runRank(ctx, cmd, wf, world, tr, opts, start); err != nil {
 		if errors.Is(err, errInterrupted) {
