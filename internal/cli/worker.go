@@ -166,7 +166,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 		Host: m.Host, Transport: tr.Name, Command: f.calledAs,
 		Options: optionMap(cmd.Flags(), names),
 		Info: map[string]string{
-			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
+			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "cpus_allowed": strconv.Itoa(m.Allowed), "go": runtime.Version(),
 			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(f.run.np),
 		},
 	}

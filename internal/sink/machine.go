@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -16,7 +17,11 @@ type Machine struct {
 	Version string // uname version, e.g. "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1"
 	Arch    string // uname machine, e.g. "x86_64", "aarch64"
 	CPU     string // CPU model name from /proc/cpuinfo, "" when unknown
-	Cores   int    // logical CPUs usable by this process (runtime.NumCPU)
+	Cores   int    // logical CPUs online on the host (/sys/devices/system/cpu/online)
+	// Allowed is the number of logical CPUs this process may run on (its
+	// affinity, runtime.NumCPU): 1 for a rank that a launcher bound to one
+	// core, as Open MPI's mpirun does.
+	Allowed int
 }
 
 // LocalMachine reads the facts of the machine it runs on. On Linux the
@@ -24,7 +29,11 @@ type Machine struct {
 // the CPU model from /proc/cpuinfo ("model name", or "Hardware"/"CPU part"
 // on ARM); elsewhere they fall back to Go's GOOS and GOARCH.
 func LocalMachine() Machine {
-	m := Machine{Cores: runtime.NumCPU(), Arch: unameArch(runtime.GOARCH)}
+	m := Machine{Allowed: runtime.NumCPU(), Arch: unameArch(runtime.GOARCH)}
+	m.Cores = cpuCount(procLine("/sys/devices/system/cpu/online"))
+	if m.Cores == 0 {
+		m.Cores = m.Allowed
+	}
 	m.Host, _ = os.Hostname()
 	m.System = procLine("/proc/sys/kernel/ostype")
 	if m.System == "" {
@@ -34,6 +43,28 @@ func LocalMachine() Machine {
 	m.Version = procLine("/proc/sys/kernel/version")
 	m.CPU = cpuModel("/proc/cpuinfo")
 	return m
+}
+
+// cpuCount counts the CPUs of a Linux CPU list such as "0-3,6,8-9" (the
+// format of /sys/devices/system/cpu/online); 0 when list is empty or
+// malformed.
+func cpuCount(list string) int {
+	n := 0
+	for _, part := range strings.Split(strings.TrimSpace(list), ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return 0
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return 0
+			}
+		}
+		n += b - a + 1
+	}
+	return n
 }
 
 // unameArch maps GOARCH to the machine name uname prints.

@@ -178,3 +178,17 @@ func TestCPUModel(t *testing.T) {
 		t.Errorf("arm cpuinfo: %q", got)
 	}
 }
+
+func TestCPUCount(t *testing.T) {
+	for _, c := range []struct {
+		list string
+		want int
+	}{{"0-1\n", 2}, {"0", 1}, {"0-3,6,8-9", 7}, {"", 0}, {"3-1", 0}, {"x", 0}} {
+		if got := cpuCount(c.list); got != c.want {
+			t.Errorf("cpuCount(%q) = %d, want %d", c.list, got, c.want)
+		}
+	}
+	if m := LocalMachine(); m.Cores < m.Allowed || m.Allowed < 1 {
+		t.Errorf("LocalMachine: %d cores online, %d allowed; want 1 <= allowed <= online", m.Cores, m.Allowed)
+	}
+}

@@ -18,7 +18,7 @@
 //	 "version":"0.1.0","mbyte":1000000,"date":"2026-01-02T15:04:05Z",
 //	 "host":"node1","transport":"tcp","command":"mpbench run -np 2 pingpong",
 //	 "options":{"np":"2","msglog":"0:22",...},
-//	 "info":{"cpu":"...","cores":"2","go":"go1.26.8","os":"linux/amd64",...}}
+//	 "info":{"cpu":"...","cores":"2","cpus_allowed":"1","go":"go1.26.8","os":"linux/amd64",...}}
 //	{"type":"row","benchmark":"PingPong","processes":2,"multi":-1,"groups":1,
 //	 "group":-1,"bytes":1024,"repetitions":1000,"t_max_usec":2.01,
 //	 "mbytes_per_sec":509.55}
