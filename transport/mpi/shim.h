@@ -141,6 +141,29 @@ static inline int mpb_pingpong(uintptr_t sbuf, long sstride, int sslots, uintptr
 	return MPI_SUCCESS;
 }
 
+// mpb_pingping runs n repetitions of IMB's PingPing loop (IMB_pingping.c)
+// with peer on c: MPI_Isend to peer, MPI_Recv from peer, MPI_Wait for the
+// send, with buffers, slots and timing as in mpb_pingpong.
+static inline int mpb_pingping(uintptr_t sbuf, long sstride, int sslots, uintptr_t rbuf, long rstride, int rslots,
+		int size, int first, int n, int peer, int tag, MPI_Comm c, double *secs) {
+	MPI_Status st;
+	MPI_Request q;
+	int rc;
+	double t0 = MPI_Wtime();
+	for (int i = 0; i < n; i++) {
+		char *s = (char *)sbuf + (long)((first + i) % sslots) * sstride;
+		char *r = (char *)rbuf + (long)((first + i) % rslots) * rstride;
+		if ((rc = MPI_Isend(s, size, MPI_BYTE, peer, tag, c, &q)) != MPI_SUCCESS) return rc;
+		if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) {
+			MPI_Wait(&q, MPI_STATUS_IGNORE);
+			return rc;
+		}
+		if ((rc = MPI_Wait(&q, MPI_STATUS_IGNORE)) != MPI_SUCCESS) return rc;
+	}
+	*secs = MPI_Wtime() - t0;
+	return MPI_SUCCESS;
+}
+
 // mpb_wait is MPI_Wait with a receive's status stored by mpb_status (recv
 // non-zero).
 static inline int mpb_wait(MPI_Request *r, int recv, int *out) {
