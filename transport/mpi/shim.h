@@ -115,6 +115,12 @@ static inline int mpb_recv(uintptr_t buf, int n, int src, int tag, MPI_Comm c, u
 	return mpb_status(&st, (int *)out);
 }
 
+// mpb_slot is the address of repetition i's slot: slot i mod slots,
+// stride bytes apart from base (mpbench's -off_cache layout).
+static inline char *mpb_slot(uintptr_t base, long stride, int slots, int i) {
+	return (char *)base + (long)(i % slots) * stride;
+}
+
 // mpb_pingpong runs n repetitions of IMB's PingPong loop (IMB_pingpong.c)
 // with peer on c: a rank that starts sends, then receives; the other
 // receives, then sends; size bytes of MPI_BYTE with tag. Repetition i uses
@@ -127,8 +133,7 @@ static inline int mpb_pingpong(uintptr_t sbuf, long sstride, int sslots, uintptr
 	int rc;
 	double t0 = MPI_Wtime();
 	for (int i = 0; i < n; i++) {
-		char *s = (char *)sbuf + (long)((first + i) % sslots) * sstride;
-		char *r = (char *)rbuf + (long)((first + i) % rslots) * rstride;
+		char *s = mpb_slot(sbuf, sstride, sslots, first + i), *r = mpb_slot(rbuf, rstride, rslots, first + i);
 		if (starts) {
 			if ((rc = MPI_Send(s, size, MPI_BYTE, peer, tag, c)) != MPI_SUCCESS) return rc;
 			if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) return rc;
@@ -151,8 +156,7 @@ static inline int mpb_pingping(uintptr_t sbuf, long sstride, int sslots, uintptr
 	int rc;
 	double t0 = MPI_Wtime();
 	for (int i = 0; i < n; i++) {
-		char *s = (char *)sbuf + (long)((first + i) % sslots) * sstride;
-		char *r = (char *)rbuf + (long)((first + i) % rslots) * rstride;
+		char *s = mpb_slot(sbuf, sstride, sslots, first + i), *r = mpb_slot(rbuf, rstride, rslots, first + i);
 		if ((rc = MPI_Isend(s, size, MPI_BYTE, peer, tag, c, &q)) != MPI_SUCCESS) return rc;
 		if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) {
 			MPI_Wait(&q, MPI_STATUS_IGNORE);
