@@ -2,15 +2,12 @@ package analysis
 
 import (
 	"encoding/csv"
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
-
-// refDir holds the study's reference tables, relative to this package.
-const refDir = "../../shared/reference"
 
 // refTable is a reference CSV: header names and records, '#' comment
 // lines dropped.
@@ -22,7 +19,7 @@ type refTable struct {
 
 func readRef(t *testing.T, name string) refTable {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(refDir, name))
+	b, err := os.ReadFile(testcorpus.Reference(t, name))
 	if err != nil {
 		t.Fatalf("reference table: %v", err)
 	}

@@ -1,8 +1,7 @@
 package report
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"testing"
 
 	"github.com/mpbench/mpbench/analysis"
@@ -10,35 +9,10 @@ import (
 	"github.com/mpbench/mpbench/result/read"
 )
 
-// corpusDir returns ../shared/corpus/raw beside the module root, or skips
-// t when the corpus of real IMB/OSU files is absent.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("corpus not found: no go.mod above the working directory")
-		}
-		dir = parent
-	}
-	raw := filepath.Join(dir, "..", "shared", "corpus", "raw")
-	if st, err := os.Stat(raw); err != nil || !st.IsDir() {
-		t.Skip("corpus not found: expected ../shared/corpus/raw beside the module root")
-	}
-	return raw
-}
-
 // corpusRuns reads one corpus file with the format-detecting reader.
 func corpusRuns(t testing.TB, name string) (string, []result.Run) {
 	t.Helper()
-	path := filepath.Join(corpusDir(t), name)
+	path := testcorpus.Path(t, name)
 	runs, err := read.File(path)
 	if err != nil {
 		t.Fatalf("read %s: %v", name, err)

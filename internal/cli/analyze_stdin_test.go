@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"os"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func withStdin(t *testing.T, path string, f func()) {
 
 // TestStdinDash: "-" reads standard input in analyze, report and compare.
 func TestStdinDash(t *testing.T) {
-	good := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	good := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
 	withStdin(t, good, func() {
 		code, stdout, stderr := runMain(t, "analyze", "-")
 		if code != 0 || !strings.Contains(stdout, "== stdin: IMB-MPI1 2019 Update 3") || !strings.Contains(stdout, "-- PingPong np=2") {
@@ -40,7 +41,7 @@ func TestStdinDash(t *testing.T) {
 // TestKWithoutWire: --k without --wire has no latency to average: one
 // warning line, and the analysis still runs.
 func TestKWithoutWire(t *testing.T) {
-	good := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	good := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
 	code, stdout, stderr := runMain(t, "analyze", "--k", "5", good)
 	if code != 0 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--k has no effect without --wire") ||
 		!strings.Contains(stdout, "-- PingPong np=2") {

@@ -1,22 +1,12 @@
 package cli
 
 import (
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// corpusFile returns the path of a file of the shared corpus of real IMB
-// and OSU outputs (../shared/corpus/raw from the module root), or skips t.
-func corpusFile(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "corpus", "raw", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus file %s not found (expected ../shared/corpus/raw beside the module root)", name)
-	}
-	return p
-}
 
 func TestAnalyzeBadFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -50,7 +40,7 @@ func TestAnalyzeBadFiles(t *testing.T) {
 }
 
 func TestAnalyzeGoodAndBadFile(t *testing.T) {
-	good := corpusFile(t, "006-imb2019u3-pingpong.txt")
+	good := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
 	bad := filepath.Join(t.TempDir(), "x.txt")
 	if err := os.WriteFile(bad, []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -68,8 +58,8 @@ func TestAnalyzeGoodAndBadFile(t *testing.T) {
 }
 
 func TestReportWritesPageAndPNGs(t *testing.T) {
-	a := corpusFile(t, "006-imb2019u3-pingpong.txt")
-	b := corpusFile(t, "004-osu532-latency.txt")
+	a := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
+	b := testcorpus.Path(t, "004-osu532-latency.txt")
 	dir := t.TempDir()
 	page := filepath.Join(dir, "r.html")
 	pngs := filepath.Join(dir, "png")
@@ -107,8 +97,8 @@ func TestReportNeedsOutput(t *testing.T) {
 }
 
 func TestCompareCommand(t *testing.T) {
-	a := corpusFile(t, "006-imb2019u3-pingpong.txt")
-	b := corpusFile(t, "005-imb2018u1-pingpong-wrapped.txt")
+	a := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
+	b := testcorpus.Path(t, "005-imb2018u1-pingpong-wrapped.txt")
 	code, stdout, stderr := runMain(t, "compare", "--format", "csv", a, b)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -122,7 +112,7 @@ func TestCompareCommand(t *testing.T) {
 		t.Errorf("one file: exit %d, stderr %q; want exit 2 asking for two files", code, stderr)
 	}
 	// PingPong against OSU's barrier: no point in common.
-	osu := corpusFile(t, "022-osu571-barrier.txt")
+	osu := testcorpus.Path(t, "022-osu571-barrier.txt")
 	code, stdout, stderr = runMain(t, "compare", a, osu)
 	if code != ExitUsage || !strings.Contains(stdout, "nothing to compare") || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no point (benchmark, processes, message size) in common") {
 		t.Errorf("no common point: exit %d, stdout %q, stderr %q; want the table's note, exit 2 and one line", code, stdout, stderr)
@@ -130,8 +120,8 @@ func TestCompareCommand(t *testing.T) {
 }
 
 func TestAnalyzeCombine(t *testing.T) {
-	a := corpusFile(t, "006-imb2019u3-pingpong.txt")
-	b := corpusFile(t, "005-imb2018u1-pingpong-wrapped.txt")
+	a := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
+	b := testcorpus.Path(t, "005-imb2018u1-pingpong-wrapped.txt")
 	code, stdout, stderr := runMain(t, "analyze", "--combine", a, b)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)

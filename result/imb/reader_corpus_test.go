@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/internal/corpustest"
 )
 
 // readerCell is one value expected in a row, found by benchmark, process
@@ -178,10 +178,9 @@ var readerCorpusCases = []readerCase{
 }
 
 func TestReaderCorpus(t *testing.T) {
-	corpustest.Dir(t)
 	for _, c := range readerCorpusCases {
 		t.Run(c.file, func(t *testing.T) {
-			runs, err := Parse(corpustest.Read(t, c.file), c.file)
+			runs, err := Parse(testcorpus.Read(t, c.file), c.file)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,40 +3,11 @@ package imb
 import (
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mpbench/mpbench/result"
 )
-
-// TestReaderTestdata reads the corpus files copied into testdata/reader
-// with the same expectations as TestReaderCorpus, so that the key cases
-// run without the shared corpus.
-func TestReaderTestdata(t *testing.T) {
-	n := 0
-	for _, c := range readerCorpusCases {
-		data, err := os.ReadFile(filepath.Join("testdata", "reader", c.file))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-		t.Run(c.file, func(t *testing.T) {
-			runs, err := Parse(data, c.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			readerCheckCase(t, c, runs)
-		})
-	}
-	if n != 6 {
-		t.Errorf("%d testdata files have expectations, want 6", n)
-	}
-}
 
 func readerParse(t *testing.T, text string) []result.Run {
 	t.Helper()

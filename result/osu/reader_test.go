@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/internal/corpustest"
 )
 
 // cell is one value expected in the row of a size (-1: no size column).
@@ -74,9 +74,8 @@ var osuCases = []osuCase{
 }
 
 func TestReadCorpus(t *testing.T) {
-	corpustest.Dir(t)
 	for _, c := range osuCases {
-		t.Run(c.file, func(t *testing.T) { checkCase(t, c, corpustest.Read(t, c.file)) })
+		t.Run(c.file, func(t *testing.T) { checkCase(t, c, testcorpus.Read(t, c.file)) })
 	}
 }
 
@@ -183,7 +182,7 @@ func field(r *result.Row, f string) float64 {
 
 // The second run of 036 is cut mid-number.
 func TestReadCutRow(t *testing.T) {
-	runs, err := Parse(corpustest.Read(t, "036-osu532-alltoall-full-two-runs-issue.txt"), "036")
+	runs, err := Parse(testcorpus.Read(t, "036-osu532-alltoall-full-two-runs-issue.txt"), "036")
 	if err != nil {
 		t.Fatal(err)
 	}

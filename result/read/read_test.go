@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/internal/corpustest"
 	"github.com/mpbench/mpbench/result/native"
 )
 
-// corpusSummary is what every file of the shared corpus reads as: runs,
+// corpusSummary is what every file of the corpus (testdata/corpus) reads as: runs,
 // rows in all runs, problems in all runs and how many runs are aborted.
 // The per-file details are tested in result/imb and result/osu.
 var corpusSummary = []struct {
@@ -57,7 +57,7 @@ var corpusSummary = []struct {
 }
 
 func TestCorpusEveryFile(t *testing.T) {
-	dir := corpustest.Dir(t)
+	dir := testcorpus.Dir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestCorpusEveryFile(t *testing.T) {
 	for _, c := range corpusSummary {
 		t.Run(c.file, func(t *testing.T) {
 			path := filepath.Join(dir, c.file)
-			data := corpustest.Read(t, c.file)
+			data := testcorpus.Read(t, c.file)
 			if f := Detect(data); f != c.format {
 				t.Errorf("Detect = %v, want %v", f, c.format)
 			}
@@ -106,7 +106,7 @@ func TestNotBenchmark(t *testing.T) {
 	}
 	// A table of file names quoting IMB's markers ("# Benchmarking
 	// Multi-PingPong', ...", "Intel (R) MPI Benchmarks") is not IMB output.
-	if _, err := File(filepath.Join("testdata", "corpus-manifest.tsv")); !errors.Is(err, ErrNotBenchmark) {
+	if _, err := File(filepath.Join(filepath.Dir(testcorpus.Dir(t)), "MANIFEST.tsv")); !errors.Is(err, ErrNotBenchmark) {
 		t.Errorf("corpus manifest: err %v, want not benchmark output", err)
 	}
 	// IMB's banner rule alone, after launcher lines, is IMB output that
@@ -186,7 +186,7 @@ func TestNativeAndIMBWriterRoundTrip(t *testing.T) {
 // BenchmarkReadCorpus reads every corpus file once per iteration.
 // Run: go test ./result/read -run '^$' -bench ReadCorpus
 func BenchmarkReadCorpus(b *testing.B) {
-	dir := corpustest.Dir(b)
+	dir := testcorpus.Dir(b)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	var data [][]byte
 	for _, f := range files {

@@ -1,3 +1,4 @@
+// Package corpustest holds checks shared by the readers' corpus and fuzz tests.
 package corpustest
 
 import (
