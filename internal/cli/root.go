@@ -67,6 +67,7 @@ in the GNU form (--npmin 2).`,
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
 	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
+	root.AddCommand(newAppCmd(inv))
 	return root
 }
 

@@ -1,0 +1,109 @@
+package app
+
+import (
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+)
+
+// Comm is the communicator an application runs on: a comm.Comm, the
+// collective algorithms to use on it (a zero coll.Algorithms takes coll's
+// decision table, or the MPI library's own collectives on an MPI
+// communicator), and a clock that adds up the wall time (seconds, by the
+// communicator's Wtime) spent inside every call made through Comm. The
+// communicators Split returns share that clock, so CommSeconds is the
+// rank's whole communication time.
+//
+// Calls that are not part of the measured run (verification, gathering
+// the report) go to Raw and are not counted.
+type Comm struct {
+	c     comm.Comm
+	alg   coll.Algorithms
+	clock *clock
+}
+
+// clock accumulates the time inside communication calls of one rank.
+type clock struct {
+	seconds float64
+	calls   int64
+}
+
+// NewComm wraps c, whose collectives run with alg.
+func NewComm(c comm.Comm, alg coll.Algorithms) *Comm {
+	return &Comm{c: c, alg: alg, clock: &clock{}}
+}
+
+// Rank is the calling process's rank in this communicator.
+func (c *Comm) Rank() int { return c.c.Rank() }
+
+// Size is the number of ranks in this communicator.
+func (c *Comm) Size() int { return c.c.Size() }
+
+// Wtime is the communicator's wall clock in seconds (MPI_Wtime).
+func (c *Comm) Wtime() float64 { return c.c.Wtime() }
+
+// Raw returns the underlying communicator, for calls that must not count
+// as the application's communication.
+func (c *Comm) Raw() comm.Comm { return c.c }
+
+// Algorithms returns the collective algorithms of c.
+func (c *Comm) Algorithms() coll.Algorithms { return c.alg }
+
+// CommSeconds is the wall time spent so far inside c's calls (and those of
+// communicators split from it), in seconds.
+func (c *Comm) CommSeconds() float64 { return c.clock.seconds }
+
+// CommCalls is the number of calls counted in CommSeconds.
+func (c *Comm) CommCalls() int64 { return c.clock.calls }
+
+// ResetClock sets CommSeconds and CommCalls to zero, at the start of a
+// timed part.
+func (c *Comm) ResetClock() { *c.clock = clock{} }
+
+// timed runs f and adds its wall time to the clock.
+func (c *Comm) timed(f func() error) error {
+	t0 := c.c.Wtime()
+	err := f()
+	c.clock.seconds += c.c.Wtime() - t0
+	c.clock.calls++
+	return err
+}
+
+// Split partitions c by color, ordered by key (MPI_Comm_split); the new
+// communicator shares c's clock and algorithms. A rank passing
+// comm.Undefined gets nil.
+func (c *Comm) Split(color, key int) (*Comm, error) {
+	var s comm.Comm
+	err := c.timed(func() (err error) { s, err = c.c.Split(color, key); return err })
+	if err != nil || s == nil {
+		return nil, err
+	}
+	return &Comm{c: s, alg: c.alg, clock: c.clock}, nil
+}
+
+// Barrier is MPI_Barrier.
+func (c *Comm) Barrier() error {
+	return c.timed(func() error { return c.alg.Barrier(c.c) })
+}
+
+// Bcast broadcasts buf from root (MPI_Bcast).
+func (c *Comm) Bcast(buf []byte, root int) error {
+	return c.timed(func() error { return c.alg.Bcast(c.c, buf, root) })
+}
+
+// Allreduce combines send of every rank with op into recv on every rank
+// (MPI_Allreduce); lengths in bytes, elements of dt.
+func (c *Comm) Allreduce(send, recv []byte, dt coll.Datatype, op coll.Op) error {
+	return c.timed(func() error { return c.alg.Allreduce(c.c, send, recv, dt, op) })
+}
+
+// Reduce combines send of every rank with op into recv on root
+// (MPI_Reduce).
+func (c *Comm) Reduce(send, recv []byte, dt coll.Datatype, op coll.Op, root int) error {
+	return c.timed(func() error { return c.alg.Reduce(c.c, send, recv, dt, op, root) })
+}
+
+// Alltoall sends block i of send (len(send)/Size() bytes) to rank i and
+// receives rank i's block into block i of recv (MPI_Alltoall).
+func (c *Comm) Alltoall(send, recv []byte) error {
+	return c.timed(func() error { return c.alg.Alltoall(c.c, send, recv) })
+}

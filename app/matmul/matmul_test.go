@@ -1,0 +1,108 @@
+package matmul
+
+import (
+	"math"
+	"testing"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/app"
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/comm/commtest"
+)
+
+// naive is the textbook triple loop, independent of BLAS.
+func naive(n int, square bool) []float64 {
+	out := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for k := 0; k < n; k++ {
+				b := ElementB(k, j)
+				if square {
+					b = ElementA(k, j)
+				}
+				s += ElementA(i, k) * b
+			}
+			out[i*n+j] = s
+		}
+	}
+	return out
+}
+
+func TestSerialMatchesTripleLoop(t *testing.T) {
+	for _, sq := range []bool{false, true} {
+		if e := MaxRelError(Serial(37, sq), naive(37, sq)); e > 1e-14 {
+			t.Errorf("square=%v: serial Gemm differs from the triple loop by %g", sq, e)
+		}
+	}
+}
+
+func TestPartCoversOrder(t *testing.T) {
+	for _, tc := range []struct{ n, parts int }{{10, 3}, {1000, 16}, {7, 7}, {2000, 4}} {
+		prev := 0
+		for k := 0; k < tc.parts; k++ {
+			lo, hi := Part(tc.n, tc.parts, k)
+			if lo != prev || hi-lo < tc.n/tc.parts || hi-lo > tc.n/tc.parts+1 {
+				t.Fatalf("Part(%d, %d, %d) = [%d, %d), previous end %d", tc.n, tc.parts, k, lo, hi, prev)
+			}
+			prev = hi
+		}
+		if prev != tc.n {
+			t.Fatalf("parts of %d in %d end at %d", tc.n, tc.parts, prev)
+		}
+	}
+}
+
+// TestDistributedProduct runs the product on grids 1x1, 1x2, 1x3, 2x2,
+// 2x3 and 2x4 (orders not divisible by the grid included) and checks the
+// result, the Bcast count and the time split on every rank.
+func TestDistributedProduct(t *testing.T) {
+	for _, tc := range []struct {
+		np, n  int
+		square bool
+	}{{1, 20, false}, {2, 33, false}, {3, 31, true}, {4, 40, true}, {6, 29, false}, {8, 50, false}} {
+		reps := make([]*app.Report, tc.np)
+		calls := make([]int64, tc.np)
+		commtest.Run(t, tc.np, comm.Config{}, func(c comm.Comm) error {
+			ac := app.NewComm(c, coll.Algorithms{})
+			rep, err := Run(ac, Config{N: tc.n, Square: tc.square, Verify: true})
+			reps[c.Rank()], calls[c.Rank()] = rep, ac.CommCalls()
+			return err
+		})
+		rep := reps[0]
+		if !rep.Verified {
+			t.Errorf("np %d n %d: not verified: %s", tc.np, tc.n, rep.Verification)
+		}
+		if len(rep.Ranks) != tc.np {
+			t.Fatalf("np %d: %d rank times", tc.np, len(rep.Ranks))
+		}
+		p, q := analysis.Grid(tc.np)
+		for r, ct := range calls {
+			if ct != int64(p+q) {
+				t.Errorf("np %d rank %d: %d timed calls, want %d Bcasts (%d x %d grid)", tc.np, r, ct, p+q, p, q)
+			}
+		}
+		for r, rt := range rep.Ranks {
+			if rt.Total <= 0 || rt.Compute <= 0 || rt.Comm < 0 || rt.Compute+rt.Comm > rt.Total*1.0001 {
+				t.Errorf("np %d rank %d: times %+v inconsistent", tc.np, r, rt)
+			}
+		}
+		if want := 2 * math.Pow(float64(tc.n), 3) / rep.Max().Total / 1e6; math.Abs(rep.Mops-want) > 1e-9*want {
+			t.Errorf("Mop/s %g, want %g", rep.Mops, want)
+		}
+	}
+}
+
+func TestBadOrders(t *testing.T) {
+	commtest.Run(t, 4, comm.Config{}, func(c comm.Comm) error {
+		ac := app.NewComm(c, coll.Algorithms{})
+		if _, err := Run(ac, Config{N: 1}); err == nil {
+			t.Error("n = 1 on a 2 x 2 grid accepted")
+		}
+		if _, err := Run(ac, Config{N: MaxVerify + 1, Verify: true}); err == nil {
+			t.Error("verification above MaxVerify accepted")
+		}
+		return nil
+	})
+}

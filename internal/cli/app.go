@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mpbench/mpbench/app"
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/internal/sink"
+	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// "mpbench app NAME" runs an application on -np ranks. The same command
+// line is every rank's: run by hand it validates its options and starts
+// -np copies of itself through mpbench's launcher (package launch); a copy
+// started by the launcher (launch.IsWorker) or by an MPI launcher (mpi
+// builds) is one rank and runs the application on its communicator.
+
+// appFlags are the options every application shares.
+type appFlags struct {
+	np        int
+	transport string
+	coll      string
+	load      int
+	jsonFile  string
+	csvFile   string
+	timeout   time.Duration
+	flags     *pflag.FlagSet
+}
+
+// addAppFlags defines the shared options on fs.
+func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
+	f.flags = fs
+	fs.IntVar(&f.np, "np", 1, "number of processes (ranks) to start, as mpirun -np")
+	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts")
+	fs.StringVar(&f.coll, "coll", "", "collective algorithms, e.g. bcast=binomial,alltoall=pairwise (default: the decision table; see 'mpbench run --show-algorithms')")
+	fs.IntVar(&f.load, "load", 0, "start K CPU-consuming processes beside each rank, to emulate a slower processor (the study's figures 4.120-4.123)")
+	fs.StringVar(&f.jsonFile, "json", "", "also write the run's row to FILE as JSON Lines")
+	fs.StringVar(&f.csvFile, "csv", "", "also write the run's row to FILE as CSV")
+	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
+}
+
+// appBody runs one application on a rank's communicator.
+type appBody func(c *app.Comm) (*app.Report, error)
+
+// errNotVerified ends a run whose result did not match the reference.
+var errNotVerified = errors.New("verification failed")
+
+// newAppCmd is "mpbench app": the applications, one subcommand each.
+func newAppCmd(inv *invocation) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "app NAME [options]",
+		Short: "Run an application on -np ranks: the block matrix product, NAS EP and FT",
+		Long: `Run an application written on mpbench's communicator on -np processes of this
+machine (or as the ranks of an MPI job, in mpi builds under mpirun). Every
+run prints its time, Mop/s and verification as the NAS Parallel Benchmarks
+do, and the time split into computation (the application's kernels) and
+communication (time inside the communicator's calls), per rank and the
+maximum over ranks. --json and --csv write the run as one row.
+
+Exit status: 0 success, 1 the run failed or its result did not verify,
+2 bad options.`,
+	}
+	cmd.AddCommand(newAppMatmulCmd(inv), newAppLoadCmd())
+	return cmd
+}
+
+// newAppLoadCmd is the hidden CPU-consuming process of --load.
+func newAppLoadCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    "load",
+		Short:  "Consume one CPU until killed (started by --load)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		Run: func(*cobra.Command, []string) {
+			app.Burn(make(chan struct{}))
+		},
+	}
+}
+
+// checkAppFlags validates the shared options.
+func checkAppFlags(f *appFlags) error {
+	switch {
+	case f.np < 1:
+		return usageErrorf("-np %d: need at least 1 process", f.np)
+	case f.load < 0:
+		return usageErrorf("--load %d: the number of load processes per rank must be >= 0", f.load)
+	}
+	switch f.transport {
+	case launch.TransportAuto, launch.TransportTCP, launch.TransportShm:
+	default:
+		return usageErrorf("--transport %s: use auto, shm or tcp (an MPI library runs the application when mpbench built with -tags mpi is started by mpirun)", f.transport)
+	}
+	if _, err := coll.ParseAlgorithms(f.coll); err != nil {
+		return usageErrorf("--coll: %v", err)
+	}
+	return checkOutputPaths(f.jsonFile, f.csvFile)
+}
+
+// runApp runs application name as its role requires: one rank of a job
+// (under mpbench's launcher or an MPI launcher), or the launcher of -np
+// ranks re-running this command line.
+func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body appBody) error {
+	if err := checkAppFlags(f); err != nil {
+		return err
+	}
+	if launch.IsWorker() {
+		return reportToLauncher(cmd.ErrOrStderr(), appWorker(cmd, f, inv, body))
+	}
+	if v := mpiLauncher(); v != "" {
+		if appMPIRank == nil {
+			return usageErrorf("started by an MPI launcher (%s is set) but this mpbench has no MPI support; build it with 'go build -tags mpi ./cmd/mpbench', or run 'mpbench app %s -np N' without mpirun", v, name)
+		}
+		return appMPIRank(cmd, f, inv, body)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find the mpbench executable to start ranks: %w", err)
+	}
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
+	argv := append([]string{exe}, inv.args...)
+	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: []string{launch.EnvTransport + "=" + f.transport},
+		Timeout: f.timeout, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()})
+	if ctx.Err() != nil {
+		return cancelCause(ctx, errInterrupted)
+	}
+	if err != nil {
+		return fmt.Errorf("app %s failed: %w", name, err)
+	}
+	return nil
+}
+
+// appWorker is one rank of a job started by mpbench's launcher.
+func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) error {
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
+	ep, err := launch.Join(ctx)
+	if err != nil {
+		return err
+	}
+	name := launch.TransportName(ep)
+	world, err := comm.NewWorld(ep, comm.Config{EagerLimit: defaultEager(name)})
+	if err != nil {
+		ep.Close()
+		return err
+	}
+	defer world.Close()
+	return appRank(cmd, f, inv, world, name, body)
+}
+
+// appRank runs the application on c (transport names what c runs on):
+// every rank runs body; rank 0 prints the report on stdout and writes the
+// --json and --csv row. A result that does not verify is an error on
+// every rank (errNotVerified).
+func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, transport string, body appBody) error {
+	alg, err := coll.ParseAlgorithms(f.coll)
+	if err != nil {
+		return usageErrorf("--coll: %v", err)
+	}
+	start := time.Now()
+	var files []native.Writer
+	var closers []io.Closer
+	defer func() {
+		for _, cl := range closers {
+			cl.Close()
+		}
+	}()
+	if c.Rank() == 0 {
+		if files, closers, err = openAppFiles(f, inv, transport, c.Size(), start); err != nil {
+			return err
+		}
+	}
+	if f.load > 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		stopLoad, err := app.StartLoad([]string{exe, "app", "load"}, f.load)
+		if err != nil {
+			return err
+		}
+		defer stopLoad()
+	}
+	ac := app.NewComm(c, alg)
+	rep, err := body(ac)
+	if err == nil && c.Rank() == 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("Transport       = %24s", transport))
+		if f.load > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("CPU load        = %24s", fmt.Sprintf("%d processes per rank", f.load)))
+		}
+		err = rep.Print(cmd.OutOrStdout())
+		for _, w := range files {
+			if werr := w.WriteRow(rep.Row()); werr != nil && err == nil {
+				err = werr
+			}
+		}
+	}
+	if err == nil {
+		err = c.Barrier()
+	}
+	if err == nil && !verifiedEverywhere(ac, rep) {
+		err = errNotVerified
+	}
+	for _, w := range files {
+		if werr := w.WriteEnd(err); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("rank %d: %s: %w", c.Rank(), rep.Name(), err)
+	}
+	return nil
+}
+
+// verifiedEverywhere tells every rank whether rank 0 found the result
+// verified (or had nothing to check it against) (a Bcast of one byte outside the timed part).
+func verifiedEverywhere(c *app.Comm, rep *app.Report) bool {
+	b := []byte{0}
+	if c.Rank() == 0 && (rep.Verified || rep.Unchecked) {
+		b[0] = 1
+	}
+	if c.Size() > 1 {
+		if err := c.Algorithms().Bcast(c.Raw(), b, 0); err != nil {
+			return false
+		}
+	}
+	return b[0] == 1
+}
+
+// openAppFiles opens --json and --csv on rank 0 and writes their meta
+// record.
+func openAppFiles(f *appFlags, inv *invocation, transport string, np int, start time.Time) ([]native.Writer, []io.Closer, error) {
+	m := sink.LocalMachine()
+	meta := result.Meta{
+		Tool: "mpbench", Version: Version, MByte: 1e6, Date: start.Format(time.RFC3339Nano),
+		Host: m.Host, Transport: transport, Command: inv.commandLine(),
+		Options: map[string]string{"np": strconv.Itoa(np)},
+		Info: map[string]string{
+			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "cpus_allowed": strconv.Itoa(m.Allowed), "go": runtime.Version(),
+			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(np),
+		},
+	}
+	f.flags.Visit(func(fl *pflag.Flag) { meta.Options[fl.Name] = fl.Value.String() })
+	var out []native.Writer
+	var closers []io.Closer
+	for _, fl := range []struct {
+		path string
+		make func(io.Writer) native.Writer
+	}{
+		{f.jsonFile, func(w io.Writer) native.Writer { return native.NewJSONLWriter(w) }},
+		{f.csvFile, func(w io.Writer) native.Writer { return native.NewCSVWriter(w) }},
+	} {
+		if fl.path == "" {
+			continue
+		}
+		file, err := os.OpenFile(fl.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return nil, closers, err
+		}
+		closers = append(closers, file)
+		w := fl.make(file)
+		if err := w.WriteMeta(meta); err != nil {
+			return nil, closers, err
+		}
+		out = append(out, w)
+	}
+	return out, closers, nil
+}
+
+// appMPIRank, when non-nil, runs one rank of "mpbench app" in a job started
+// by an MPI launcher; set by app_mpi.go (mpi build tag).
+var appMPIRank func(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) error

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// TestAppMatmulE2E runs the matrix product on 4 ranks through the
+// launcher, over TCP, and checks the printed verification, the time split
+// and the JSON row.
+func TestAppMatmulE2E(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath := filepath.Join(dir, "mm.jsonl")
+	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "120", "-np", "4", "--transport", "tcp", "--square", "--json", jsonPath)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", exitCode(err), err, out, errb)
+	}
+	text := out.String()
+	for _, want := range []string{"Verification    =               SUCCESSFUL", "Process grid    =                    2 x 2", "Transport       =                      tcp", "A x A"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	f, err := os.Open(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := native.ReadJSONL(f, jsonPath)
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted {
+		t.Fatalf("JSON: %v, runs %+v", err, runs)
+	}
+	row := runs[0].Rows[0]
+	if row.Benchmark != "matmul" || row.Processes != 4 || row.Bytes != 120 || row.Extra["verified"] != 1 {
+		t.Errorf("row %+v", row)
+	}
+	if c, m := row.Extra["compute_max_s"], row.Extra["comm_max_s"]; !(c > 0) || !(m > 0) || c+m > row.TMax/1e6*1.001+1e-6 {
+		t.Errorf("time split compute %g + comm %g against total %g usec", c, m, row.TMax)
+	}
+}
+
+// TestAppBadInput checks that bad options exit 2 with one line.
+func TestAppBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"app", "matmul", "-n", "0"},
+		{"app", "matmul", "-n", "3", "-np", "4"},
+		{"app", "matmul", "--load", "-1"},
+		{"app", "matmul", "--transport", "ib"},
+	} {
+		cmd, out, errb := e2eCmd(t, args...)
+		err := cmd.Run()
+		if exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, exitCode(err), errb, out)
+		}
+	}
+}
