@@ -40,7 +40,7 @@ type Report struct {
 	// neither verified nor failed, e.g. a matrix product above
 	// matmul.MaxVerify).
 	Unchecked bool
-	Notes        []string // further lines for the text output (grid, BLAS, load)
+	Notes     []string // further lines for the text output (grid, BLAS, load)
 }
 
 // Max returns the maximum of each time over the ranks.
