@@ -89,7 +89,7 @@ func (a Algorithms) Allgather(c comm.Comm, sendbuf, recvbuf []byte) error {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
 	ch := a.choose("allgather", p, len(sendbuf))
-	return a.allgather(c, "Allgather", ch, sendbuf, recvbuf, uniformLayout(p, len(sendbuf)))
+	return a.allgather(c, "Allgather", "allgather", ch, sendbuf, recvbuf, uniformLayout(p, len(sendbuf)))
 }
 
 // Allgatherv collects sendbuf from every rank on every rank (MPI_Allgatherv):
@@ -114,31 +114,31 @@ func (a Algorithms) Allgatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, dis
 		return runNative(c, "Allgatherv", func() error { return n.Allgatherv(sendbuf, recvbuf, counts, l.off) })
 	}
 	ch := a.choose("allgatherv", p, l.total()/p)
-	return a.allgather(c, "Allgatherv", ch, sendbuf, recvbuf, l)
+	return a.allgather(c, "Allgatherv", "allgatherv", ch, sendbuf, recvbuf, l)
 }
 
 // allgather runs the chosen algorithm on a packed working copy when the
 // caller's layout is not packed.
-func (a Algorithms) allgather(c comm.Comm, fn string, ch Choice, sendbuf, recvbuf []byte, l layout) error {
+func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sendbuf, recvbuf []byte, l layout) error {
 	work, wl := recvbuf, l
 	if !l.isPacked() {
 		wl = packedLayout(l.cnt)
 		work = make([]byte, wl.total())
 	}
 	copy(wl.block(work, c.Rank()), sendbuf)
-	err := run(c, fn, ch, func(pc comm.Comm) error {
-		switch ch.Algorithm {
-		case "recursive_doubling":
-			return allgatherRecursiveDoubling(pc, work, wl)
-		case "bruck":
-			return allgatherBruck(pc, work, wl)
-		}
-		return allgatherRing(pc, work, wl)
-	})
+	err := dispatch(c, fn, collective, ch, &args{recv: work, rl: wl})
 	if err == nil && !l.isPacked() {
 		for i := range l.cnt {
 			copy(l.block(recvbuf, i), wl.block(work, i))
 		}
 	}
 	return err
+}
+
+// allgatherAlgorithms is the table of Allgather and Allgatherv: x.recv is
+// the packed receive buffer with blocks x.rl, this rank's block filled in.
+var allgatherAlgorithms = []algorithm{
+	{"ring", func(c comm.Comm, x *args) error { return allgatherRing(c, x.recv, x.rl) }},
+	{"recursive_doubling", func(c comm.Comm, x *args) error { return allgatherRecursiveDoubling(c, x.recv, x.rl) }},
+	{"bruck", func(c comm.Comm, x *args) error { return allgatherBruck(c, x.recv, x.rl) }},
 }

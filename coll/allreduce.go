@@ -91,13 +91,13 @@ func (a Algorithms) Allreduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype,
 	}
 	copy(recvbuf, sendbuf)
 	ch := a.choose("allreduce", c.Size(), len(sendbuf))
-	return run(c, "Allreduce", ch, func(pc comm.Comm) error {
-		switch ch.Algorithm {
-		case "recursive_doubling":
-			return allreduceRecursiveDoubling(pc, recvbuf, dt, op)
-		case "ring":
-			return allreduceRing(pc, recvbuf, dt, op)
-		}
-		return allreduceRabenseifner(pc, recvbuf, dt, op)
-	})
+	return dispatch(c, "Allreduce", "allreduce", ch, &args{recv: recvbuf, dt: dt, op: op})
+}
+
+// allreduceAlgorithms is Allreduce's table: x.recv holds this rank's
+// vector on entry and the result on return; x.dt and x.op are the reduction.
+var allreduceAlgorithms = []algorithm{
+	{"recursive_doubling", func(c comm.Comm, x *args) error { return allreduceRecursiveDoubling(c, x.recv, x.dt, x.op) }},
+	{"ring", func(c comm.Comm, x *args) error { return allreduceRing(c, x.recv, x.dt, x.op) }},
+	{"rabenseifner", func(c comm.Comm, x *args) error { return allreduceRabenseifner(c, x.recv, x.dt, x.op) }},
 }

@@ -134,18 +134,21 @@ func (a Algorithms) Alltoall(c comm.Comm, sendbuf, recvbuf []byte) error {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
 	b := len(sendbuf) / p
-	ch := a.choose("alltoall", p, b)
 	l := uniformLayout(p, b)
-	return run(c, "Alltoall", ch, func(pc comm.Comm) error {
-		switch ch.Algorithm {
-		case "bruck":
-			return alltoallBruck(pc, sendbuf, recvbuf, b)
-		case "pairwise":
-			return alltoallPairwise(pc, sendbuf, l, recvbuf, l)
-		}
-		return alltoallLinear(pc, sendbuf, l, recvbuf, l)
-	})
+	x := &args{send: sendbuf, recv: recvbuf, sl: l, rl: l}
+	return dispatch(c, "Alltoall", "alltoall", a.choose("alltoall", p, b), x)
 }
+
+// Alltoall's and Alltoallv's tables: x.send and x.recv are the buffers with
+// blocks x.sl and x.rl (block i goes to, or comes from, rank i). Bruck's
+// algorithm needs equal blocks and is Alltoall's only.
+var (
+	alltoallAlgorithms = []algorithm{alltoallLinearEntry, alltoallPairwiseEntry,
+		{"bruck", func(c comm.Comm, x *args) error { return alltoallBruck(c, x.send, x.recv, len(x.send)/c.Size()) }}}
+	alltoallvAlgorithms   = []algorithm{alltoallLinearEntry, alltoallPairwiseEntry}
+	alltoallLinearEntry   = algorithm{"linear", func(c comm.Comm, x *args) error { return alltoallLinear(c, x.send, x.sl, x.recv, x.rl) }}
+	alltoallPairwiseEntry = algorithm{"pairwise", func(c comm.Comm, x *args) error { return alltoallPairwise(c, x.send, x.sl, x.recv, x.rl) }}
+)
 
 // Alltoallv sends sendbuf[sdispls[i]:+sendcounts[i]] to rank i and receives
 // rank j's bytes into recvbuf[rdispls[j]:+recvcounts[j]] (MPI_Alltoallv).
@@ -169,11 +172,6 @@ func (a Algorithms) Alltoallv(c comm.Comm, sendbuf []byte, sendcounts, sdispls [
 	if n := a.native(c, "alltoallv"); n != nil {
 		return runNative(c, "Alltoallv", func() error { return n.Alltoallv(sendbuf, sendcounts, sl.off, recvbuf, recvcounts, rl.off) })
 	}
-	ch := a.choose("alltoallv", p, sl.total()/p)
-	return run(c, "Alltoallv", ch, func(pc comm.Comm) error {
-		if ch.Algorithm == "pairwise" {
-			return alltoallPairwise(pc, sendbuf, sl, recvbuf, rl)
-		}
-		return alltoallLinear(pc, sendbuf, sl, recvbuf, rl)
-	})
+	x := &args{send: sendbuf, recv: recvbuf, sl: sl, rl: rl}
+	return dispatch(c, "Alltoallv", "alltoallv", a.choose("alltoallv", p, sl.total()/p), x)
 }

@@ -55,11 +55,11 @@ func (a Algorithms) Barrier(c comm.Comm) error {
 	if n := a.native(c, "barrier"); n != nil {
 		return runNative(c, "Barrier", n.Barrier)
 	}
-	ch := a.choose("barrier", c.Size(), 0)
-	return run(c, "Barrier", ch, func(pc comm.Comm) error {
-		if ch.Algorithm == "tree" {
-			return barrierTree(pc)
-		}
-		return barrierDissemination(pc)
-	})
+	return dispatch(c, "Barrier", "barrier", a.choose("barrier", c.Size(), 0), &args{})
+}
+
+// barrierAlgorithms is Barrier's table (no operands).
+var barrierAlgorithms = []algorithm{
+	{"dissemination", func(c comm.Comm, _ *args) error { return barrierDissemination(c) }},
+	{"tree", func(c comm.Comm, _ *args) error { return barrierTree(c) }},
 }

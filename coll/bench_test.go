@@ -49,7 +49,7 @@ func benchColl(b *testing.B, p int, op func(a Algorithms, c comm.Comm, buf, out 
 }
 
 func benchAll(b *testing.B, collective string, op func(a Algorithms, c comm.Comm, buf, out []byte) error) {
-	for _, alg := range specOf(collective).algs {
+	for _, alg := range specOf(collective).names() {
 		a, err := ParseAlgorithms(collective + "=" + alg)
 		if err != nil {
 			b.Fatal(err)

@@ -2,9 +2,23 @@ package coll
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mpbench/mpbench/comm"
 )
+
+// dispatch runs ch's algorithm of collective (a lower-case table name) on
+// c through run. The algorithm is looked up in the collective's table: a
+// name that is not there is an error, never another algorithm.
+func dispatch(c comm.Comm, fn, collective string, ch Choice, x *args) error {
+	s := specOf(collective)
+	alg := s.algorithm(ch.Algorithm)
+	if alg == nil {
+		return fmt.Errorf("coll: %s: no %s algorithm %q (valid: %s)", fn, s.name, ch.Algorithm, strings.Join(s.names(), ", "))
+	}
+	x.seg = ch.segment()
+	return run(c, fn, ch, func(pc comm.Comm) error { return alg.run(pc, x) })
+}
 
 // run executes one collective call: it resolves the private communicator
 // (see context.go) unless c has a single rank, and prefixes errors with the

@@ -105,14 +105,17 @@ func (a Algorithms) Gather(c comm.Comm, sendbuf, recvbuf []byte, root int) error
 	if len(sendbuf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	ch := a.choose("gather", p, len(sendbuf))
-	return run(c, "Gather", ch, func(pc comm.Comm) error {
-		if ch.Algorithm == "linear" {
-			return gatherLinear(pc, sendbuf, recvbuf, uniformLayout(p, len(sendbuf)), root)
-		}
-		return gatherBinomial(pc, sendbuf, recvbuf, root)
-	})
+	x := &args{send: sendbuf, recv: recvbuf, rl: uniformLayout(p, len(sendbuf)), root: root}
+	return dispatch(c, "Gather", "gather", a.choose("gather", p, len(sendbuf)), x)
 }
+
+// Gather's and Gatherv's tables: x.send is this rank's block, x.recv the
+// root's buffer with blocks x.rl (significant at the root), x.root the root.
+var (
+	gatherAlgorithms  = []algorithm{gatherLinearEntry, {"binomial", func(c comm.Comm, x *args) error { return gatherBinomial(c, x.send, x.recv, x.root) }}}
+	gathervAlgorithms = []algorithm{gatherLinearEntry}
+	gatherLinearEntry = algorithm{"linear", func(c comm.Comm, x *args) error { return gatherLinear(c, x.send, x.recv, x.rl, x.root) }}
+)
 
 // Gatherv collects sendbuf from every rank at root (MPI_Gatherv): rank i's
 // bytes land at recvbuf[displs[i]:displs[i]+counts[i]]. counts and displs
@@ -141,8 +144,6 @@ func (a Algorithms) Gatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, displs
 	if n := a.native(c, "gatherv"); n != nil {
 		return runNative(c, "Gatherv", func() error { return n.Gatherv(sendbuf, recvbuf, counts, packedDispls(counts, displs), root) })
 	}
-	ch := a.choose("gatherv", p, len(sendbuf))
-	return run(c, "Gatherv", ch, func(pc comm.Comm) error {
-		return gatherLinear(pc, sendbuf, recvbuf, l, root)
-	})
+	x := &args{send: sendbuf, recv: recvbuf, rl: l, root: root}
+	return dispatch(c, "Gatherv", "gatherv", a.choose("gatherv", p, len(sendbuf)), x)
 }

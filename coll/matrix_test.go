@@ -70,7 +70,7 @@ func roots(p int) []int {
 // collective, p = 1..9 and every size.
 func forMatrix(t *testing.T, collective string, body func(t *testing.T, a Algorithms, p, n int)) {
 	s := specOf(collective)
-	for _, alg := range s.algs {
+	for _, alg := range s.names() {
 		a, err := ParseAlgorithms(collective + "=" + alg)
 		if err != nil {
 			t.Fatal(err)
@@ -177,7 +177,7 @@ func TestAlltoallMatrix(t *testing.T) {
 }
 
 func TestBarrierMatrix(t *testing.T) {
-	for _, alg := range specOf("barrier").algs {
+	for _, alg := range specOf("barrier").names() {
 		a, _ := ParseAlgorithms("barrier=" + alg)
 		for p := 1; p <= 9; p++ {
 			t.Run(fmt.Sprintf("%s/p=%d", alg, p), func(t *testing.T) {

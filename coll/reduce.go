@@ -180,16 +180,19 @@ func (a Algorithms) Reduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op
 	if len(sendbuf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	ch := a.choose("reduce", p, len(sendbuf))
-	return run(c, "Reduce", ch, func(pc comm.Comm) error {
-		switch ch.Algorithm {
-		case "linear":
-			return reduceLinear(pc, sendbuf, recvbuf, dt, op, root)
-		case "binomial":
-			return reduceBinomial(pc, sendbuf, recvbuf, dt, op, root)
-		case algPipeline:
-			return reducePipeline(pc, sendbuf, recvbuf, dt, op, root, ch.segment())
-		}
-		return reduceRabenseifner(pc, sendbuf, recvbuf, dt, op, root)
-	})
+	x := &args{send: sendbuf, recv: recvbuf, dt: dt, op: op, root: root}
+	return dispatch(c, "Reduce", "reduce", a.choose("reduce", p, len(sendbuf)), x)
+}
+
+// reduceAlgorithms is Reduce's table: x.send and x.recv are the vectors,
+// x.dt and x.op the reduction, x.root the root.
+var reduceAlgorithms = []algorithm{
+	{"linear", func(c comm.Comm, x *args) error { return reduceLinear(c, x.send, x.recv, x.dt, x.op, x.root) }},
+	{"binomial", func(c comm.Comm, x *args) error { return reduceBinomial(c, x.send, x.recv, x.dt, x.op, x.root) }},
+	{algPipeline, func(c comm.Comm, x *args) error {
+		return reducePipeline(c, x.send, x.recv, x.dt, x.op, x.root, x.seg)
+	}},
+	{"rabenseifner", func(c comm.Comm, x *args) error {
+		return reduceRabenseifner(c, x.send, x.recv, x.dt, x.op, x.root)
+	}},
 }

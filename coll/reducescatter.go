@@ -126,7 +126,8 @@ func (a Algorithms) ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts [
 	if len(sendbuf) == 0 {
 		return nil // every count is zero: nothing moves; MPI libraries return at once
 	}
-	return a.reduceScatter(c, fn, a.choose("reduce_scatter", c.Size(), len(sendbuf)), sendbuf, recvbuf, l, dt, op)
+	x := &args{send: sendbuf, recv: recvbuf, rl: l, dt: dt, op: op}
+	return dispatch(c, fn, "reduce_scatter", a.choose("reduce_scatter", c.Size(), len(sendbuf)), x)
 }
 
 // ReduceScatterBlock is ReduceScatter with len(recvbuf) bytes for every rank
@@ -152,23 +153,29 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
 	ch := a.choose("reduce_scatter_block", p, len(recvbuf))
-	return a.reduceScatter(c, fn, ch, sendbuf, recvbuf, uniformLayout(p, len(recvbuf)), dt, op)
+	x := &args{send: sendbuf, recv: recvbuf, rl: uniformLayout(p, len(recvbuf)), dt: dt, op: op}
+	return dispatch(c, fn, "reduce_scatter_block", ch, x)
 }
 
-func (a Algorithms) reduceScatter(c comm.Comm, fn string, ch Choice, sendbuf, recvbuf []byte, l layout, dt Datatype, op Op) error {
-	return run(c, fn, ch, func(pc comm.Comm) error {
-		if ch.Algorithm == "pairwise" {
-			return reduceScatterPairwise(pc, sendbuf, l, recvbuf, dt, op, tagReduceScatter)
-		}
-		work := make([]byte, len(sendbuf))
-		copy(work, sendbuf)
-		var err error
-		if ch.Algorithm == "ring" {
-			err = reduceScatterRing(pc, work, l, dt, op, tagReduceScatter)
-		} else {
-			err = reduceScatterHalving(pc, work, l, dt, op, tagReduceScatter)
-		}
-		copy(recvbuf, l.block(work, pc.Rank()))
+// reduceScatterAlgorithms is the table of ReduceScatter and
+// ReduceScatterBlock: x.send is the whole vector, x.rl its blocks, x.recv
+// this rank's block of the result; x.dt and x.op are the reduction.
+var reduceScatterAlgorithms = []algorithm{
+	{"recursive_halving", onCopy(reduceScatterHalving)},
+	{"ring", onCopy(reduceScatterRing)},
+	{"pairwise", func(c comm.Comm, x *args) error {
+		return reduceScatterPairwise(c, x.send, x.rl, x.recv, x.dt, x.op, tagReduceScatter)
+	}},
+}
+
+// onCopy runs an in-place reduce-scatter on a copy of x.send and copies
+// this rank's block of the result to x.recv.
+func onCopy(f func(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm, *args) error {
+	return func(c comm.Comm, x *args) error {
+		work := make([]byte, len(x.send))
+		copy(work, x.send)
+		err := f(c, work, x.rl, x.dt, x.op, tagReduceScatter)
+		copy(x.recv, x.rl.block(work, c.Rank()))
 		return err
-	})
+	}
 }

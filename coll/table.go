@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/mpbench/mpbench/comm"
 )
 
 // DefaultSegment is the segment size in bytes of the pipelined (chain)
@@ -43,12 +45,53 @@ func (ch Choice) segment() int {
 const algPipeline = "pipeline"
 
 // collSpec describes one collective: its algorithms and default rule.
+// The algorithm list is the only one: the parser (ParseAlgorithms), the
+// printed table (WriteTable), the decision rule's result and the dispatcher
+// (dispatch) all read it.
 type collSpec struct {
-	name  string   // lower-case MPI name without MPI_, e.g. "reduce_scatter"
-	algs  []string // valid algorithm names
-	bytes string   // what the bytes argument of Select means
-	rule  string   // the default decision rule, as printed
+	name  string      // lower-case MPI name without MPI_, e.g. "reduce_scatter"
+	algs  []algorithm // the collective's algorithms, in the order printed
+	bytes string      // what the bytes argument of Select means
+	rule  string      // the default decision rule, as printed
 	auto  func(p, n int) string
+}
+
+// algorithm is one entry of a collective's table: its name in override
+// syntax and the function that runs it on the private communicator.
+type algorithm struct {
+	name string
+	run  func(c comm.Comm, x *args) error
+}
+
+// args are the operands of one collective call as the algorithms take
+// them. Buffers and layouts are in bytes. Which fields a collective sets is
+// documented with its algorithm list (bcastAlgorithms, ...).
+type args struct {
+	send, recv []byte   // send and receive buffers; in-place algorithms work on recv
+	sl, rl     layout   // the blocks of send and recv, for collectives with blocks
+	dt         Datatype // element type of reductions
+	op         Op       // reduction operation
+	root       int      // root rank of rooted collectives
+	seg        int      // segment bytes of the pipeline algorithms (Choice.segment)
+}
+
+// names lists the collective's algorithm names in table order.
+func (s *collSpec) names() []string {
+	n := make([]string, len(s.algs))
+	for i, a := range s.algs {
+		n[i] = a.name
+	}
+	return n
+}
+
+// algorithm returns the table entry called name, or nil.
+func (s *collSpec) algorithm(name string) *algorithm {
+	for i := range s.algs {
+		if s.algs[i].name == name {
+			return &s.algs[i]
+		}
+	}
+	return nil
 }
 
 // MPICH's defaults (MPICH 3.x/4.x CVARs; Thakur, Rabenseifner & Gropp 2005).
@@ -80,7 +123,7 @@ func allgatherRule(p, total int) string {
 func fixed(name string) func(p, n int) string { return func(int, int) string { return name } }
 
 var specs = []collSpec{
-	{name: "bcast", algs: []string{"linear", "binomial", algPipeline, "scatter_allgather"},
+	{name: "bcast", algs: bcastAlgorithms,
 		bytes: "buffer bytes",
 		rule:  fmt.Sprintf("binomial if bytes < %d or ranks < %d, else scatter_allgather", mpichBcastShort, mpichBcastMinProcs),
 		auto: func(p, n int) string {
@@ -89,7 +132,7 @@ var specs = []collSpec{
 			}
 			return "scatter_allgather"
 		}},
-	{name: "reduce", algs: []string{"linear", "binomial", algPipeline, "rabenseifner"},
+	{name: "reduce", algs: reduceAlgorithms,
 		bytes: "vector bytes",
 		rule:  fmt.Sprintf("binomial if bytes <= %d, else rabenseifner", mpichReduceShort),
 		auto: func(p, n int) string {
@@ -98,7 +141,7 @@ var specs = []collSpec{
 			}
 			return "rabenseifner"
 		}},
-	{name: "allreduce", algs: []string{"recursive_doubling", "ring", "rabenseifner"},
+	{name: "allreduce", algs: allreduceAlgorithms,
 		bytes: "vector bytes",
 		rule:  fmt.Sprintf("recursive_doubling if bytes <= %d, else rabenseifner", mpichAllreduceShort),
 		auto: func(p, n int) string {
@@ -107,7 +150,7 @@ var specs = []collSpec{
 			}
 			return "rabenseifner"
 		}},
-	{name: "reduce_scatter", algs: []string{"recursive_halving", "ring", "pairwise"},
+	{name: "reduce_scatter", algs: reduceScatterAlgorithms,
 		bytes: "whole vector bytes",
 		rule:  fmt.Sprintf("recursive_halving if bytes < %d, else pairwise", mpichRedscatLong),
 		auto: func(p, n int) string {
@@ -116,7 +159,7 @@ var specs = []collSpec{
 			}
 			return "pairwise"
 		}},
-	{name: "reduce_scatter_block", algs: []string{"recursive_halving", "ring", "pairwise"},
+	{name: "reduce_scatter_block", algs: reduceScatterAlgorithms,
 		bytes: "bytes per rank",
 		rule:  fmt.Sprintf("recursive_halving if ranks*bytes < %d, else pairwise", mpichRedscatLong),
 		auto: func(p, n int) string {
@@ -125,21 +168,21 @@ var specs = []collSpec{
 			}
 			return "pairwise"
 		}},
-	{name: "gather", algs: []string{"linear", "binomial"}, bytes: "bytes per rank",
+	{name: "gather", algs: gatherAlgorithms, bytes: "bytes per rank",
 		rule: "binomial", auto: fixed("binomial")},
-	{name: "gatherv", algs: []string{"linear"}, bytes: "mean bytes per rank",
+	{name: "gatherv", algs: gathervAlgorithms, bytes: "mean bytes per rank",
 		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
-	{name: "scatter", algs: []string{"linear", "binomial"}, bytes: "bytes per rank",
+	{name: "scatter", algs: scatterAlgorithms, bytes: "bytes per rank",
 		rule: "binomial", auto: fixed("binomial")},
-	{name: "scatterv", algs: []string{"linear"}, bytes: "mean bytes per rank",
+	{name: "scatterv", algs: scattervAlgorithms, bytes: "mean bytes per rank",
 		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
-	{name: "allgather", algs: []string{"ring", "recursive_doubling", "bruck"}, bytes: "bytes per rank",
+	{name: "allgather", algs: allgatherAlgorithms, bytes: "bytes per rank",
 		rule: fmt.Sprintf("recursive_doubling if ranks*bytes < %d and ranks a power of two; else bruck if ranks*bytes < %d; else ring", mpichAllgatherLong, mpichAllgatherShort),
 		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
-	{name: "allgatherv", algs: []string{"ring", "recursive_doubling", "bruck"}, bytes: "mean bytes per rank",
+	{name: "allgatherv", algs: allgatherAlgorithms, bytes: "mean bytes per rank",
 		rule: "as allgather, on the total bytes",
 		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
-	{name: "alltoall", algs: []string{"linear", "pairwise", "bruck"}, bytes: "bytes per destination",
+	{name: "alltoall", algs: alltoallAlgorithms, bytes: "bytes per destination",
 		rule: fmt.Sprintf("bruck if bytes <= %d and ranks >= %d; else linear if bytes < %d; else pairwise", mpichAlltoallShort, mpichAlltoallMinP, mpichAlltoallMedium),
 		auto: func(p, n int) string {
 			switch {
@@ -150,9 +193,9 @@ var specs = []collSpec{
 			}
 			return "pairwise"
 		}},
-	{name: "alltoallv", algs: []string{"linear", "pairwise"}, bytes: "mean bytes per destination",
+	{name: "alltoallv", algs: alltoallvAlgorithms, bytes: "mean bytes per destination",
 		rule: "linear", auto: fixed("linear")},
-	{name: "barrier", algs: []string{"dissemination", "tree"}, bytes: "unused",
+	{name: "barrier", algs: barrierAlgorithms, bytes: "unused",
 		rule: "dissemination", auto: fixed("dissemination")},
 }
 
@@ -166,13 +209,7 @@ func specOf(name string) *collSpec {
 	return nil
 }
 
-func collectiveNames() string {
-	n := make([]string, len(specs))
-	for i, s := range specs {
-		n[i] = s.name
-	}
-	return strings.Join(n, ", ")
-}
+func collectiveNames() string { return strings.Join(Collectives(), ", ") }
 
 // Algorithms selects the algorithm of each collective: an explicit override
 // where one was given, else the default decision table (MPICH's rules by
@@ -210,8 +247,8 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 			delete(a.over, s.name)
 			continue
 		}
-		if !contains(s.algs, alg) {
-			return Algorithms{}, fmt.Errorf("coll: unknown %s algorithm %q (valid: %s, auto)", s.name, parts[0], strings.Join(s.algs, ", "))
+		if s.algorithm(alg) == nil {
+			return Algorithms{}, fmt.Errorf("coll: unknown %s algorithm %q (valid: %s, auto)", s.name, parts[0], strings.Join(s.names(), ", "))
 		}
 		ch := Choice{Algorithm: alg}
 		for _, opt := range parts[1:] {
@@ -234,15 +271,6 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 		return Algorithms{}, nil
 	}
 	return a, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // String is the overrides in ParseAlgorithms syntax, sorted by collective
@@ -295,11 +323,32 @@ func (a Algorithms) WriteTable(w io.Writer) error {
 		if ch, ok := a.over[s.name]; ok {
 			rule = "override: " + ch.String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.name, strings.Join(s.algs, ", "), s.bytes, rule)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.name, strings.Join(s.names(), ", "), s.bytes, rule)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "pipeline segment default: %d bytes; override with e.g. bcast=pipeline:seg=65536,allreduce=ring\n", DefaultSegment)
 	return err
+}
+
+// Collectives lists the collectives of the table by their lower-case names
+// (as ParseAlgorithms takes them), in WriteTable's order.
+func Collectives() []string {
+	n := make([]string, len(specs))
+	for i, s := range specs {
+		n[i] = s.name
+	}
+	return n
+}
+
+// AlgorithmNames lists the algorithms of collective (a name as in
+// ParseAlgorithms) in WriteTable's order; an unknown collective is an
+// error naming the valid ones.
+func AlgorithmNames(collective string) ([]string, error) {
+	s := specOf(collective)
+	if s == nil {
+		return nil, fmt.Errorf("coll: unknown collective %q (valid: %s)", collective, collectiveNames())
+	}
+	return s.names(), nil
 }

@@ -11,16 +11,29 @@ import (
 	"github.com/mpbench/mpbench/transport/mpi"
 )
 
+// checkedCollectives are the collectives runBoth can run; every algorithm
+// coll lists for them is checked.
+var checkedCollectives = []string{"bcast", "reduce", "allreduce", "reduce_scatter_block", "allgather", "alltoall", "barrier"}
+
 // collAlgorithms lists package coll's algorithms checked over the library's
-// point-to-point calls (coll.ParseAlgorithms syntax, one override each).
-var collAlgorithms = []string{
-	"bcast=linear", "bcast=binomial", "bcast=pipeline:seg=4096", "bcast=scatter_allgather",
-	"reduce=linear", "reduce=binomial", "reduce=pipeline:seg=4096", "reduce=rabenseifner",
-	"allreduce=recursive_doubling", "allreduce=ring", "allreduce=rabenseifner",
-	"reduce_scatter_block=recursive_halving", "reduce_scatter_block=ring", "reduce_scatter_block=pairwise",
-	"allgather=ring", "allgather=recursive_doubling", "allgather=bruck",
-	"alltoall=linear", "alltoall=pairwise", "alltoall=bruck",
-	"barrier=dissemination", "barrier=tree",
+// point-to-point calls (coll.ParseAlgorithms syntax, one override each;
+// pipelines in segments of 4096 bytes), taken from coll's own tables.
+func collAlgorithms() ([]string, error) {
+	var specs []string
+	for _, name := range checkedCollectives {
+		algs, err := coll.AlgorithmNames(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, alg := range algs {
+			spec := name + "=" + alg
+			if alg == "pipeline" {
+				spec += ":seg=4096"
+			}
+			specs = append(specs, spec)
+		}
+	}
+	return specs, nil
 }
 
 // checkCollAlgorithms runs each of coll's algorithms (forced by an
@@ -33,7 +46,11 @@ func checkCollAlgorithms(c *mpi.Comm) error {
 	p, me := c.Size(), c.Rank()
 	const blk = 3000 // bytes per rank: several 4096-byte segments in total
 	root := p - 1
-	for _, spec := range collAlgorithms {
+	specs, err := collAlgorithms()
+	if err != nil {
+		return err
+	}
+	for _, spec := range specs {
 		a, err := coll.ParseAlgorithms(spec)
 		if err != nil {
 			return err
