@@ -36,6 +36,7 @@ const (
 // Flag is one anomaly: where it is and why, in a sentence with the numbers.
 type Flag struct {
 	Kind      FlagKind
+	Series    SeriesKey // the series the flag is about (zero for a run-wide flag)
 	Benchmark string
 	Processes int   // total ranks (group size x groups under -multi)
 	Group     int   // IMB -multi 1 group, -1 otherwise
@@ -85,40 +86,24 @@ func (o AnomalyOptions) withDefaults() AnomalyOptions {
 	return o
 }
 
-// seriesKey identifies a size sweep: one benchmark on one set of ranks.
-type seriesKey struct {
-	bench string
-	multi bool
-	procs int
-	group int
-}
-
-func keyOf(r *result.Row) seriesKey {
-	n, multi := r.Processes, r.Multi != result.MultiNone
-	if multi && r.Groups > 0 {
-		n *= r.Groups
-	}
-	return seriesKey{r.Benchmark, multi, n, r.Group}
-}
-
-// DetectAnomalies checks every size sweep in rows (grouped by benchmark,
-// total ranks and -multi group) and every benchmark across rank counts,
+// DetectAnomalies checks every size sweep in rows (one per SeriesKey) and
+// every series family across rank counts (SeriesKey.Family),
 // and returns the flags sorted by benchmark, ranks, size and kind. Times
 // are the rows' headline times (result.Row.Time); repeated rows of one
 // point are averaged for the sweep checks.
 func DetectAnomalies(rows []result.Row, opt AnomalyOptions) []Flag {
 	opt = opt.withDefaults()
-	series := map[seriesKey][]*result.Row{}
-	var keys []seriesKey
+	series := map[SeriesKey][]*result.Row{}
+	var keys []SeriesKey
 	for i := range rows {
-		k := keyOf(&rows[i])
+		k := KeyOf(&rows[i])
 		if _, ok := series[k]; !ok {
 			keys = append(keys, k)
 		}
 		series[k] = append(series[k], &rows[i])
 	}
 	var flags []Flag
-	means := map[seriesKey][]Point{}
+	means := map[SeriesKey][]Point{}
 	for _, k := range keys {
 		rs := series[k]
 		flags = append(flags, zeroTimes(k, rs)...)
@@ -157,18 +142,11 @@ func DetectAnomalies(rows []result.Row, opt AnomalyOptions) []Flag {
 	return flags
 }
 
-func newFlag(kind FlagKind, k seriesKey, bytes int64, column, format string, args ...any) Flag {
-	return Flag{Kind: kind, Benchmark: k.bench, Processes: k.procs, Group: k.group, Bytes: bytes, Column: column,
-		Msg: where(k) + ": " + fmt.Sprintf(format, args...)}
-}
-
-// where names a series in a flag's sentence: "PingPong on 2 ranks", or
-// "osu_allreduce (np unknown)" when the source printed no process count.
-func where(k seriesKey) string {
-	if k.procs <= 0 {
-		return k.bench + " (np unknown)"
-	}
-	return fmt.Sprintf("%s on %d ranks", k.bench, k.procs)
+// newFlag returns a flag about series k, its sentence starting with
+// where the series is (SeriesKey.where).
+func newFlag(kind FlagKind, k SeriesKey, bytes int64, column, format string, args ...any) Flag {
+	return Flag{Kind: kind, Series: k, Benchmark: k.Name(), Processes: k.TotalRanks(), Group: k.Group, Bytes: bytes, Column: column,
+		Msg: k.where() + ": " + fmt.Sprintf(format, args...)}
 }
 
 // timeColumns returns the time-valued columns of a row by printed name:
@@ -186,7 +164,7 @@ func timeColumns(r *result.Row) map[string]float64 {
 
 // zeroTimes flags zero or negative times at sizes > 0: one flag per
 // column when the whole column is affected, else one per row.
-func zeroTimes(k seriesKey, rs []*result.Row) []Flag {
+func zeroTimes(k SeriesKey, rs []*result.Row) []Flag {
 	type cell struct {
 		bytes int64
 		v     float64
@@ -231,7 +209,7 @@ func zeroTimes(k seriesKey, rs []*result.Row) []Flag {
 	return flags
 }
 
-func defects(k seriesKey, rs []*result.Row) []Flag {
+func defects(k SeriesKey, rs []*result.Row) []Flag {
 	var flags []Flag
 	for _, r := range rs {
 		if r.Defects > 0 {
@@ -263,7 +241,7 @@ const derivedNote = " (no time column: time = bytes / reported bandwidth)"
 // returns the sweep's positive points in ascending size order. Rows
 // without a size (Barrier) are one point at size -1, so that their
 // repeats and their scaling across rank counts are checked too.
-func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag) {
+func repeats(k SeriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag) {
 	by := map[int64][]float64{}
 	for _, r := range rs {
 		if t, _ := rowTime(r, opt.MByte); t > 0 {
@@ -296,7 +274,7 @@ func repeats(k seriesKey, rs []*result.Row, opt AnomalyOptions) ([]Point, []Flag
 // slope gives the expected ratio; where it is >= 1.5 the sweep is
 // bandwidth-bound and any fall beyond Noise is flagged, elsewhere the
 // sweep is latency-bound and a fall must exceed 3 x Noise.
-func sweepSteps(k seriesKey, pts []Point, opt AnomalyOptions) []Flag {
+func sweepSteps(k SeriesKey, pts []Point, opt AnomalyOptions) []Flag {
 	for len(pts) > 0 && pts[0].Bytes <= 0 {
 		pts = pts[1:] // 0 B and no size (-1) have no size ratio
 	}
@@ -350,22 +328,20 @@ func sizeText(b int64) string {
 	return fmt.Sprintf("%d B", b)
 }
 
-// inversions flags sizes where a benchmark's time falls as ranks are
-// added beyond 2 x Noise. Reduce_scatter is exempt: its size is the total
-// vector, so each rank's share shrinks as ranks are added.
-func inversions(keys []seriesKey, pts map[seriesKey][]Point, opt AnomalyOptions) []Flag {
-	type bk struct {
-		bench string
-		multi bool
-		group int
-	}
-	groups := map[bk][]seriesKey{}
-	var order []bk
+// inversions flags sizes where a series' time falls as ranks are added
+// beyond 2 x Noise, comparing each series with the next smaller count of
+// its family (SeriesKey.Family: more ranks of a plain benchmark, more
+// simultaneous groups of one -multi group size). Reduce_scatter is
+// exempt: its size is the total vector, so each rank's share shrinks as
+// ranks are added.
+func inversions(keys []SeriesKey, pts map[SeriesKey][]Point, opt AnomalyOptions) []Flag {
+	groups := map[SeriesKey][]SeriesKey{}
+	var order []SeriesKey
 	for _, k := range keys {
-		if strings.HasPrefix(normBenchmark(k.bench), "reducescatter") {
+		if _, ok := pts[k]; !ok || strings.HasPrefix(normBenchmark(k.Benchmark), "reducescatter") || k.Processes <= 0 {
 			continue
 		}
-		g := bk{k.bench, k.multi, k.group}
+		g := k.Family()
 		if _, ok := groups[g]; !ok {
 			order = append(order, g)
 		}
@@ -374,7 +350,7 @@ func inversions(keys []seriesKey, pts map[seriesKey][]Point, opt AnomalyOptions)
 	var flags []Flag
 	for _, g := range order {
 		ks := groups[g]
-		sort.Slice(ks, func(i, j int) bool { return ks[i].procs < ks[j].procs })
+		sort.Slice(ks, func(i, j int) bool { return ks[i].TotalRanks() < ks[j].TotalRanks() })
 		for i := 1; i < len(ks); i++ {
 			lo, hi := ks[i-1], ks[i]
 			small := map[int64]float64{}
@@ -385,7 +361,7 @@ func inversions(keys []seriesKey, pts map[seriesKey][]Point, opt AnomalyOptions)
 				if t, ok := small[p.Bytes]; ok && p.Usec < t*(1-2*opt.Noise) {
 					flags = append(flags, newFlag(FlagInversion, hi, p.Bytes, "",
 						"%s takes %.2f us, %.0f%% less than %.2f us on %d ranks; time should not fall as ranks are added (check the synchronisation method, e.g. a barrier algorithm change)",
-						sizeText(p.Bytes), p.Usec, 100*(1-p.Usec/t), t, lo.procs))
+						sizeText(p.Bytes), p.Usec, 100*(1-p.Usec/t), t, lo.TotalRanks()))
 				}
 			}
 		}

@@ -28,23 +28,33 @@ func BandwidthLoss(base, other float64) Loss {
 	return l
 }
 
-// CompareRow compares one point (benchmark, ranks, size) of a run with the
-// same point of the first run.
+// CompareRow compares one point (series, size) of a run with the same
+// point of the first run.
 type CompareRow struct {
-	Benchmark string
-	Multi     bool    // rows came from an IMB -multi run (Multi-<Benchmark>)
-	Processes int     // total ranks
-	Group     int     // IMB -multi 1 group, -1 otherwise
-	Bytes     int64   // message size; -1 for benchmarks without a size (Barrier)
-	Run       int     // index of the compared run (>= 1)
-	BaseUsec  float64 // first run's time, usec (median of its repeats)
-	Usec      float64 // this run's time, usec (median of its repeats)
-	DiffUsec  float64 // Usec - BaseUsec
-	Ratio     float64 // Usec / BaseUsec: > 1 slower than the first run
+	// SeriesKey is the series both points belong to (with the runs'
+	// conditions): points are matched on it and on the size only.
+	SeriesKey
+	Bytes    int64   // message size; -1 for benchmarks without a size (Barrier)
+	Run      int     // index of the compared run (>= 1)
+	BaseUsec float64 // first run's time, usec (median of its repeats)
+	Usec     float64 // this run's time, usec (median of its repeats)
+	DiffUsec float64 // Usec - BaseUsec
+	Ratio    float64 // Usec / BaseUsec: > 1 slower than the first run
 	// BaseMBps and MBps are bytes / time in MB/s (10^6 bytes/s), computed
 	// from the times so that runs whose tools define Mbyte differently
-	// compare in one unit (field case B23); NaN without a size.
+	// compare in one unit (field case B23); NaN without a size. For a
+	// Bandwidth point they are the printed bandwidths converted to MB/s.
 	BaseMBps, MBps float64
+	// Bandwidth is true for a series that prints a bandwidth but no time
+	// (IMB Uniband/Biband and their Multi- forms, osu_bw, osu_bibw,
+	// osu_mbw_mr): the point compares the printed bandwidths (medians of
+	// the repeats, converted to MB = 10^6 B); the times are bytes /
+	// bandwidth, the time per message of the stream, so that Ratio,
+	// Change and Noise keep their meaning (> 1, + when slower).
+	Bandwidth bool
+	// BaseMsgRate and MsgRate are the printed messages per second (IMB
+	// Msg/sec, OSU Messages/s, median of the repeats); NaN when not printed.
+	BaseMsgRate, MsgRate float64
 	// LossPct is the bandwidth lost against the first run, 100 x (1 -
 	// BaseUsec/Usec) as in the study's tables 4.3/4.4; negative is a gain.
 	LossPct float64
@@ -63,7 +73,14 @@ type CompareRow struct {
 	Significant bool
 }
 
-type pointStats struct{ median, spread float64 }
+// Unmatched is a series measured in some of the compared runs only: its
+// points are in no comparison.
+type Unmatched struct {
+	Series SeriesKey
+	In     []int // indices of the runs that measured it, ascending
+}
+
+type pointStats struct{ median, spread, msgRate float64 }
 
 // MinNoise is the least relative noise a comparison assumes when repeats
 // exist: repeats within one file come from one job and agree better than
@@ -83,31 +100,59 @@ func NoiseFloor(a, b float64) float64 {
 	return math.Max(MinNoise, PrintResolutionUsec/math.Min(a, b))
 }
 
-// runPoints takes the median of a run's rows per (series, size) and
-// records the repeats' spread (spreadOf). Rows without a size (Barrier)
-// are one point at size -1. The median, not the mean, so that one repeat
-// disturbed by another job on a shared machine does not move the point.
-func runPoints(rows []result.Row) map[seriesKey]map[int64]pointStats {
-	raw := map[seriesKey]map[int64][]float64{}
-	for i := range rows {
-		r := &rows[i]
-		if t := r.Time(); t > 0 {
-			k, b := keyOf(r), max(r.Bytes, -1)
+// sourcePoints is one compared run's points by series and size, and
+// whether each series is bandwidth-only.
+type sourcePoints struct {
+	pts       map[SeriesKey]map[int64]pointStats
+	bandwidth map[SeriesKey]bool
+}
+
+// runPoints takes the median of the rows of a file's runs per (series,
+// size) and records the repeats' spread (spreadOf). Rows without a size
+// (Barrier) are one point at size -1. A row without a time but with a
+// bandwidth (bandwidth-only tables) gives the time per message bytes /
+// bandwidth, the bandwidth converted from its run's Mbyte. The median,
+// not the mean, so that one repeat disturbed by another job on a shared
+// machine does not move the point.
+func runPoints(runs []result.Run) sourcePoints {
+	raw := map[SeriesKey]map[int64][]float64{}
+	rates := map[SeriesKey]map[int64][]float64{}
+	sp := sourcePoints{pts: map[SeriesKey]map[int64]pointStats{}, bandwidth: map[SeriesKey]bool{}}
+	for _, run := range runs {
+		mbyte := run.Meta.MByte
+		if mbyte <= 0 {
+			mbyte = result.MB
+		}
+		for i := range run.Rows {
+			r := &run.Rows[i]
+			t, derived := rowTime(r, mbyte)
+			if !(t > 0) {
+				continue
+			}
+			k, b := RunKeyOf(r, run.Meta), max(r.Bytes, -1)
 			if raw[k] == nil {
-				raw[k] = map[int64][]float64{}
+				raw[k], rates[k] = map[int64][]float64{}, map[int64][]float64{}
 			}
 			raw[k][b] = append(raw[k][b], t)
+			if r.MsgRate > 0 {
+				rates[k][b] = append(rates[k][b], r.MsgRate)
+			}
+			sp.bandwidth[k] = sp.bandwidth[k] || derived
 		}
 	}
-	out := map[seriesKey]map[int64]pointStats{}
 	for k, m := range raw {
-		out[k] = map[int64]pointStats{}
+		sp.pts[k] = map[int64]pointStats{}
 		for b, ts := range m {
 			sort.Float64s(ts)
-			out[k][b] = pointStats{median(ts), spreadOf(ts)}
+			rate := math.NaN()
+			if rs := rates[k][b]; len(rs) > 0 {
+				sort.Float64s(rs)
+				rate = median(rs)
+			}
+			sp.pts[k][b] = pointStats{median(ts), spreadOf(ts), rate}
 		}
 	}
-	return out
+	return sp
 }
 
 // spreadOf is the relative spread of sorted repeated times, max/min - 1;
@@ -135,60 +180,84 @@ func relativeChange(base, t float64) float64 {
 	return -(base/t - 1)
 }
 
-// CompareRuns compares every later run with the first, point by point
-// (benchmark, total ranks, -multi group, size; benchmarks without a size,
-// such as Barrier, compare their one time per rank count); points missing
-// from either run are left out, zero and negative times too. Repeated rows
-// of a point within a run give its median and the noise, never less than
-// NoiseFloor. Output sorted by benchmark, ranks, size and run.
-func CompareRuns(runs [][]result.Row) []CompareRow {
-	if len(runs) < 2 {
-		return nil
+// CompareRuns compares every later source with the first, point by
+// point: a source is a file's runs, whose repeated rows of a point give
+// its median and the noise (never less than NoiseFloor). Points are
+// matched on their series (SeriesKey with the runs' conditions) and size;
+// benchmarks without a size, such as Barrier, compare their one time per
+// process count; bandwidth-only series (CompareRow.Bandwidth) compare
+// their bandwidths. Points missing from either source are left out, zero
+// and negative times too; the series measured in some sources only are
+// returned in unmatched, sorted by series. Rows sorted by series, size
+// and run. Nil for fewer than two sources.
+func CompareRuns(sources [][]result.Run) (rows []CompareRow, unmatched []Unmatched) {
+	if len(sources) < 2 {
+		return nil, nil
 	}
-	base := runPoints(runs[0])
-	var out []CompareRow
-	for ri, rows := range runs[1:] {
-		for k, pts := range runPoints(rows) {
+	all := make([]sourcePoints, len(sources))
+	in := map[SeriesKey][]int{}
+	for i, s := range sources {
+		all[i] = runPoints(s)
+		for k := range all[i].pts {
+			in[k] = append(in[k], i)
+		}
+	}
+	base := all[0]
+	for ri, sp := range all[1:] {
+		for k, pts := range sp.pts {
 			for b, p := range pts {
-				q, ok := base[k][b]
+				q, ok := base.pts[k][b]
 				if !ok {
 					continue
 				}
-				c := CompareRow{Benchmark: k.bench, Multi: k.multi, Processes: k.procs, Group: k.group, Bytes: b, Run: ri + 1,
-					BaseUsec: q.median, Usec: p.median, DiffUsec: p.median - q.median, Ratio: p.median / q.median,
-					BaseMBps: float64(b) / q.median, MBps: float64(b) / p.median, LossPct: 100 * (1 - q.median/p.median),
-					Change: relativeChange(q.median, p.median)}
-				if b < 0 {
-					c.BaseMBps, c.MBps = math.NaN(), math.NaN()
-				}
-				c.Noise = math.NaN()
-				for _, s := range []float64{p.spread, q.spread} {
-					if !math.IsNaN(s) && (math.IsNaN(c.Noise) || s > c.Noise) {
-						c.Noise = math.Max(s, NoiseFloor(p.median, q.median))
-					}
-				}
-				// A difference of one unit in the printed last digit is at the
-				// floor, not beyond it: compare with a margin for rounding.
-				c.Significant = !math.IsNaN(c.Noise) && math.Abs(c.Change) > c.Noise*(1+1e-9)
-				out = append(out, c)
+				rows = append(rows, comparePoint(k, b, ri+1, q, p, base.bandwidth[k] || sp.bandwidth[k]))
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
 		switch {
-		case a.Benchmark != b.Benchmark:
-			return a.Benchmark < b.Benchmark
-		case a.Multi != b.Multi:
-			return !a.Multi
-		case a.Processes != b.Processes:
-			return a.Processes < b.Processes
-		case a.Group != b.Group:
-			return a.Group < b.Group
+		case a.SeriesKey != b.SeriesKey:
+			return a.SeriesKey.Less(b.SeriesKey)
 		case a.Bytes != b.Bytes:
 			return a.Bytes < b.Bytes
 		}
 		return a.Run < b.Run
 	})
-	return out
+	for k, idx := range in {
+		if len(idx) < len(sources) {
+			sort.Ints(idx)
+			unmatched = append(unmatched, Unmatched{Series: k, In: idx})
+		}
+	}
+	sort.Slice(unmatched, func(i, j int) bool { return unmatched[i].Series.Less(unmatched[j].Series) })
+	return rows, unmatched
+}
+
+// comparePoint compares point p of run with point q of the first run.
+func comparePoint(k SeriesKey, b int64, run int, q, p pointStats, bandwidth bool) CompareRow {
+	c := CompareRow{SeriesKey: k, Bytes: b, Run: run, Bandwidth: bandwidth,
+		BaseUsec: q.median, Usec: p.median, DiffUsec: p.median - q.median, Ratio: p.median / q.median,
+		BaseMBps: float64(b) / q.median, MBps: float64(b) / p.median, LossPct: 100 * (1 - q.median/p.median),
+		BaseMsgRate: q.msgRate, MsgRate: p.msgRate, Change: relativeChange(q.median, p.median)}
+	if b < 0 {
+		c.BaseMBps, c.MBps = math.NaN(), math.NaN()
+	}
+	c.Noise = math.NaN()
+	for _, s := range []float64{p.spread, q.spread} {
+		if !math.IsNaN(s) && (math.IsNaN(c.Noise) || s > c.Noise) {
+			c.Noise = s
+		}
+	}
+	if !math.IsNaN(c.Noise) {
+		floor := NoiseFloor(p.median, q.median)
+		if bandwidth {
+			floor = MinNoise // the printed resolution is on the bandwidth, not on bytes / bandwidth
+		}
+		c.Noise = math.Max(c.Noise, floor)
+	}
+	// A difference of one unit in the printed last digit is at the
+	// floor, not beyond it: compare with a margin for rounding.
+	c.Significant = !math.IsNaN(c.Noise) && math.Abs(c.Change) > c.Noise*(1+1e-9)
+	return c
 }

@@ -49,7 +49,7 @@ func TestCompareRuns(t *testing.T) {
 	slow := append(mk(1024, 10.1, 10.3), mk(1<<20, 1250, 1262)...)
 	slow = append(slow, mk(64, 6)...)
 	slow = append(slow, mk(128, 6)...) // not in the first run
-	rows := CompareRuns([][]result.Row{base, slow})
+	rows := compareRows([][]result.Row{base, slow})
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3: %+v", len(rows), rows)
 	}
@@ -64,7 +64,7 @@ func TestCompareRuns(t *testing.T) {
 		math.Abs(big.BaseMBps-float64(1<<20)/1005) > 1e-9 || big.Run != 1 {
 		t.Errorf("1 MiB: %+v", big)
 	}
-	if CompareRuns([][]result.Row{base}) != nil {
+	if compareRows([][]result.Row{base}) != nil {
 		t.Error("one run compared")
 	}
 }
@@ -87,7 +87,7 @@ func TestCompareNoiseFloor(t *testing.T) {
 	base = append(base, mk(1<<20, 1000, 1000)...)
 	other := append(mk(1024, 10.02), mk(0, 0.51)...)
 	other = append(other, mk(1<<20, 1050)...)
-	rows := CompareRuns([][]result.Row{base, other})
+	rows := compareRows([][]result.Row{base, other})
 	if len(rows) != 3 {
 		t.Fatalf("%d rows, want 3", len(rows))
 	}
@@ -111,7 +111,7 @@ func TestCompareBarrier(t *testing.T) {
 		r.TMax = tm
 		return r
 	}
-	rows := CompareRuns([][]result.Row{{mk(2, 151), mk(4, 177)}, {mk(2, 160), mk(4, 177), mk(8, 670)}})
+	rows := compareRows([][]result.Row{{mk(2, 151), mk(4, 177)}, {mk(2, 160), mk(4, 177), mk(8, 670)}})
 	if len(rows) != 2 || rows[0].Processes != 2 || rows[0].Bytes != -1 || math.Abs(rows[0].Ratio-160.0/151) > 1e-12 ||
 		!math.IsNaN(rows[0].MBps) || rows[1].Processes != 4 || rows[1].Ratio != 1 {
 		t.Errorf("Barrier compared: %+v", rows)
@@ -134,7 +134,7 @@ func TestCompareOutlierRepeat(t *testing.T) {
 	}
 	base := append(mk(1024, 30, 30, 31, 30, 30), mk(8, 10, 11, 12, 13, 14)...)
 	other := append(mk(1024, 60, 61, 60, 60, 600), mk(8, 12.5)...)
-	rows := CompareRuns([][]result.Row{base, other})
+	rows := compareRows([][]result.Row{base, other})
 	if len(rows) != 2 {
 		t.Fatalf("%d rows, want 2", len(rows))
 	}
@@ -162,8 +162,8 @@ func TestCompareChangeSymmetric(t *testing.T) {
 		}
 		return rows
 	}
-	fast := CompareRuns([][]result.Row{mk(100, 150), mk(80)})
-	slow := CompareRuns([][]result.Row{mk(80), mk(100, 150)})
+	fast := compareRows([][]result.Row{mk(100, 150), mk(80)})
+	slow := compareRows([][]result.Row{mk(80), mk(100, 150)})
 	if len(fast) != 1 || len(slow) != 1 {
 		t.Fatalf("%d and %d rows, want 1 each", len(fast), len(slow))
 	}
@@ -175,8 +175,18 @@ func TestCompareChangeSymmetric(t *testing.T) {
 		t.Errorf("125 vs 80 usec: change %g ratio %g significant %v; want 0.5625, 1.5625, yes", s.Change, s.Ratio, s.Significant)
 	}
 	// Just inside the noise either way: 125 vs 84 usec is 48.8%.
-	in := CompareRuns([][]result.Row{mk(100, 150), mk(84)})
+	in := compareRows([][]result.Row{mk(100, 150), mk(84)})
 	if len(in) != 1 || in[0].Significant || math.Abs(in[0].Change-(-(125.0/84-1))) > 1e-12 {
 		t.Errorf("84 vs 125 usec: %+v; want change -(125/84-1), not significant", in)
 	}
+}
+
+// compareRows compares rows given as one run per source (MByte 10^6).
+func compareRows(sources [][]result.Row) []CompareRow {
+	runs := make([][]result.Run, len(sources))
+	for i, rows := range sources {
+		runs[i] = []result.Run{{Meta: result.Meta{MByte: result.MB}, Rows: rows}}
+	}
+	out, _ := CompareRuns(runs)
+	return out
 }

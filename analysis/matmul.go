@@ -36,14 +36,15 @@ type BcastTimes struct {
 }
 
 // NewBcastTimes collects the Bcast rows (IMB Bcast, osu_bcast) with a
-// positive time, by total rank count.
+// positive time of the plain benchmark (not Multi- layouts), by rank count.
 func NewBcastTimes(rows []result.Row) BcastTimes {
 	bt := BcastTimes{byProcs: map[int][]Point{}}
 	for i := range rows {
 		r := &rows[i]
-		if n := normBenchmark(r.Benchmark); (n == "bcast" || n == "osubcast") && r.Bytes > 0 && r.Time() > 0 {
-			k := keyOf(r)
-			bt.byProcs[k.procs] = append(bt.byProcs[k.procs], Point{r.Bytes, r.Time()})
+		// A Multi-Bcast layout is several Bcasts at once, not one on all
+		// its ranks: only the plain benchmark's series count.
+		if n := normBenchmark(r.Benchmark); (n == "bcast" || n == "osubcast") && r.Multi == result.MultiNone && r.Bytes > 0 && r.Time() > 0 {
+			bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, r.Time()})
 		}
 	}
 	for _, pts := range bt.byProcs {

@@ -56,7 +56,8 @@ const (
 // Scaling is the classification of one benchmark's ABG across process
 // counts at one message size.
 type Scaling struct {
-	Benchmark string
+	Series    SeriesKey // the series family (SeriesKey.Family) classified
+	Benchmark string    // the family's name (SeriesKey.FamilyLabel)
 	Bytes     int64
 	Class     ScalingClass
 	// Slope is the least-squares slope of ln ABG on ln m (gonum
@@ -78,7 +79,9 @@ type Scaling struct {
 	Evidence string // one sentence with the numbers, step by step
 }
 
-// ClassifyScaling classifies each (benchmark, size) series of ABG rows
+// ClassifyScaling classifies each (series family, size) of ABG rows (a
+// plain benchmark across process counts, a -multi group size across
+// numbers of groups)
 // that has at least two different transfer counts, from all its points:
 // Mixed when the steps between consecutive counts disagree (one step
 // switch-like, slope >= SwitchSlope, another shared-medium-like or
@@ -89,13 +92,13 @@ type Scaling struct {
 // sorted by benchmark and size.
 func ClassifyScaling(rows []ABGRow) []Scaling {
 	type key struct {
-		bench string
+		fam   SeriesKey
 		bytes int64
 	}
 	series := map[key][]ABGRow{}
 	for _, r := range rows {
 		if r.Mbps > 0 && r.Transfers > 0 {
-			k := key{r.Benchmark, r.Bytes}
+			k := key{r.Series.Family(), r.Bytes}
 			series[k] = append(series[k], r)
 		}
 	}
@@ -110,7 +113,7 @@ func ClassifyScaling(rows []ABGRow) []Scaling {
 			x[i], y[i] = math.Log(r.Transfers), math.Log(r.Mbps)
 		}
 		_, slope := stat.LinearRegression(x, y, nil, false)
-		sc := Scaling{Benchmark: k.bench, Bytes: k.bytes, Slope: slope, From: s[0], To: s[len(s)-1]}
+		sc := Scaling{Series: k.fam, Benchmark: k.fam.FamilyLabel(), Bytes: k.bytes, Slope: slope, From: s[0], To: s[len(s)-1]}
 		sc.ABGGrowth, sc.TransferGrowth = sc.To.Mbps/sc.From.Mbps, sc.To.Transfers/sc.From.Transfers
 		var steps []string
 		up, flat := false, false
@@ -141,7 +144,7 @@ func ClassifyScaling(rows []ABGRow) []Scaling {
 			verdict = fmt.Sprintf("log-log slope %.2f over all counts, but the behaviour changes between counts: %s", slope, sc.Class)
 		}
 		sc.Evidence = fmt.Sprintf("%s at %d B: ABG %.2f -> %.2f Mbit/s while simultaneous transfers grow %.3gx (%g -> %g, N = %d -> %d); %s; %s",
-			k.bench, k.bytes, sc.From.Mbps, sc.To.Mbps, sc.TransferGrowth, sc.From.Transfers, sc.To.Transfers,
+			sc.Benchmark, k.bytes, sc.From.Mbps, sc.To.Mbps, sc.TransferGrowth, sc.From.Transfers, sc.To.Transfers,
 			sc.From.Processes, sc.To.Processes, strings.Join(steps, "; "), verdict)
 		out = append(out, sc)
 	}

@@ -60,11 +60,7 @@ func ABGTableView(rows []ABGRow) Table {
 	t := Table{Title: "Aggregate bandwidth ABG = m x bytes / t", Columns: []Column{
 		{"benchmark", ""}, {"ranks", ""}, {"m", ""}, {"rule", ""}, {"bytes", "B"}, {"t", "usec"}, {"ABG", "Mbit/s"}}}
 	for _, r := range rows {
-		name := r.Benchmark
-		if r.Multi {
-			name = "Multi-" + name
-		}
-		t.Rows = append(t.Rows, []Cell{text(name), num(float64(r.Processes), 0), num(r.Transfers, 0), text(r.Rule),
+		t.Rows = append(t.Rows, []Cell{text(r.Series.Column()), num(float64(r.Processes), 0), num(r.Transfers, 0), text(r.Rule),
 			num(float64(r.Bytes), 0), num(r.Usec, 2), num(r.Mbps, 2)})
 	}
 	return t
@@ -78,10 +74,7 @@ func CountTimeTableView(rows []CountTime) Table {
 		{"benchmark", ""}, {"ranks", ""}, {"repetitions", ""}, {"t_min", "usec"}, {"t_max", "usec"}, {"t_avg", "usec"},
 		{"t", "usec"}, {"growth from previous count", "x"}}}
 	for _, r := range rows {
-		name := r.Benchmark
-		if r.Multi {
-			name = "Multi-" + name
-		}
+		name := r.Series.Column()
 		ranks, reps := num(float64(r.Processes), 0), num(float64(r.Repetitions), 0)
 		if r.Processes <= 0 {
 			ranks = text("unknown")
@@ -91,31 +84,6 @@ func CountTimeTableView(rows []CountTime) Table {
 		}
 		t.Rows = append(t.Rows, []Cell{text(name), ranks, reps, num(r.TMin, 2), num(r.TMax, 2), num(r.TAvg, 2),
 			num(r.Usec, 2), num(r.Growth, 2)})
-	}
-	return t
-}
-
-// FlagsTableView lists anomaly flags.
-func FlagsTableView(flags []Flag) Table {
-	t := Table{Title: "Anomalies", Columns: []Column{{"kind", ""}, {"benchmark", ""}, {"ranks", ""}, {"bytes", "B"}, {"why", ""}}}
-	for _, f := range flags {
-		t.Rows = append(t.Rows, []Cell{text(string(f.Kind)), text(f.Benchmark), num(float64(f.Processes), 0),
-			num(float64(f.Bytes), 0), text(f.Msg)})
-	}
-	return t
-}
-
-// CompareTableView lays out a run comparison as the study's tables 4.3/4.4,
-// with the change (CompareRow.Change) that significance compares with the
-// noise.
-func CompareTableView(rows []CompareRow) Table {
-	t := Table{Title: "Comparison with the first run", Columns: []Column{
-		{"benchmark", ""}, {"ranks", ""}, {"bytes", "B"}, {"run", ""}, {"t first", "usec"}, {"t", "usec"},
-		{"difference", "usec"}, {"ratio", ""}, {"loss", "%"}, {"change", "%"}, {"noise", "%"}, {"significant", ""}}}
-	for _, r := range rows {
-		t.Rows = append(t.Rows, []Cell{text(r.Benchmark), num(float64(r.Processes), 0), num(float64(r.Bytes), 0),
-			num(float64(r.Run), 0), num(r.BaseUsec, 2), num(r.Usec, 2), num(r.DiffUsec, 2), num(r.Ratio, 3),
-			num(r.LossPct, 1), num(100*r.Change, 1), num(100*r.Noise, 1), text(strconv.FormatBool(r.Significant))})
 	}
 	return t
 }

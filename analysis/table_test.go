@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"testing"
+
+	"github.com/mpbench/mpbench/result"
 )
 
 func TestTableViews(t *testing.T) {
@@ -29,12 +31,13 @@ func TestTableViews(t *testing.T) {
 	if len(ft.Rows) != 2 || ft.Rows[1][0].String() != "rendezvous" || ft.Rows[1][1].String() != "65536-536870912" {
 		t.Errorf("fit table %v", ft.Rows)
 	}
-	at := ABGTableView([]ABGRow{{Benchmark: "PingPong", Multi: true, Processes: 16, Transfers: 8, Rule: "N/2 pairs", Bytes: 4 << 20, Usec: 356600, Mbps: ABG(8, 4<<20, 356600)}})
-	if at.Rows[0][0].String() != "Multi-PingPong" || at.Rows[0][6].String() != "752.76" {
+	multi := SeriesKey{Benchmark: "PingPong", Processes: 2, Multi: result.MultiWorst, Groups: 8, Group: -1}
+	at := ABGTableView([]ABGRow{{Series: multi, Benchmark: "PingPong", Multi: true, Processes: 16, Transfers: 8, Rule: "N/2 pairs", Bytes: 4 << 20, Usec: 356600, Mbps: ABG(8, 4<<20, 356600)}})
+	if at.Rows[0][0].String() != "Multi-PingPong 8x2" || at.Rows[0][6].String() != "752.76" {
 		t.Errorf("ABG table %v", at.Rows)
 	}
 	flags := DetectAnomalies(bcastRows(t), AnomalyOptions{})
-	if ftab := FlagsTableView(flags); len(ftab.Rows) != 2 || ftab.Rows[0][3].String() != "524288" {
-		t.Errorf("flags table %v", ftab.Rows)
+	if len(flags) != 2 || flags[0].Bytes != 524288 {
+		t.Errorf("flags %v", flags)
 	}
 }

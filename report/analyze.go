@@ -60,17 +60,13 @@ func (r RunReport) Label() string {
 	return name
 }
 
-// SeriesReport is the analysis of one size sweep: one benchmark on one
-// process count (and, under IMB -multi 1, one group).
+// SeriesReport is the analysis of one size sweep: one series
+// (analysis.SeriesKey: benchmark, process count, -multi layout and group,
+// IMB-EXT mode, the run's conditions).
 type SeriesReport struct {
-	Benchmark string
-	Processes int    // processes per group (IMB "#processes", or the group size under -multi)
-	Groups    int    // simultaneous groups (1 without -multi)
-	Multi     int    // result.MultiNone, MultiWorst or MultiEach
-	Group     int    // group index under -multi 1, else -1
-	Mode      string // IMB-EXT mode ("aggregate", "non-aggregate") or ""
-	MByte     float64
-	Rows      []result.Row // the sweep's rows in ascending size order
+	analysis.SeriesKey
+	MByte float64
+	Rows  []result.Row // the sweep's rows in ascending size order
 	// Points are the (bytes, usec) pairs the fit and the wire table use.
 	Points []analysis.Point
 	// DerivedTimes is true when the source printed no time and Points
@@ -88,34 +84,6 @@ type SeriesReport struct {
 	FitErr error
 	Notes  []string
 }
-
-// Label names the series: "PingPong np=2", "Multi-PingPong 2x2 group 1",
-// "Unidir_Put np=2 aggregate".
-func (s SeriesReport) Label() string {
-	if s.Multi != result.MultiNone {
-		return "Multi-" + s.Benchmark + " " + s.Case()
-	}
-	return s.Benchmark + " " + s.Case()
-}
-
-// Case names the series within its benchmark: "np=2", "2x2 group 1",
-// "np=2 aggregate".
-func (s SeriesReport) Case() string {
-	c := npText(s.Processes) // OSU prints no process count for collectives
-	if s.Multi != result.MultiNone {
-		c = fmt.Sprintf("%dx%d", s.Groups, s.Processes)
-		if s.Group >= 0 {
-			c += fmt.Sprintf(" group %d", s.Group)
-		}
-	}
-	if s.Mode != "" {
-		c += " " + s.Mode
-	}
-	return c
-}
-
-// TotalRanks is processes x groups.
-func (s SeriesReport) TotalRanks() int { return s.Processes * max(s.Groups, 1) }
 
 // Analyze computes everything the reports show for one run of a file:
 // per size sweep the Hockney fit and, with a wire model, the wire table and
@@ -136,6 +104,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	}
 	for _, rows := range sweeps(run.Rows) {
 		s := analyzeSeries(rows, mbyte, opt)
+		s.Conditions = analysis.RunConditions(run.Meta)
 		if msg, ok := analysis.CheckBandwidthColumn(rows, mbyte); !ok {
 			// A problem of the input, at the sweep's first row.
 			rep.Problems = append(rep.Problems, result.Problem{File: rows[0].File, Line: rows[0].Line, Msg: s.Label() + ": " + msg})
@@ -150,7 +119,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	}
 	aopt := opt.Anomaly
 	aopt.MByte = mbyte
-	rep.Flags = flagsByMode(run.Rows, aopt)
+	rep.Flags = analysis.DetectAnomalies(run.Rows, aopt)
 	if run.Aborted {
 		rep.Flags = append(rep.Flags, endedEarly(run))
 	}
@@ -191,62 +160,19 @@ func endedEarly(run result.Run) analysis.Flag {
 	return f
 }
 
-// flagsByMode runs the anomaly detector on each IMB-EXT mode's rows apart
-// (aggregate and non-aggregate are different measurements of the same
-// sizes, not repeats), and on all rows when there are no modes.
-func flagsByMode(rows []result.Row, opt analysis.AnomalyOptions) []analysis.Flag {
-	byMode := map[string][]result.Row{}
-	var modes []string
-	for _, r := range rows {
-		m := modeOf(&r)
-		if _, ok := byMode[m]; !ok {
-			modes = append(modes, m)
-		}
-		byMode[m] = append(byMode[m], r)
-	}
-	var flags []analysis.Flag
-	for _, m := range modes {
-		for _, f := range analysis.DetectAnomalies(byMode[m], opt) {
-			if m != "" {
-				f.Msg += " (" + m + " mode)"
-			}
-			flags = append(flags, f)
-		}
-	}
-	return flags
-}
-
-// seriesKey identifies a size sweep within a run.
-type seriesKey struct {
-	bench                   string
-	procs, groups, multi, g int
-	mode                    string
-}
-
-// modeOf returns the IMB-EXT mode of a row, "" when it has none.
-func modeOf(r *result.Row) string {
-	v, ok := r.Extra["aggregate"]
-	switch {
-	case !ok:
-		return ""
-	case v == 1:
-		return "aggregate"
-	}
-	return "non-aggregate"
-}
-
-// sweeps splits rows into size sweeps, in order of first appearance, each
+// sweeps splits rows into size sweeps (one per analysis.SeriesKey), in
+// order of first appearance, each
 // sorted by size (stable, so repeats keep their order). Rows without a
 // size (Barrier) are left out: they have no sweep to fit, and are
 // reported per process count (RunReport.Sizeless).
 func sweeps(rows []result.Row) [][]result.Row {
-	idx := map[seriesKey]int{}
+	idx := map[analysis.SeriesKey]int{}
 	var out [][]result.Row
 	for _, r := range rows {
 		if r.Bytes < 0 {
 			continue
 		}
-		k := seriesKey{r.Benchmark, r.Processes, r.Groups, r.Multi, r.Group, modeOf(&r)}
+		k := analysis.KeyOf(&r)
 		i, ok := idx[k]
 		if !ok {
 			i = len(out)
@@ -273,9 +199,7 @@ func oneMessage(bench string) bool {
 // analyzeSeries fits one sweep and, for one-message benchmarks under a
 // wire model, computes its wire table and latency.
 func analyzeSeries(rows []result.Row, mbyte float64, opt Options) SeriesReport {
-	r0 := rows[0]
-	s := SeriesReport{Benchmark: r0.Benchmark, Processes: r0.Processes, Groups: r0.Groups, Multi: r0.Multi,
-		Group: r0.Group, Mode: modeOf(&r0), MByte: mbyte, Rows: rows, LatencyUsec: math.NaN(), Model: opt.Wire}
+	s := SeriesReport{SeriesKey: analysis.KeyOf(&rows[0]), MByte: mbyte, Rows: rows, LatencyUsec: math.NaN(), Model: opt.Wire}
 	s.Points = analysis.Points(rows)
 	if len(s.Points) == 0 {
 		s.Points = pointsFromBandwidth(rows, mbyte)
@@ -337,7 +261,7 @@ func withBandwidthTimes(rows []result.Row, mbyte float64) (out []result.Row, der
 		if !math.IsNaN(r.Time()) || !(r.MBps > 0) || r.Bytes <= 0 {
 			continue
 		}
-		tr, err := analysis.Transfers(r.Benchmark, r.Processes*max(r.Groups, 1))
+		tr, err := analysis.SeriesTransfers(analysis.KeyOf(&r))
 		if err != nil {
 			continue
 		}
@@ -350,19 +274,16 @@ func withBandwidthTimes(rows []result.Row, mbyte float64) (out []result.Row, der
 	return out, derived
 }
 
-// abgAcrossCounts returns the ABG rows of the benchmarks measured at two
-// or more process counts, at the largest size every count measured, and
-// their scaling classification.
+// abgAcrossCounts returns the ABG rows of the series families
+// (analysis.SeriesKey.Family) measured at two or more process counts, at
+// the largest size every count measured, and their scaling
+// classification.
 func abgAcrossCounts(rows []result.Row) ([]analysis.ABGRow, []analysis.Scaling) {
 	all, _ := analysis.ABGTable(rows, -1)
-	type key struct {
-		bench string
-		multi bool
-	}
-	counts := map[key]map[int]bool{}
-	sizes := map[key]map[int64]map[int]bool{}
+	counts := map[analysis.SeriesKey]map[int]bool{}
+	sizes := map[analysis.SeriesKey]map[int64]map[int]bool{}
 	for _, a := range all {
-		k := key{a.Benchmark, a.Multi}
+		k := a.Series.Family()
 		if counts[k] == nil {
 			counts[k] = map[int]bool{}
 			sizes[k] = map[int64]map[int]bool{}
@@ -373,7 +294,7 @@ func abgAcrossCounts(rows []result.Row) ([]analysis.ABGRow, []analysis.Scaling) 
 		}
 		sizes[k][a.Bytes][a.Processes] = true
 	}
-	best := map[key]int64{}
+	best := map[analysis.SeriesKey]int64{}
 	for k, byCount := range counts {
 		if len(byCount) < 2 {
 			continue
@@ -387,7 +308,7 @@ func abgAcrossCounts(rows []result.Row) ([]analysis.ABGRow, []analysis.Scaling) 
 	}
 	var out []analysis.ABGRow
 	for _, a := range all {
-		if b, ok := best[key{a.Benchmark, a.Multi}]; ok && b == a.Bytes {
+		if b, ok := best[a.Series.Family()]; ok && b == a.Bytes {
 			out = append(out, a)
 		}
 	}

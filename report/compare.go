@@ -76,20 +76,25 @@ func (s Source) rows() []result.Row {
 }
 
 // Comparison is every later source compared with the first, point by
-// point (benchmark, ranks, -multi group, size), by analysis.CompareRuns.
+// point (series and size), by analysis.CompareRuns.
 type Comparison struct {
 	Sources []Source
 	Rows    []analysis.CompareRow
+	// Unmatched are the series measured in some sources only.
+	Unmatched []analysis.Unmatched
 }
 
 // Compare compares every source with the first. Points measured in only
-// one source, and zero times, are left out (analysis.CompareRuns).
+// one source, and zero times, are left out (analysis.CompareRuns); the
+// series measured in some sources only are listed in Unmatched.
 func Compare(sources []Source) Comparison {
-	all := make([][]result.Row, len(sources))
+	all := make([][]result.Run, len(sources))
 	for i, s := range sources {
-		all[i] = s.rows()
+		all[i] = s.Runs
 	}
-	return Comparison{Sources: sources, Rows: analysis.CompareRuns(all)}
+	c := Comparison{Sources: sources}
+	c.Rows, c.Unmatched = analysis.CompareRuns(all)
+	return c
 }
 
 // Sections lays out the comparison: the sources, then one table per
@@ -121,16 +126,23 @@ func (c Comparison) Sections() []Section {
 		"change = 100 x (larger t / smaller t - 1), + when the run is slower than run 0 (t / t run 0 - 1), - when faster (t run 0 / t - 1); " +
 		"noise = the larger spread (max/min - 1, from 5 repeats on without the fastest and the slowest) of repeated measurements of the point in either run, " +
 		"at least 1%% and at least 0.01 usec (the printed resolution) relative to the time; change and noise are measured alike, " +
-		"and a point is significant (YES) when the change, without its sign, exceeds the noise; benchmarks without a size (Barrier) compare their one time per process count")
+		"and a point is significant (YES) when the change, without its sign, exceeds the noise; benchmarks without a size (Barrier) compare their one time per process count; " +
+		"points are matched on their series (benchmark, processes, Multi- layout and group, IMB-EXT mode, conditions such as a datatype or window size that are not the tool's default) and size")
+	for _, u := range c.Unmatched {
+		runs := make([]string, len(u.In))
+		for i, r := range u.In {
+			runs[i] = fmt.Sprint(r)
+		}
+		head.line("%s: measured in run %s only, not compared", u.Series.Label(), strings.Join(runs, ", "))
+	}
 	if len(c.Rows) == 0 {
-		head.line("no point (benchmark, processes, size) was measured in run 0 and in another run: nothing to compare")
+		head.line("no point (series, size) was measured in run 0 and in another run: nothing to compare")
 		return []Section{head}
 	}
 	out := []Section{head}
 	start := 0
 	for i := 1; i <= len(c.Rows); i++ {
-		if i < len(c.Rows) && c.Rows[i].Benchmark == c.Rows[start].Benchmark && c.Rows[i].Multi == c.Rows[start].Multi &&
-			c.Rows[i].Processes == c.Rows[start].Processes && c.Rows[i].Group == c.Rows[start].Group {
+		if i < len(c.Rows) && c.Rows[i].SeriesKey == c.Rows[start].SeriesKey {
 			continue
 		}
 		out = append(out, c.section(c.Rows[start:i]))
@@ -154,18 +166,21 @@ func (c Comparison) tools() []string {
 	return out
 }
 
-// section is one benchmark and process count.
+// section is one series.
 func (c Comparison) section(rows []analysis.CompareRow) Section {
 	r0 := rows[0]
-	title := r0.Benchmark + " " + npText(r0.Processes)
-	if r0.Multi {
-		title = "Multi-" + title
-	}
-	if r0.Group >= 0 {
-		title += fmt.Sprintf(" group %d", r0.Group)
+	title := r0.Label()
+	if d := directionFor(r0.Benchmark).short; r0.Bandwidth && d != "" {
+		title += " (" + d + ")"
 	}
 	sec := Section{Title: title}
-	sec.table(CompareTableView(title, rows))
+	if r0.Bandwidth {
+		sec.table(CompareBandwidthTableView(title, rows))
+		sec.line("this benchmark prints a bandwidth and no time: its points compare the printed bandwidths (in MB = 10^6 B/s) " +
+			"and messages per second; loss, change and noise are computed on bytes / bandwidth, the time per message of the stream")
+	} else {
+		sec.table(CompareTableView(title, rows))
+	}
 	sig, repeats := 0, 0
 	for _, r := range rows {
 		if !math.IsNaN(r.Noise) {
@@ -183,6 +198,26 @@ func (c Comparison) section(rows []analysis.CompareRow) Section {
 	return sec
 }
 
+// significance is a point's verdict as printed: "YES", "no", or "-"
+// when the noise is unknown.
+func significance(r analysis.CompareRow) analysis.Cell {
+	switch {
+	case math.IsNaN(r.Noise):
+		return txt("-")
+	case r.Significant:
+		return txt("YES")
+	}
+	return txt("no")
+}
+
+// sizeCell is a point's size, empty for benchmarks without a size.
+func sizeCell(b int64) analysis.Cell {
+	if b < 0 {
+		return num(math.NaN(), 0)
+	}
+	return num(float64(b), 0)
+}
+
 // CompareTableView lays out compared points as the study's tables
 // 4.3/4.4, with times and bandwidths of both runs.
 func CompareTableView(title string, rows []analysis.CompareRow) analysis.Table {
@@ -191,21 +226,28 @@ func CompareTableView(title string, rows []analysis.CompareRow) analysis.Table {
 		{Name: "ratio"}, {Name: "bw run 0", Unit: "MB/s"}, {Name: "bw", Unit: "MB/s"}, {Name: "difference", Unit: "MB/s"},
 		{Name: "loss", Unit: "%"}, {Name: "change", Unit: "%"}, {Name: "noise", Unit: "%"}, {Name: "significant"}}}
 	for _, r := range rows {
-		sig := "no"
-		switch {
-		case math.IsNaN(r.Noise):
-			sig = "-"
-		case r.Significant:
-			sig = "YES"
-		}
-		size := num(float64(r.Bytes), 0)
-		if r.Bytes < 0 {
-			size = num(math.NaN(), 0) // no size (Barrier): empty cell
-		}
 		change, noise := changeNoiseCells(100*r.Change, 100*r.Noise)
-		t.Rows = append(t.Rows, []analysis.Cell{size, num(float64(r.Run), 0),
+		t.Rows = append(t.Rows, []analysis.Cell{sizeCell(r.Bytes), num(float64(r.Run), 0),
 			num(r.BaseUsec, 2), num(r.Usec, 2), num(r.Ratio, 3), num(r.BaseMBps, 2), num(r.MBps, 2),
-			num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1), change, noise, txt(sig)})
+			num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1), change, noise, significance(r)})
+	}
+	return t
+}
+
+// CompareBandwidthTableView lays out compared points of a bandwidth-only
+// series (IMB Uniband/Biband, osu_bw, osu_bibw, osu_mbw_mr): the
+// bandwidths of both runs in MB/s, their difference and loss, the
+// messages per second when printed, change, noise and significance.
+func CompareBandwidthTableView(title string, rows []analysis.CompareRow) analysis.Table {
+	t := analysis.Table{Title: title, Columns: []analysis.Column{
+		{Name: "bytes", Unit: "B"}, {Name: "run"}, {Name: "bw run 0", Unit: "MB/s"}, {Name: "bw", Unit: "MB/s"},
+		{Name: "difference", Unit: "MB/s"}, {Name: "loss", Unit: "%"}, {Name: "msg/s run 0"}, {Name: "msg/s"},
+		{Name: "change", Unit: "%"}, {Name: "noise", Unit: "%"}, {Name: "significant"}}}
+	for _, r := range rows {
+		change, noise := changeNoiseCells(100*r.Change, 100*r.Noise)
+		t.Rows = append(t.Rows, []analysis.Cell{sizeCell(r.Bytes), num(float64(r.Run), 0),
+			num(r.BaseMBps, 2), num(r.MBps, 2), num(r.BaseMBps-r.MBps, 2), num(r.LossPct, 1),
+			num(r.BaseMsgRate, 0), num(r.MsgRate, 0), change, noise, significance(r)})
 	}
 	return t
 }

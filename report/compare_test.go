@@ -136,7 +136,7 @@ func TestCompareBarrierCorpus(t *testing.T) {
 		if s := out.String(); strings.Contains(s, "nothing to compare") || strings.Contains(s, "-1") {
 			t.Errorf("%s:\n%s", f, s)
 		}
-		if f[:3] == "011" && (len(c.Sections()) != 3 || c.Sections()[1].Title != "Barrier np=4" || c.Sections()[2].Title != "Multi-Barrier np=4") {
+		if f[:3] == "011" && (len(c.Sections()) != 3 || c.Sections()[1].Title != "Barrier np=4" || c.Sections()[2].Title != "Multi-Barrier 2x2") {
 			t.Errorf("011: Barrier and Multi-Barrier not apart: %d sections", len(c.Sections()))
 		}
 	}

@@ -119,7 +119,7 @@ func (s SeriesReport) section(k int) Section {
 				"no bandwidth or n1/2, and the fit is not drawn", seg.name, seg.fit.BetaInv, seg.fit.MinBytes, seg.fit.MaxBytes)
 		}
 	}
-	if n := directions(s.Benchmark); n != "" {
+	if n := directionFor(s.Benchmark).note; n != "" {
 		sec.line("%s", n)
 	}
 	for _, n := range s.Notes {
@@ -150,19 +150,31 @@ func (s SeriesReport) invalidSegments() []namedFit {
 	return out
 }
 
-// directions says how a benchmark's bandwidth counts bytes when it is not
-// one message one way (IMB src_c: scale_bw 2 for Sendrecv and Biband, 4
-// for Exchange; field case B01), "" otherwise.
-func directions(bench string) string {
-	switch strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(bench)) {
-	case "sendrecv":
-		return "bandwidth counts both directions: IMB prints 2 x bytes / t (half of it compares with PingPing)"
-	case "exchange":
-		return "bandwidth counts four messages: IMB prints 4 x bytes / t"
-	case "biband", "osubibw":
-		return "bidirectional: the bandwidth adds both directions"
-	}
-	return ""
+// direction is how a benchmark moves its bytes when it is not one
+// message one way: short for titles, note for the analysis.
+type direction struct{ short, note string }
+
+// directionOf holds the benchmarks whose bandwidth is not one message one
+// way, by normalised name (lower case, no '_' or '-'); IMB src_c:
+// scale_bw 2 for Sendrecv and Biband, 4 for Exchange (field case B01);
+// IMB Uniband/Biband and OSU osu_bw/osu_bibw/osu_mbw_mr keep a window of
+// messages in flight.
+var directionOf = map[string]direction{
+	"sendrecv": {"", "bandwidth counts both directions: IMB prints 2 x bytes / t (half of it compares with PingPing)"},
+	"exchange": {"", "bandwidth counts four messages: IMB prints 4 x bytes / t"},
+	"uniband":  {"unidirectional, pairs of ranks, a window of messages in flight", ""},
+	"biband":   {"bidirectional, pairs of ranks, a window of messages in flight each way", bidirectional},
+	"osubw":    {"unidirectional, a window of messages in flight", ""},
+	"osubibw":  {"bidirectional, a window of messages in flight each way", bidirectional},
+	"osumbwmr": {"unidirectional, several pairs, a window of messages in flight", ""},
+}
+
+const bidirectional = "bidirectional: the bandwidth adds both directions"
+
+// directionFor returns the direction of a benchmark, zero when it moves
+// one message one way.
+func directionFor(bench string) direction {
+	return directionOf[strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(bench))]
 }
 
 // sizelessSection is the time of the benchmarks without a message size

@@ -30,8 +30,11 @@ type jsonSeries struct {
 	Groups      int           `json:"groups"`
 	Group       *int          `json:"group"` // IMB -multi 1 group, else null
 	Multi       bool          `json:"multi"`
+	Idle        int           `json:"idle,omitempty"` // ranks waiting beside a -multi layout
 	Mode        string        `json:"mode,omitempty"`
-	Headline    string        `json:"time_column"` // "t_max" (IMB) or "t_avg" (OSU)
+	Conditions  string        `json:"conditions,omitempty"` // run conditions not at the tool's default
+	Series      string        `json:"series"`               // the series' label, e.g. "Multi-Allgather 3x32"
+	Headline    string        `json:"time_column"`          // "t_max" (IMB) or "t_avg" (OSU)
 	Derived     bool          `json:"times_from_bandwidth"`
 	WireModel   string        `json:"wire_model,omitempty"`
 	PayloadMBps *float64      `json:"payload_mbps,omitempty"`
@@ -87,7 +90,7 @@ func jsonSegmentOf(name string, f analysis.Fit) jsonSegment {
 // jsonSeriesOf gives a sweep's figures; k is the latency's number of sizes.
 func jsonSeriesOf(s SeriesReport, k int) jsonSeries {
 	j := jsonSeries{Benchmark: s.Benchmark, Processes: ji(s.Processes, true), Groups: s.Groups, Group: ji(s.Group, false),
-		Multi: s.Multi >= 0, Mode: s.Mode, Derived: s.DerivedTimes, LatencyUsec: jf(s.LatencyUsec), Fit: []jsonSegment{}}
+		Multi: s.Multi >= 0, Idle: s.Idle, Mode: s.Mode, Conditions: s.Conditions, Series: s.Label(), Derived: s.DerivedTimes, LatencyUsec: jf(s.LatencyUsec), Fit: []jsonSegment{}}
 	j.Headline = "t_max"
 	if len(s.Rows) > 0 {
 		j.Headline = s.Rows[0].Headline.String()

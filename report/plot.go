@@ -242,17 +242,13 @@ type ABGCurve struct {
 	Rows  []analysis.ABGRow // one per process count
 }
 
-// ABGCurves groups ABG rows into one curve per benchmark and size, each
+// ABGCurves groups ABG rows into one curve per series family and size, each
 // labelled "prefix Benchmark N B", in the rows' order.
 func ABGCurves(prefix string, rows []analysis.ABGRow) []ABGCurve {
 	idx := map[string]int{}
 	var out []ABGCurve
 	for _, r := range rows {
-		name := r.Benchmark
-		if r.Multi {
-			name = "Multi-" + name
-		}
-		label := strings.TrimSpace(fmt.Sprintf("%s %s %d B", prefix, name, r.Bytes))
+		label := strings.TrimSpace(fmt.Sprintf("%s %s %d B", prefix, r.Series.Family().FamilyLabel(), r.Bytes))
 		i, ok := idx[label]
 		if !ok {
 			i = len(out)
@@ -339,7 +335,7 @@ func CountTimePlot(title string, rows []analysis.CountTime) (*plot.Plot, string,
 }
 
 // countTimeCurves returns the (processes, usec) curves of CountTimePlot:
-// one per benchmark and -multi mode measured at two or more known counts.
+// one per series family (analysis.SeriesKey.Family) measured at two or more known counts.
 func countTimeCurves(rows []analysis.CountTime) []curve {
 	var cs []curve
 	idx := map[string]int{}
@@ -347,10 +343,7 @@ func countTimeCurves(rows []analysis.CountTime) []curve {
 		if r.Processes <= 0 {
 			continue
 		}
-		name := r.Benchmark
-		if r.Multi {
-			name = "Multi-" + name
-		}
+		name := r.Series.Family().FamilyLabel()
 		i, ok := idx[name]
 		if !ok {
 			i = len(cs)

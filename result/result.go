@@ -36,6 +36,7 @@ type Row struct {
 	Multi       int     // MultiNone, MultiWorst or MultiEach
 	Groups      int     // number of simultaneous groups in multi mode, 1 otherwise
 	Group       int     // group index for MultiEach rows, -1 otherwise
+	Idle        int     // ranks waiting in MPI_Barrier meanwhile (IMB "( k additional processes ..."), 0 when none
 	Bytes       int64   // message size in bytes; -1 when the table has no size (Barrier)
 	Repetitions int64   // timed repetitions; -1 when unknown
 	TMin        float64 // minimum over ranks of the per-repetition time, usec

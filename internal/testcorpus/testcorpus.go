@@ -3,7 +3,8 @@
 // names the source of each file):
 //
 //   - testdata/corpus: real IMB and OSU output files from public repositories;
-//   - testdata/reference: the study's tables, transcribed as CSV.
+//   - testdata/reference: the study's tables, transcribed as CSV;
+//   - testdata/classes: files written for the tests, one per class of input.
 //
 // A test that cannot find its data fails; it never skips.
 package testcorpus
@@ -44,6 +45,14 @@ func Read(t testing.TB, name string) []byte {
 func Reference(t testing.TB, name string) string {
 	t.Helper()
 	return file(t, dataDir(t, "reference"), name)
+}
+
+// Class returns the path of file name under testdata/classes: output
+// files written for the tests, one per class of input the analysis must
+// tell apart (testdata/README.md), failing t when it is missing.
+func Class(t testing.TB, name string) string {
+	t.Helper()
+	return file(t, dataDir(t, "classes"), name)
 }
 
 // dataDir returns testdata/sub under the module root.

@@ -37,7 +37,7 @@ var ErrNotIMB = errors.New("not IMB output (no benchmark table found)")
 //   - each "# Benchmarking X" or "#- Benchmarking X" section: "Multi-"
 //     prefix, "# #processes = N", "( G groups of N processes ...)", Group
 //     lines, "( k additional processes waiting in MPI_Barrier)"
-//     (Info["world_size"] = largest processes*groups+idle), IMB-EXT's
+//     (Row.Idle; Info["world_size"] = largest processes*groups+idle), IMB-EXT's
 //     "MODE: AGGREGATE|NON-AGGREGATE" (Row.Extra["aggregate"] = 1 or 0);
 //   - the table, whose columns are mapped by heading token, never by
 //     position (see readerColTokens): rows of every IMB layout, Barrier
@@ -579,6 +579,7 @@ func (p *readerParser) row(r *readerRun, t string, fields []string, ln int) {
 			row.Groups = s.groups
 		}
 	}
+	row.Idle = s.idle
 	if msg := readerFillRow(&row, s.cols, fields); msg != "" {
 		p.problem(r, ln, s.name+": "+msg)
 		return

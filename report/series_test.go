@@ -1,0 +1,195 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/internal/testcorpus"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/read"
+)
+
+// classRuns reads a file of testdata/classes.
+func classRuns(t *testing.T, name string) (string, []result.Run) {
+	t.Helper()
+	path := testcorpus.Class(t, name)
+	runs, err := read.File(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", name, err)
+	}
+	return path, runs
+}
+
+// seriesLabels lists the labels of a report's series.
+func seriesLabels(rep RunReport) []string {
+	var out []string
+	for _, s := range rep.Series {
+		out = append(out, s.Label())
+	}
+	return out
+}
+
+// TestMultiLayoutsApart: Multi-Allgather in layouts 4x2, 2x4 and 1x8 (one
+// run), the plain Allgather on 2, 4 and 8 of 8 ranks (a second run) and
+// layouts with idle ranks (a third) are each a series of their own:
+// never repeats of one another, each layout's ABG counts groups x the
+// transfers of one group.
+func TestMultiLayoutsApart(t *testing.T) {
+	path, runs := classRuns(t, "imb-multi-allgather-layouts.txt")
+	if len(runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(runs))
+	}
+	want := [][]string{
+		{"Multi-Allgather 4x2", "Multi-Allgather 2x4", "Multi-Allgather 1x8"},
+		{"Allgather np=2", "Allgather np=4", "Allgather np=8"},
+		{"Multi-Allgather 2x3+2 idle", "Multi-Allgather 1x6+2 idle"},
+	}
+	for i, run := range runs {
+		rep := Analyze(path, i+1, len(runs), run, Options{})
+		if got := seriesLabels(rep); strings.Join(got, "|") != strings.Join(want[i], "|") {
+			t.Errorf("run %d: series %q, want %q", i+1, got, want[i])
+		}
+		for _, s := range rep.Series {
+			if len(s.Rows) != 18 || s.FitErr != nil || s.Fit.Single.R2 < 0.99 {
+				t.Errorf("run %d %s: %d rows (want 18), fit %v %v", i+1, s.Label(), len(s.Rows), s.Fit, s.FitErr)
+			}
+		}
+		for _, f := range rep.Flags {
+			t.Errorf("run %d: flag on a clean file: %s", i+1, f)
+		}
+	}
+	// Multi-Allgather 2x4 moves 2 x 4 x 3 messages, not the 8 x 7 of
+	// one Allgather on 8 ranks.
+	abg, _ := analysis.ABGTable(runs[0].Rows, 65536)
+	m := map[string]float64{}
+	for _, a := range abg {
+		m[a.Series.Label()] = a.Transfers
+	}
+	if m["Multi-Allgather 4x2"] != 8 || m["Multi-Allgather 2x4"] != 24 || m["Multi-Allgather 1x8"] != 56 || len(m) != 3 {
+		t.Errorf("ABG transfers %v", m)
+	}
+	// All runs joined: the plain benchmark scales over 2, 4, 8 ranks; the
+	// layouts stay apart and are not repeats of it.
+	all := Analyze(path, 1, 1, Combine(runs), Options{})
+	if len(all.Series) != 8 {
+		t.Errorf("combined: %d series %q, want 8", len(all.Series), seriesLabels(all))
+	}
+	for _, f := range all.Flags {
+		t.Errorf("combined: %s", f)
+	}
+	if len(all.Scaling) != 1 || all.Scaling[0].Benchmark != "Allgather" || all.Scaling[0].From.Processes != 2 || all.Scaling[0].To.Processes != 8 {
+		t.Errorf("combined scaling %+v", all.Scaling)
+	}
+	// Compared with itself, every series is a section; compared with the
+	// plain run alone, the layouts are named as measured in run 0 only.
+	c := Compare([]Source{{path, runs}, {path, runs}})
+	if secs := c.Sections(); len(secs) != 9 || len(c.Unmatched) != 0 {
+		t.Errorf("self-comparison: %d sections, unmatched %v", len(secs), c.Unmatched)
+	}
+	c = Compare([]Source{{path, runs}, {"plain", runs[1:2]}})
+	var out bytes.Buffer
+	if err := WriteComparison(&out, c, Text); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Unmatched) != 5 || !strings.Contains(out.String(), "Multi-Allgather 2x3+2 idle: measured in run 0 only") {
+		t.Errorf("unmatched %v:\n%s", c.Unmatched, out.String())
+	}
+	for _, r := range c.Rows {
+		if r.Multi != result.MultiNone || r.Change != 0 {
+			t.Errorf("plain run compared with a layout or with a different value: %+v", r)
+		}
+	}
+}
+
+// TestEXTModesApart: IMB-EXT Unidir_Put in NON-AGGREGATE and AGGREGATE
+// mode in one run are two series with their own fits, never repeats.
+func TestEXTModesApart(t *testing.T) {
+	path, runs := classRuns(t, "imbext-unidir-put-both-modes.txt")
+	if len(runs) != 1 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	rep := Analyze(path, 1, 1, runs[0], Options{})
+	if got := seriesLabels(rep); strings.Join(got, "|") != "Unidir_Put np=2 non-aggregate|Unidir_Put np=2 aggregate" {
+		t.Fatalf("series %q", got)
+	}
+	// Written as t = 6 + b/900 and t = 1.5 + b/1100 (printed to 0.01 usec).
+	for i, want := range [][2]float64{{6, 900}, {1.5, 1100}} {
+		fit := rep.Series[i].Fit
+		if lo, hi := fit.Best(1), fit.Best(65536); math.Abs(lo.AlphaUsec-want[0]) > 0.05 || math.Abs(hi.BandwidthMBps-want[1]) > 2 {
+			t.Errorf("%s: fit %s, want alpha %g bandwidth %g", rep.Series[i].Label(), rep.Series[i].Fit, want[0], want[1])
+		}
+	}
+	for _, f := range rep.Flags {
+		t.Errorf("flag on a clean file: %s", f)
+	}
+	c := Compare([]Source{{path, runs}, {path, runs}})
+	if secs := c.Sections(); len(secs) != 3 || secs[1].Title != "Unidir_Put np=2 aggregate" || secs[2].Title != "Unidir_Put np=2 non-aggregate" {
+		t.Errorf("sections %v", secs)
+	}
+}
+
+// TestBibandComparesAsBandwidth: Biband on 2 to 16 ranks against the
+// same file with one bandwidth lowered by 20%: every point compares on
+// its bandwidth, and exactly the changed point differs.
+func TestBibandComparesAsBandwidth(t *testing.T) {
+	pa, a := classRuns(t, "imb-biband-np2-16.txt")
+	pb, b := classRuns(t, "imb-biband-np2-16-one-changed.txt")
+	c := Compare([]Source{{pa, a}, {pb, b}})
+	if len(c.Rows) != 4*17 || len(c.Unmatched) != 0 {
+		t.Fatalf("%d points (want 68: 4 process counts x 17 sizes > 0), unmatched %v", len(c.Rows), c.Unmatched)
+	}
+	var changed []analysis.CompareRow
+	for _, r := range c.Rows {
+		if !r.Bandwidth || math.IsNaN(r.BaseMsgRate) {
+			t.Errorf("not compared as bandwidth and messages/s: %+v", r)
+		}
+		if r.Change != 0 {
+			changed = append(changed, r)
+		}
+	}
+	if len(changed) != 1 || changed[0].Processes != 8 || changed[0].Bytes != 4096 ||
+		math.Abs(changed[0].Change-0.25) > 0.001 || math.Abs(changed[0].LossPct-20) > 0.1 || math.Abs(changed[0].MBps/changed[0].BaseMBps-0.8) > 1e-3 {
+		t.Fatalf("changed points %+v, want only np=8 4096 B, 20%% less bandwidth", changed)
+	}
+	var out bytes.Buffer
+	if err := WriteComparison(&out, c, Text); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "-- Biband np=8 (bidirectional") || !strings.Contains(s, "bw run 0 [MB/s]") || strings.Contains(s, "nothing to compare") {
+		t.Errorf("comparison text:\n%s", s)
+	}
+}
+
+// TestOSUBandwidthCompares: osu_bw against osu_bw (the second file holds
+// two runs, whose spread is the noise) compares on bandwidth: the large
+// messages lost 30% of their bandwidth, beyond the noise; the smallest,
+// latency-bound ones did not change beyond it.
+func TestOSUBandwidthCompares(t *testing.T) {
+	pa, a := classRuns(t, "osu-bw-a.txt")
+	pb, b := classRuns(t, "osu-bw-b-two-runs.txt")
+	if len(b) != 2 {
+		t.Fatalf("%d runs in %s, want 2", len(b), pb)
+	}
+	c := Compare([]Source{{pa, a}, {pb, b}})
+	if len(c.Rows) != 23 {
+		t.Fatalf("%d points, want 23", len(c.Rows))
+	}
+	first, last := c.Rows[0], c.Rows[22]
+	if !last.Bandwidth || last.Bytes != 4<<20 || !last.Significant || math.Abs(last.LossPct-30) > 1 {
+		t.Errorf("4 MiB: %+v", last)
+	}
+	if first.Bytes != 1 || first.Significant || math.IsNaN(first.Noise) {
+		t.Errorf("1 B: %+v", first)
+	}
+	var out bytes.Buffer
+	if err := WriteComparison(&out, c, Text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "-- osu_bw np=2 (unidirectional") {
+		t.Errorf("comparison text:\n%s", out.String())
+	}
+}
