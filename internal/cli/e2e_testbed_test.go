@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mpbench/mpbench/testbed"
+)
+
+// needTestbed skips a test on a host where testbeds cannot be built.
+func needTestbed(t *testing.T) {
+	t.Helper()
+	if err := testbed.Probe(); err != nil {
+		t.Skipf("building a testbed needs root here: %v", err)
+	}
+}
+
+// TestE2ETestbedCommands builds a testbed with mpbench testbed up, runs a
+// command on a node, reads status and removes it with down.
+func TestE2ETestbedCommands(t *testing.T) {
+	needTestbed(t)
+	name := "e" + strconv.Itoa(os.Getpid()%100000)
+	defer exec.Command(mpbenchBin, "testbed", "down", "--name", name).Run()
+	cmd, out, errb := e2eCmd(t, "testbed", "up", "--name", name, "--nodes", "2", "--net", "hub", "--rate", "10mbit", "--latency", "50us")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("up: %v\n%s", err, errb)
+	}
+	for _, want := range []string{"hub: one half-duplex medium at 10mbit", "latency 50µs", "mpbtb-" + name + "-n2", "10.77.0.2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("up output lacks %q:\n%s", want, out)
+		}
+	}
+	cmd, out, errb = e2eCmd(t, "testbed", "exec", "--name", name, "--node", "2", "--", "sh", "-c", "hostname; cat /proc/sys/net/ipv4/tcp_timestamps; cat /sys/class/net/eth0/mtu")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("exec: %v\n%s", err, errb)
+	}
+	if got, want := out.String(), "mpbtb-"+name+"-n2\n0\n1500\n"; got != want {
+		t.Errorf("exec on node 2 printed %q, want %q (hostname, TCP timestamps off, MTU)", got, want)
+	}
+	cmd, out, _ = e2eCmd(t, "testbed", "status", "--name", name)
+	if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "up (forwarder pid") || !strings.Contains(out.String(), "# forwarder: ") {
+		t.Errorf("status: %v\n%s", err, out)
+	}
+	// Bad input: a node that does not exist, a rate without unit.
+	cmd, _, errb = e2eCmd(t, "testbed", "exec", "--name", name, "--node", "3", "--", "true")
+	if err := cmd.Run(); exitCode(err) != 2 || !strings.Contains(errb.String(), "has nodes 1..2") {
+		t.Errorf("exec on node 3: status %d, %s", exitCode(err), errb)
+	}
+	cmd, _, errb = e2eCmd(t, "testbed", "up", "--name", "x"+name, "--rate", "100")
+	if err := cmd.Run(); exitCode(err) != 2 || !strings.Contains(errb.String(), "100mbit") {
+		t.Errorf("up --rate 100: status %d, %s", exitCode(err), errb)
+	}
+	cmd, out, _ = e2eCmd(t, "testbed", "down", "--name", name)
+	if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "removed") {
+		t.Errorf("down: %v %s", err, out)
+	}
+	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-"+name+"-") {
+		t.Errorf("namespaces left after down:\n%s", ns)
+	}
+}
+
+// TestE2ETestbedWithoutCapability checks that up without CAP_NET_ADMIN
+// exits 2 with one line naming it.
+func TestE2ETestbedWithoutCapability(t *testing.T) {
+	needTestbed(t)
+	cmd := exec.Command("setpriv", "--bounding-set", "-net_admin", "--inh-caps", "-net_admin", mpbenchBin, "testbed", "up", "--name", "nocap")
+	out, err := cmd.CombinedOutput()
+	if exitCode(err) != 2 || !strings.Contains(string(out), "needs CAP_NET_ADMIN") || strings.Count(string(out), "\n") != 1 {
+		t.Errorf("up without CAP_NET_ADMIN: status %d, %q", exitCode(err), out)
+	}
+}

@@ -1,0 +1,230 @@
+package testbed
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain serves the forwarder process (the test binary stands for
+// mpbench: Up starts os.Executable with ForwarderArgs) and the owner
+// process of TestOwnerKilled.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 4 && os.Args[1] == ForwarderArgs[0] && os.Args[2] == ForwarderArgs[1] {
+		var ready *os.File
+		if fd, err := strconv.Atoi(os.Getenv("MPBENCH_TESTBED_READY_FD")); err == nil {
+			ready = os.NewFile(uintptr(fd), "ready")
+		}
+		if err := RunForwarder(os.Args[3], ready); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	if name := os.Getenv("TESTBED_OWNER_NAME"); name != "" {
+		cfg := testConfig(name)
+		cfg.Owner = os.Getpid()
+		if _, err := Up(cfg); err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		fmt.Println("up")
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// needRoot skips a test on a host where a testbed cannot be built.
+func needRoot(t *testing.T) {
+	t.Helper()
+	if err := Probe(); err != nil {
+		t.Skipf("building a testbed needs root here: %v", err)
+	}
+}
+
+func testConfig(name string) Config {
+	return Config{Name: name, Nodes: 3, Net: "switch", RateBps: 20e6, MTU: 1500, Seed: 1}
+}
+
+// uniqueName returns a testbed name no other test run uses.
+func uniqueName(prefix string) string { return prefix + strconv.Itoa(os.Getpid()%100000) }
+
+// assertGone fails unless nothing of testbed name is left: no namespace,
+// no state directory, no forwarder process.
+func assertGone(t *testing.T, name string, forwarderPID int) {
+	t.Helper()
+	if ns := namespaces(name); len(ns) > 0 {
+		t.Errorf("namespaces left: %v", ns)
+	}
+	if _, err := os.Stat(Dir(name)); err == nil {
+		t.Errorf("state directory %s left", Dir(name))
+	}
+	if forwarderPID > 0 && processAlive(forwarderPID, "forward "+name) {
+		t.Errorf("forwarder %d still runs", forwarderPID)
+	}
+	out, _ := exec.Command("ip", "netns", "list").Output()
+	if strings.Contains(string(out), Prefix+name+"-") {
+		t.Errorf("ip netns list still shows %s:\n%s", name, out)
+	}
+}
+
+func TestUpCarriesTCPAndDownLeavesNothing(t *testing.T) {
+	needRoot(t)
+	name := uniqueName("u")
+	st, err := Up(testConfig(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Down(name)
+	if !Alive(st) || len(namespaces(name)) != 3 {
+		t.Fatalf("after Up: alive %v, namespaces %v", Alive(st), namespaces(name))
+	}
+	// A second Up of the same name is refused while the first is up.
+	if _, err := Up(testConfig(name)); err == nil || !strings.Contains(err.Error(), "is up") {
+		t.Errorf("second Up: %v", err)
+	}
+	// 2 MB from node 3 to node 1 over the emulated 20 Mbit/s switch.
+	var ln net.Listener
+	if err := InNode(st.Node(1), func() (err error) { ln, err = net.Listen("tcp", Addr(1)+":0"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan int64, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			got <- -1
+			return
+		}
+		n, _ := io.Copy(io.Discard, c)
+		c.Write([]byte{1})
+		c.Close()
+		got <- n
+	}()
+	var c net.Conn
+	if err := InNode(st.Node(3), func() (err error) { c, err = net.Dial("tcp", ln.Addr().String()); return err }); err != nil {
+		t.Fatal(err)
+	}
+	const size = 2 << 20
+	start := time.Now()
+	c.Write(make([]byte, size))
+	c.(*net.TCPConn).CloseWrite()
+	c.Read(make([]byte, 1))
+	el := time.Since(start)
+	c.Close()
+	if n := <-got; n != size {
+		t.Fatalf("node 1 received %d bytes, want %d", n, size)
+	}
+	// The model's payload rate is 20 x 1460/1538 = 18.99 Mbit/s: 2 MiB take
+	// 0.883 s. The forwarder never delivers early, so faster is a defect; a
+	// loaded host may be slower.
+	if mbps := size * 8 / el.Seconds() / 1e6; mbps > 19.3 || mbps < 10 {
+		t.Errorf("payload rate %.2f Mbit/s, want about 18.99 (the model) and never above", mbps)
+	}
+	// A process on node 2, as a rank would be: Down ends it.
+	sleeper := exec.Command("sleep", "60")
+	if err := InNode(st.Node(2), sleeper.Start); err != nil {
+		t.Fatal(err)
+	}
+	if pids := pidsIn(st.Node(2)); len(pids) != 1 || pids[0] != sleeper.Process.Pid {
+		t.Errorf("processes on node 2: %v, want [%d]", pids, sleeper.Process.Pid)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- sleeper.Wait() }()
+	found, err := Down(name)
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		t.Error("the process on node 2 survived Down")
+		sleeper.Process.Kill()
+	}
+	if err != nil || !found {
+		t.Fatalf("Down: found %v, %v", found, err)
+	}
+	assertGone(t, name, st.ForwarderPID)
+	if found, _ := Down(name); found {
+		t.Error("second Down found something")
+	}
+}
+
+func TestUpRemovesTestbedOfKilledRun(t *testing.T) {
+	needRoot(t)
+	name := uniqueName("k")
+	st, err := Up(testConfig(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Down(name)
+	// A killed forwarder leaves namespaces and state behind.
+	p, _ := os.FindProcess(st.ForwarderPID)
+	p.Kill()
+	time.Sleep(100 * time.Millisecond)
+	if Alive(st) || len(namespaces(name)) != 3 {
+		t.Fatalf("after kill -9: alive %v, namespaces %v", Alive(st), namespaces(name))
+	}
+	st2, err := Up(testConfig(name))
+	if err != nil {
+		t.Fatalf("Up over a killed run's leftovers: %v", err)
+	}
+	if !Alive(st2) || st2.ForwarderPID == st.ForwarderPID {
+		t.Errorf("new testbed: alive %v, forwarder %d (old %d)", Alive(st2), st2.ForwarderPID, st.ForwarderPID)
+	}
+	if _, err := Down(name); err != nil {
+		t.Fatal(err)
+	}
+	assertGone(t, name, st2.ForwarderPID)
+}
+
+func TestOwnerKilledRemovesTestbed(t *testing.T) {
+	needRoot(t)
+	name := uniqueName("o")
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "TESTBED_OWNER_NAME="+name)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer Down(name)
+	line := make([]byte, 3)
+	if _, err := io.ReadFull(out, line); err != nil || string(line) != "up\n" {
+		cmd.Process.Kill()
+		t.Fatalf("owner: %q %v", line, err)
+	}
+	st, err := Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A process on a node, as a rank would be.
+	var ln net.Listener
+	InNode(st.Node(2), func() (err error) { ln, err = net.Listen("tcp", Addr(2)+":0"); return err })
+	if ln != nil {
+		ln.Close()
+	}
+	cmd.Process.Kill() // kill -9 of the launcher
+	cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && (len(namespaces(name)) > 0 || Alive(st)) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	assertGone(t, name, st.ForwarderPID)
+}
+
+func TestForwarderLogOnFailure(t *testing.T) {
+	needRoot(t)
+	// A forwarder that cannot find its state fails with one line.
+	name := uniqueName("f")
+	os.MkdirAll(Dir(name), 0o755)
+	defer os.RemoveAll(Dir(name))
+	_, err := startForwarder(name)
+	if err == nil || !strings.Contains(err.Error(), "forwarder: ") || !strings.Contains(err.Error(), filepath.Join(name, "state.json")) {
+		t.Errorf("forwarder without state: %v", err)
+	}
+}
