@@ -41,6 +41,9 @@ type Report struct {
 	// matmul.MaxVerify).
 	Unchecked bool
 	Notes     []string // further lines for the text output (grid, BLAS, load)
+	// Results are the benchmark's own result lines, printed before the
+	// summary (NPB's "EP Benchmark Results:" block).
+	Results []string
 }
 
 // Max returns the maximum of each time over the ranks.
@@ -144,6 +147,9 @@ func (r *Report) Row() result.Row {
 // and communication, per rank and the maximum over ranks.
 func (r *Report) Print(w io.Writer) error {
 	var b strings.Builder
+	for _, l := range r.Results {
+		fmt.Fprintln(&b, l)
+	}
 	fmt.Fprintf(&b, "\n %s Benchmark Completed.\n", r.App)
 	if r.Class != "" {
 		fmt.Fprintf(&b, " Class           = %24s\n", r.Class)
