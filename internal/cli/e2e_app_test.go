@@ -58,3 +58,24 @@ func TestAppBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestAppNPBE2E runs EP and FT class S on 2 ranks over shared memory and
+// checks NPB's verification line and exit status 0.
+func TestAppNPBE2E(t *testing.T) {
+	for _, args := range [][]string{
+		{"app", "ep", "--class", "S", "-np", "2", "--transport", "shm"},
+		{"app", "ft", "--class", "S", "-np", "2", "--transport", "shm"},
+	} {
+		cmd, out, errb := e2eCmd(t, args...)
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: exit %d: %v\n%s%s", args, exitCode(err), err, out, errb)
+		}
+		if !strings.Contains(out.String(), "Verification    =               SUCCESSFUL") || !strings.Contains(out.String(), "Total processes =                        2") {
+			t.Errorf("%v:\n%s", args, out)
+		}
+	}
+	cmd, _, errb := e2eCmd(t, "app", "ft", "--class", "S", "-np", "3")
+	if err := cmd.Run(); exitCode(err) != ExitUsage || !strings.Contains(errb.String(), "dividing 64") {
+		t.Errorf("FT on 3 ranks: exit %d, %s", exitCode(err), errb)
+	}
+}
