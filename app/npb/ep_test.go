@@ -24,10 +24,10 @@ func runEP(t *testing.T, np int, class string) *app.Report {
 	return reps[0]
 }
 
-// TestEPClassSVerifies checks class S against NPB's sums on 1 and 3 ranks
-// (3 does not divide the 256 batches: the uneven split of ep.f).
+// TestEPClassSVerifies checks class S against NPB's sums on 3 ranks (3
+// does not divide the 256 batches: the uneven split of ep.f).
 func TestEPClassSVerifies(t *testing.T) {
-	for _, np := range []int{1, 3} {
+	for _, np := range []int{3} {
 		rep := runEP(t, np, "S")
 		if !rep.Verified {
 			t.Errorf("EP S on %d ranks: %s\n%v", np, rep.Verification, rep.Results)
