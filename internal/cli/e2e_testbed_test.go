@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mpbench/mpbench/testbed"
 )
@@ -70,5 +72,47 @@ func TestE2ETestbedWithoutCapability(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if exitCode(err) != 2 || !strings.Contains(string(out), "needs CAP_NET_ADMIN") || strings.Count(string(out), "\n") != 1 {
 		t.Errorf("up without CAP_NET_ADMIN: status %d, %q", exitCode(err), out)
+	}
+}
+
+// TestE2ETransfer runs mpbench transfer serve and send on this host and
+// checks the table and the JSON and CSV files.
+func TestE2ETransfer(t *testing.T) {
+	port := strconv.Itoa(20000 + os.Getpid()%20000)
+	srv, _, _ := e2eCmd(t, "transfer", "serve", "--listen", "127.0.0.1:"+port)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	dir := t.TempDir()
+	var out, errb *bytes.Buffer
+	var err error
+	for range 50 { // until the server listens
+		var cmd *exec.Cmd
+		cmd, out, errb = e2eCmd(t, "transfer", "send", "127.0.0.1:"+port, "--sizes", "0,1K,1Mi", "--repeat", "3",
+			"--wire", "eth:1g", "--json", dir+"/t.jsonl", "--csv", dir+"/t.csv")
+		if err = cmd.Run(); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("send: %v\n%s", err, errb)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 6 || !strings.Contains(lines[1], "line rate 1000 Mbit/s") || !strings.HasPrefix(strings.TrimSpace(lines[5]), "1048576        3") {
+		t.Errorf("table:\n%s", out)
+	}
+	j, _ := os.ReadFile(dir + "/t.jsonl")
+	c, _ := os.ReadFile(dir + "/t.csv")
+	if strings.Count(string(j), "\n") != 3 || !strings.Contains(string(j), `"bytes":1048576,"repeats":3,"times_ms":[`) {
+		t.Errorf("JSON:\n%s", j)
+	}
+	if cl := strings.Split(strings.TrimSpace(string(c)), "\n"); len(cl) != 4 || cl[0] != "bytes,repeats,t_median_ms,t_min_ms,t_max_ms,mbit_per_sec,pct_of_line_rate,pct_of_wire_model" || !strings.HasPrefix(cl[2], "1000,3,") {
+		t.Errorf("CSV:\n%s", c)
+	}
+	cmd, _, errb := e2eCmd(t, "transfer", "send", "127.0.0.1:"+port, "--sizes", "1T")
+	if err := cmd.Run(); exitCode(err) != 2 || !strings.Contains(errb.String(), "--sizes") {
+		t.Errorf("--sizes 1T: status %d, %s", exitCode(err), errb)
 	}
 }

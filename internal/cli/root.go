@@ -68,7 +68,7 @@ in the GNU form (--npmin 2).`,
 	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
 	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
 	root.AddCommand(newAppCmd(inv))
-	root.AddCommand(newTestbedCmd())
+	root.AddCommand(newTestbedCmd(), newTransferCmd())
 	return root
 }
 
