@@ -16,6 +16,20 @@
 // (ssh, srun, ip netns exec). The launcher binds the rendezvous on
 // MPBENCH_RENDEZVOUS_BIND from its own environment (default 127.0.0.1:0).
 //
+// # Other hosts
+//
+// Spec.Hosts places ranks on hosts (ParseHostfile, ParseHostList,
+// MapRanks). A rank on another host is started through a launch agent
+// (Agent: ssh in batch mode by default, or a template such as
+// "ip netns exec {host}") as "<agent words> <executable> BootstrapArg"; its
+// arguments, environment and job secret travel as one JSON line on its
+// standard input (BootstrapFromStdin), never on a command line. The remote
+// executable must be the launcher's build (BuildID and version), else it
+// refuses naming its host. Spec.If (MPBENCH_IF for ranks) picks the
+// network by interface name or CIDR (InterfaceAddr). Every rank learns the
+// rank-to-host map (JoinJob, Job.Hosts). Ranks in different network
+// namespaces count as different hosts.
+//
 // Every rank runs in its own process group with the parent-death signal set
 // to SIGKILL (Linux), so no rank outlives the launcher. When the job ends
 // the launcher removes any shared-memory segment of the job still in

@@ -15,6 +15,7 @@ const (
 	EnvRank           = "MPBENCH_RANK"
 	EnvSize           = "MPBENCH_SIZE"
 	EnvIfAddr         = "MPBENCH_IFADDR"
+	EnvIf             = "MPBENCH_IF"
 	EnvSockBuf        = "MPBENCH_SOCKBUF"
 	EnvRendezvousBind = "MPBENCH_RENDEZVOUS_BIND"
 	EnvTransport      = "MPBENCH_TRANSPORT"
@@ -46,6 +47,7 @@ type workerEnv struct {
 	secret     string
 	rank, size int
 	ifAddr     string // "" means: the control connection's local address
+	ifSpec     string // MPBENCH_IF: interface name or CIDR (InterfaceAddr), "" for none
 	sockBuf    int    // 0 means the transport's default
 	transport  string // TransportAuto, TransportTCP or TransportShm
 	shmCMA     int    // shm.Options.CMABytes (0: default)
@@ -75,6 +77,7 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
 		return w, fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
 	}
+	w.ifSpec = getenv(EnvIf)
 	switch w.transport = strings.ToLower(strings.TrimSpace(getenv(EnvTransport))); w.transport {
 	case "":
 		w.transport = TransportAuto

@@ -23,26 +23,46 @@ const joinTimeout = 60 * time.Second
 // connection to the launcher drops.
 const exitLauncherLost = 1
 
-// Join is the worker side of start-up: it reads MPBENCH_RENDEZVOUS,
-// MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE (and the optional
-// MPBENCH_TRANSPORT, MPBENCH_IFADDR, MPBENCH_SOCKBUF, MPBENCH_SHM_CMA),
-// creates the rank's shared-memory segment and binds its TCP port (as the
-// transport mode asks), registers its address with the launcher's
-// rendezvous, receives every rank's address and returns the connected
-// endpoint (not yet started): transport/shm to the ranks on this host and
-// transport/tcp to the others (MPBENCH_TRANSPORT=auto, the default), a
-// hybrid of both when the job spans hosts; tcp only or shm only when
-// MPBENCH_TRANSPORT says so. TransportName names what was chosen. Errors name the
-// missing or invalid variable, or the step that failed. If ctx has no
-// deadline, Join gives up after 60 s.
-//
-// From a successful Join on, the process watches its control connection:
-// if the launcher goes away, the process prints one line to stderr and
-// exits with status 1, so no rank outlives its launcher.
+// Job describes the job a rank joined, for result headers and metadata.
+type Job struct {
+	// Hosts is the host of every rank (len size), as the launcher named
+	// it (hostfile, --host) or, for a local job, this host's name.
+	Hosts []string
+	// Wireup says how the ranks found each other: "mpbench launcher",
+	// "PMI-1" or "PMI-2".
+	Wireup string
+}
+
+// WireupLauncher is Job.Wireup for ranks started by mpbench's launcher.
+const WireupLauncher = "mpbench launcher"
+
+// Join is JoinJob without the job description.
 func Join(ctx context.Context) (transport.Endpoint, error) {
+	ep, _, err := JoinJob(ctx)
+	return ep, err
+}
+
+// JoinJob is the worker side of start-up: it reads MPBENCH_RENDEZVOUS,
+// MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE (and the optional
+// MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR, MPBENCH_SOCKBUF,
+// MPBENCH_SHM_CMA), creates the rank's shared-memory segment and binds its
+// TCP port (as the transport mode asks), registers its address with the
+// launcher's rendezvous, receives every rank's address and returns the
+// connected endpoint (not yet started) and the job's rank-to-host map:
+// transport/shm to the ranks on this host and transport/tcp to the others
+// (MPBENCH_TRANSPORT=auto, the default), a hybrid of both when the job
+// spans hosts; tcp only or shm only when MPBENCH_TRANSPORT says so.
+// TransportName names what was chosen. Errors name the missing or invalid
+// variable, or the step that failed. If ctx has no deadline, JoinJob gives
+// up after 60 s.
+//
+// From a successful JoinJob on, the process watches its control
+// connection: if the launcher goes away, the process prints one line to
+// stderr and exits with status 1, so no rank outlives its launcher.
+func JoinJob(ctx context.Context) (transport.Endpoint, Job, error) {
 	w, err := readWorkerEnv(os.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, Job{}, err
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -52,19 +72,35 @@ func Join(ctx context.Context) (transport.Endpoint, error) {
 	var d net.Dialer
 	ctl, err := d.DialContext(ctx, "tcp", w.rendezvous)
 	if err != nil {
-		return nil, fmt.Errorf("launch: rank %d: connecting to the rendezvous at %s (%s): %w", w.rank, w.rendezvous, EnvRendezvous, err)
+		return nil, Job{}, fmt.Errorf("launch: rank %d on host %s: connecting to the rendezvous at %s (%s): %w", w.rank, hostName(), w.rendezvous, EnvRendezvous, err)
 	}
-	ep, err := join(ctx, w, ctl)
+	ep, job, err := join(ctx, w, ctl)
 	if err != nil {
 		ctl.Close()
-		return nil, fmt.Errorf("launch: rank %d: %w", w.rank, err)
+		return nil, Job{}, fmt.Errorf("launch: rank %d: %w", w.rank, err)
 	}
 	go watchLauncher(ctl, w)
-	return ep, nil
+	return ep, job, nil
 }
 
-func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, error) {
+// hostName is this host's name for messages.
+func hostName() string {
+	n, err := os.Hostname()
+	if err != nil {
+		return "?"
+	}
+	return n
+}
+
+func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, Job, error) {
 	ifAddr := w.ifAddr
+	if ifAddr == "" && w.ifSpec != "" {
+		ip, err := InterfaceAddr(w.ifSpec)
+		if err != nil {
+			return nil, Job{}, fmt.Errorf("host %s: %w", hostName(), err)
+		}
+		ifAddr = ip.String()
+	}
 	if ifAddr == "" {
 		ifAddr = ctl.LocalAddr().(*net.TCPAddr).IP.String()
 	}
@@ -78,7 +114,7 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, e
 	if w.transport != TransportTCP {
 		pend, err = shm.Prepare(shm.Options{Rank: w.rank, Size: w.size, Secret: secret, CMABytes: w.shmCMA})
 		if err != nil {
-			return nil, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
+			return nil, Job{}, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
 		}
 	}
 	me.host = hostID()
@@ -88,7 +124,7 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, e
 			if pend != nil {
 				pend.Abort()
 			}
-			return nil, err
+			return nil, Job{}, err
 		}
 		me.tcp = ln.Addr()
 	}
@@ -100,12 +136,13 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, e
 			ln.Close()
 		}
 	}
-	table, err := exchange(ctx, ctl, register{Secret: w.secret, Rank: w.rank, Size: w.size, Addr: formatAddr(me)})
+	t, err := exchange(ctx, ctl, register{Secret: w.secret, Rank: w.rank, Size: w.size, Addr: formatAddr(me)})
 	if err != nil {
 		abort()
-		return nil, err
+		return nil, Job{}, err
 	}
-	return connect(ctx, w, me, table, pend, ln, abort)
+	ep, err := connect(ctx, w, me, t.Addrs, pend, ln, abort)
+	return ep, Job{Hosts: t.Hosts, Wireup: WireupLauncher}, err
 }
 
 // connect builds the endpoint from the rendezvous table: shared memory to
@@ -168,32 +205,35 @@ func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend
 }
 
 // exchange sends the registration and waits for the address table.
-func exchange(ctx context.Context, ctl net.Conn, m register) ([]string, error) {
+func exchange(ctx context.Context, ctl net.Conn, m register) (table, error) {
 	stop := context.AfterFunc(ctx, func() { ctl.SetDeadline(time.Now()) })
 	defer stop()
 	b, _ := json.Marshal(m)
 	if _, err := ctl.Write(append(b, '\n')); err != nil {
-		return nil, fmt.Errorf("registering with the rendezvous: %w", err)
+		return table{}, fmt.Errorf("registering with the rendezvous: %w", err)
 	}
 	line, err := bufio.NewReaderSize(ctl, maxLine).ReadSlice('\n')
 	if err != nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		}
-		return nil, fmt.Errorf("waiting for the rendezvous table: %w", err)
+		return table{}, fmt.Errorf("waiting for the rendezvous table: %w", err)
 	}
 	var t table
 	if err := json.Unmarshal(line, &t); err != nil {
-		return nil, fmt.Errorf("rendezvous table: %w", err)
+		return table{}, fmt.Errorf("rendezvous table: %w", err)
 	}
 	if t.Error != "" {
-		return nil, fmt.Errorf("rendezvous rejected this rank: %s", t.Error)
+		return table{}, fmt.Errorf("rendezvous rejected this rank: %s", t.Error)
 	}
 	if len(t.Addrs) != m.Size {
-		return nil, fmt.Errorf("rendezvous table has %d addresses for %d ranks", len(t.Addrs), m.Size)
+		return table{}, fmt.Errorf("rendezvous table has %d addresses for %d ranks", len(t.Addrs), m.Size)
+	}
+	if len(t.Hosts) != m.Size {
+		return table{}, fmt.Errorf("rendezvous table has %d hosts for %d ranks", len(t.Hosts), m.Size)
 	}
 	ctl.SetDeadline(time.Time{})
-	return t.Addrs, nil
+	return t, nil
 }
 
 // watchLauncher blocks on the control connection, on which the launcher

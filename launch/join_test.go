@@ -53,7 +53,7 @@ func TestWorkerExitsWhenControlDrops(t *testing.T) {
 	if err != nil || json.Unmarshal(line, &m) != nil || m.Secret != "s3cret" || m.Rank != 0 || m.Size != 1 {
 		t.Fatalf("registration %q (%v): want secret, rank 0, size 1", line, err)
 	}
-	reply(c, table{Addrs: []string{m.Addr}})
+	reply(c, table{Addrs: []string{m.Addr}, Hosts: []string{"h"}})
 	time.Sleep(200 * time.Millisecond) // let the worker get past Join
 	c.Close()
 	done := make(chan error, 1)

@@ -26,6 +26,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	BootstrapFromStdin(os.Args[1:], "") // a rank started through a launch agent
 	switch mode := os.Getenv(envMode); mode {
 	case "":
 		os.Exit(m.Run())
@@ -71,12 +72,16 @@ func testWorker(mode string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	ep, err := Join(ctx)
+	ep, job, err := JoinJob(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	rank := ep.Rank()
+	if mode == "where" { // where this rank is and how it reaches its peers
+		fmt.Fprintf(os.Stderr, "rank %d: %s %s %s\n", rank, TransportName(ep), FormatRankHosts(job.Hosts), job.Wireup)
+		mode = "exchange"
+	}
 	col := &collector{frames: make(chan frame, 1024)}
 	if err := ep.Start(col); err != nil {
 		fmt.Fprintln(os.Stderr, err)

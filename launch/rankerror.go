@@ -10,12 +10,19 @@ import (
 // RankError reports the first rank of a job that failed: it exited with a
 // non-zero status, was killed by a signal, or could not be started.
 type RankError struct {
-	Rank int   // the failing rank
-	Err  error // what happened, e.g. "exited with status 3; last stderr line: ..."
+	Rank int    // the failing rank
+	Host string // the rank's host when the job names hosts (Spec.Hosts), else ""
+	Err  error  // what happened, e.g. "exited with status 3; last stderr line: ..."
 }
 
-// Error returns "launch: rank N: <what happened>".
-func (e *RankError) Error() string { return fmt.Sprintf("launch: rank %d: %v", e.Rank, e.Err) }
+// Error returns "launch: rank N: <what happened>", or "launch: rank N on
+// host H: <what happened>" when the job names hosts.
+func (e *RankError) Error() string {
+	if e.Host != "" {
+		return fmt.Sprintf("launch: rank %d on host %s: %v", e.Rank, e.Host, e.Err)
+	}
+	return fmt.Sprintf("launch: rank %d: %v", e.Rank, e.Err)
+}
 
 // Unwrap returns Err.
 func (e *RankError) Unwrap() error { return e.Err }

@@ -22,6 +22,7 @@ type register struct {
 // table is the launcher's answer once every rank has registered.
 type table struct {
 	Addrs []string `json:"addrs,omitempty"`
+	Hosts []string `json:"hosts,omitempty"` // host of each rank (Spec.Hosts or this host)
 	Error string   `json:"error,omitempty"`
 }
 
@@ -38,6 +39,7 @@ type rendezvous struct {
 	ln     net.Listener
 	secret string
 	np     int
+	hosts  []string // host of each rank, sent with the table
 
 	mu     sync.Mutex
 	conns  []net.Conn // registered control connection by rank
@@ -50,12 +52,14 @@ type rendezvous struct {
 	wg     sync.WaitGroup
 }
 
-func startRendezvous(bind string, np int, secret string) (*rendezvous, error) {
+// startRendezvous listens on bind for np ranks proving secret; hosts[r]
+// is rank r's host, sent with the table.
+func startRendezvous(bind string, np int, secret string, hosts []string) (*rendezvous, error) {
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
 		return nil, fmt.Errorf("launch: rendezvous listener on %s: %w", bind, err)
 	}
-	r := &rendezvous{ln: ln, secret: secret, np: np, conns: make([]net.Conn, np), addrs: make([]string, np),
+	r := &rendezvous{ln: ln, secret: secret, np: np, hosts: hosts, conns: make([]net.Conn, np), addrs: make([]string, np),
 		failC: make(chan struct{})}
 	r.wg.Add(1)
 	go r.accept()
@@ -146,7 +150,7 @@ func (r *rendezvous) add(c net.Conn, m register) error {
 	if r.n == r.np {
 		r.ln.Close() // no one else may join
 		for _, rc := range r.conns {
-			reply(rc, table{Addrs: r.addrs})
+			reply(rc, table{Addrs: r.addrs, Hosts: r.hosts})
 		}
 	}
 	return nil

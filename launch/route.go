@@ -24,15 +24,20 @@ import (
 // host:port (no host field) is a TCP-only rank on a host of its own.
 
 // hostID identifies this host and its shared-memory file system: the
-// kernel's boot id, the host name and the device and inode of /dev/shm
-// (ranks in different mount namespaces do not share segments), hashed.
+// kernel's boot id, the host name, the device and inode of /dev/shm
+// (ranks in different mount namespaces do not share segments) and of the
+// network namespace (ranks in different network namespaces, such as the
+// "hosts" of an emulated network started with "ip netns exec", count as
+// different hosts and talk over TCP), hashed.
 func hostID() string {
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	name, _ := os.Hostname()
 	var dev string
-	if fi, err := os.Stat(shm.DefaultDir); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			dev = fmt.Sprint(st.Dev, ":", st.Ino)
+	for _, p := range []string{shm.DefaultDir, "/proc/self/ns/net"} {
+		if fi, err := os.Stat(p); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				dev += fmt.Sprint(st.Dev, ":", st.Ino, ";")
+			}
 		}
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(string(boot)) + "\x00" + name + "\x00" + dev))

@@ -37,6 +37,23 @@ type Spec struct {
 	// Stderr receives every rank's standard error, line by line; lines of
 	// ranks other than 0 are prefixed "[rank N] " (nil: discarded).
 	Stderr io.Writer
+	// Hosts, if not nil, is the host of each rank (len NP, e.g. from
+	// MapRanks). Ranks on this host (IsLocalHost) are started directly, the
+	// others through Agent (see remote.go). nil: every rank on this host.
+	Hosts []string
+	// Agent starts the ranks on other hosts; the zero value is
+	// DefaultAgent (ssh in batch mode).
+	Agent Agent
+	// Version is the launcher's version; ranks on other hosts refuse to
+	// run when theirs (or their build) differs.
+	Version string
+	// If selects the network of the job by interface name or CIDR
+	// (InterfaceAddr): the rendezvous listens on this host's address in it
+	// and every rank binds its TCP port to its own host's address in it.
+	// Empty: the rendezvous listens on MPBENCH_RENDEZVOUS_BIND, or
+	// 127.0.0.1 when every rank is local, or on the address this host
+	// reaches the first remote host from.
+	If string
 }
 
 // termGrace is how long stopping ranks get between SIGTERM and SIGKILL.
@@ -75,16 +92,19 @@ func Run(ctx context.Context, s Spec) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if s.If != "" {
+		s.Env = append(s.Env[:len(s.Env):len(s.Env)], EnvIf+"="+s.If)
+	}
 	secret, err := newSecret()
 	if err != nil {
 		return err
 	}
 	defer shm.RemoveJob("", []byte(secret)) // after every rank is reaped
-	bind := os.Getenv(EnvRendezvousBind)
-	if bind == "" {
-		bind = "127.0.0.1:0"
+	bind, err := s.rendezvousBind()
+	if err != nil {
+		return err
 	}
-	rv, err := startRendezvous(bind, s.NP, secret)
+	rv, err := startRendezvous(bind, s.NP, secret, s.rankHosts())
 	if err != nil {
 		return err
 	}
@@ -103,7 +123,7 @@ func (s *Spec) validate() error {
 	if len(s.Argv) == 0 || s.Argv[0] == "" {
 		return errors.New("launch: empty command: want Argv[0] = path of the executable")
 	}
-	return nil
+	return s.validateHosts()
 }
 
 func newSecret() (string, error) {
@@ -130,6 +150,7 @@ type rankProc struct {
 	pid     int
 	stderr  *stderrCopier
 	pipes   []*os.File // launcher's read ends
+	stdin   *os.File   // launcher's write end of a remote rank's bootstrap pipe, or nil
 	copiers sync.WaitGroup
 	exited  bool
 	stopped time.Time // when the rank was first seen stopped (state T); zero if not
@@ -166,15 +187,24 @@ func (j *job) spawn(env []string, rendezvous, secret string) error {
 // start starts rank r with its output pipes and a goroutine that reaps it.
 func (j *job) start(r int, env []string, rendezvous, secret string) error {
 	s := &j.spec
+	var childEnds []*os.File
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Env = append(env[:len(env):len(env)], rankEnv(rendezvous, secret, r, s.NP)...)
+	var stdin *os.File // write end of a remote rank's bootstrap pipe
+	if s.remote(r) {
+		var err error
+		if cmd, stdin, err = s.remoteCommand(r, env, rendezvous, secret); err != nil {
+			return &RankError{Rank: r, Host: s.host(r), Err: err}
+		}
+		childEnds = append(childEnds, cmd.Stdin.(*os.File))
+	}
 	cmd.SysProcAttr = sysProcAttr()
 	prefix := ""
 	if r != 0 {
 		prefix = "[rank " + strconv.Itoa(r) + "] "
 	}
 	p := &rankProc{rank: r, cmd: cmd, stderr: &stderrCopier{out: j.out, prefix: []byte(prefix)}}
-	var childEnds []*os.File
+	p.stdin = stdin
 	closeAll := func() {
 		for _, f := range childEnds {
 			f.Close()
@@ -182,7 +212,9 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return &RankError{Rank: r, Err: fmt.Errorf("stderr pipe: %w", err)}
+		closeAll()
+		p.closeStdin()
+		return &RankError{Rank: r, Host: s.host(r), Err: fmt.Errorf("stderr pipe: %w", err)}
 	}
 	cmd.Stderr, p.pipes, childEnds = pw, append(p.pipes, pr), append(childEnds, pw)
 	if r == 0 && s.Stdout != nil {
@@ -190,7 +222,8 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 		if err != nil {
 			pr.Close()
 			closeAll()
-			return &RankError{Rank: r, Err: fmt.Errorf("stdout pipe: %w", err)}
+			p.closeStdin()
+			return &RankError{Rank: r, Host: s.host(r), Err: fmt.Errorf("stdout pipe: %w", err)}
 		}
 		cmd.Stdout, p.pipes, childEnds = ow, append(p.pipes, or), append(childEnds, ow)
 	}
@@ -199,7 +232,8 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 		for _, f := range p.pipes {
 			f.Close()
 		}
-		return &RankError{Rank: r, Err: fmt.Errorf("starting %s: %w", s.Argv[0], err)}
+		p.closeStdin()
+		return &RankError{Rank: r, Host: s.host(r), Err: fmt.Errorf("starting %s: %w", cmd.Path, err)}
 	}
 	closeAll()
 	p.pid = cmd.Process.Pid
@@ -219,6 +253,7 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 func (j *job) reap(p *rankProc) {
 	err := p.cmd.Wait()
 	at := time.Now()
+	p.closeStdin()
 	syscall.Kill(-p.pid, syscall.SIGKILL)
 	done := make(chan struct{})
 	go func() { p.copiers.Wait(); close(done) }()
@@ -234,7 +269,7 @@ func (j *job) reap(p *rankProc) {
 		f.Close()
 	}
 	if err != nil {
-		err = &RankError{Rank: p.rank, Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg()}}
+		err = &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg()}}
 	}
 	j.exits <- exitEvent{rank: p.rank, err: err, at: at}
 }
@@ -333,7 +368,7 @@ func (j *job) checkStopped(now time.Time) error {
 			p.stopped = now
 		}
 		if now.Sub(p.stopped) >= stoppedLimit {
-			return &RankError{Rank: p.rank, Err: fmt.Errorf("stopped (process state T, e.g. by SIGSTOP) for more than %v; the other ranks cannot progress without it", stoppedLimit)}
+			return &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: fmt.Errorf("stopped (process state T, e.g. by SIGSTOP) for more than %v; the other ranks cannot progress without it", stoppedLimit)}
 		}
 	}
 	return nil

@@ -40,6 +40,7 @@ type runFlags struct {
 	eager       int
 	transport   string
 	ifaddr      string
+	hostOpts    hostFlags
 	cpuprofile  string
 	threadLevel string // IMB -thread_level, MPI library runs only
 	settle      time.Duration
@@ -91,6 +92,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: the transport's default)")
 	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts; mpi: the linked MPI library, started with its launcher (mpi builds)")
 	fs.StringVar(&f.ifaddr, "ifaddr", "", "IP address of the interface TCP binds and advertises (default: the launcher's loopback)")
+	addHostFlags(fs, &f.hostOpts)
 	fs.DurationVar(&f.settle, "settle", bench.DefaultSettle, "barriers between the ranks for this long before the first benchmark, so that start-up activity is over before timing (0: none)")
 	fs.StringVar(&f.threadLevel, "thread_level", "", "IMB -thread_level single|funneled|serialized|multiple: the thread level asked of an MPI library (mpi builds under a launcher; default funneled)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write each rank's CPU profile to FILE.<rank> (go tool pprof)")

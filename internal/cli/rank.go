@@ -24,6 +24,10 @@ type jobTransport struct {
 	// ThreadEnv is the MPI library's thread level (MPI_Query_thread), e.g.
 	// "MPI_THREAD_FUNNELED"; empty on mpbench's runtime.
 	ThreadEnv string
+	// Hosts is the host of every rank (nil when unknown, e.g. on an MPI
+	// library); Wireup says how the ranks found each other.
+	Hosts  []string
+	Wireup string
 }
 
 // runRank is one rank's part of "mpbench run" on communicator c, whatever

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/launch"
 )
 
 // Main runs mpbench with args (without the program name), printing to
@@ -20,6 +22,7 @@ import (
 // usage text. In a job started by an MPI launcher, where every rank checks
 // the same command line, usage errors are printed by rank 0 only.
 func Main(args []string, stdout, stderr io.Writer) int {
+	args = launch.BootstrapFromStdin(args, Version) // a rank started on another host
 	root := newRoot(&invocation{args: args}, stdout, stderr)
 	norm, err := normaliseArgs(args, longFlags(root))
 	if err == nil {

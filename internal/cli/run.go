@@ -21,9 +21,18 @@ func newRunCmd(inv *invocation) *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
 		Use:   "run [options] [benchmark ...]",
-		Short: "Run IMB-MPI1 benchmarks on -np local processes",
-		Long: `Run IMB-MPI1 benchmarks on -np processes of this machine and print the results
-in IMB-MPI1's text format on standard output.
+		Short: "Run IMB-MPI1 benchmarks on -np processes",
+		Long: `Run IMB-MPI1 benchmarks on -np processes of this machine, or of the hosts
+given by --hostfile or --host, and print the results in IMB-MPI1's text
+format on standard output.
+
+Ranks on other hosts are started through the launch agent (ssh in batch
+mode by default; --launch-agent 'ip netns exec {host}' or any command) with
+the mpbench executable at this one's path; a host whose mpbench is another
+build refuses. --map-by slot (default) fills each host's slots in turn,
+--map-by node deals ranks round robin. --if NAME|CIDR picks the network.
+The rank-to-host map is printed in the header ("# Hosts") and stored in the
+JSON/CSV metadata.
 
 Benchmarks are named as in IMB, in any case (pingpong, PingPong); without
 names the default IMB-MPI1 list runs. IMB options may be given with one dash,
@@ -71,6 +80,10 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if handled, err := runUnderMPILauncher(cmd, f, inv); handled {
 		return err // one rank of an MPI job (mpirun.go)
 	}
+	hp, err := f.hostOpts.plan(f, cmd.Flags())
+	if err != nil {
+		return err
+	}
 	opts, err := f.benchOptions()
 	if err != nil {
 		return err
@@ -109,7 +122,8 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if f.ifaddr != "" {
 		env = append(env, launch.EnvIfAddr+"="+f.ifaddr)
 	}
-	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: progress, Stderr: stderr})
+	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: progress, Stderr: stderr,
+		Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hostOpts.iface})
 	err = jobError(ctx, err, progress)
 	if err != nil {
 		closeResultFiles(f, err)

@@ -63,7 +63,7 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	ep, err := launch.Join(ctx)
+	ep, job, err := launch.JoinJob(ctx)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	defer world.Close()
 	runDone := make(chan struct{})
 	go closeOnStop(ctx, runDone, world)
-	err = runRank(ctx, cmd, f, world, jobTransport{Name: name}, opts, start)
+	err = runRank(ctx, cmd, f, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup}, opts, start)
 	close(runDone)
 	return err
 }
@@ -155,6 +155,9 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 		MinBytes: minOf(sizes), MaxBytes: maxOf(sizes), Benchmarks: names,
 		Multi: opts.Multi != result.MultiNone,
 	}
+	if len(tr.Hosts) > 0 {
+		info.Hosts, info.Wireup = launch.FormatRankHosts(tr.Hosts), tr.Wireup
+	}
 	text, err := sink.NewText(cmd.OutOrStdout(), info)
 	if err != nil {
 		return nil, nil, err
@@ -172,6 +175,13 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	if tr.ThreadEnv != "" {
 		meta.Info["mpi_thread_environment"] = tr.ThreadEnv
+	}
+	if len(tr.Hosts) > 0 {
+		// rank_hosts: the host of every rank, comma-separated in rank
+		// order, so that rows between hosts can be told from rows within one.
+		meta.Info["rank_hosts"] = strings.Join(tr.Hosts, ",")
+		meta.Info["hosts"] = launch.FormatRankHosts(tr.Hosts)
+		meta.Info["wireup"] = tr.Wireup
 	}
 	files := []struct {
 		path string

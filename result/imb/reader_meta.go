@@ -83,6 +83,8 @@ var readerInfoKeys = map[string]string{
 	"maximum io portion in bytes":       "max_msglen",
 	"mpbench version":                   "mpbench_version",
 	"transport":                         "transport",
+	"hosts":                             "hosts",
+	"wire-up":                           "wireup",
 	"mbyte":                             "mbyte",
 	"number of sender threads":          "sender_threads",
 	"number of receiver threads":        "receiver_threads",

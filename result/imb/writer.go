@@ -77,6 +77,13 @@ type RunInfo struct {
 	MinBytes, MaxBytes int64
 	// Benchmarks lists the benchmarks to run, in order, by IMB name.
 	Benchmarks []string
+	// Hosts is the rank-to-host map in one line (launch.FormatRankHosts,
+	// "node1: 0-1; node2: 2-3"), printed as "# Hosts" after "# Transport"
+	// when not empty.
+	Hosts string
+	// Wireup says how the ranks found each other ("mpbench launcher",
+	// "PMI-2"), printed as "# Wire-up" after "# Hosts" when not empty.
+	Wireup string
 	// Multi is true under -multi 0 or 1. It does not change the list: IMB
 	// 2019 and later print the names without a prefix under -multi (IMB
 	// 2019 Update 6 with -multi 0 prints "# PingPong", then "# Benchmarking
@@ -156,9 +163,10 @@ func writerInfoLine(b *strings.Builder, key, value string) {
 
 // WriteHeader prints the header block: banner, machine information, the
 // calling sequence, message length range, data types and the list of
-// benchmarks. mpbench adds three lines in IMB's "# Key : value" style
-// after "# MPI Thread Environment:": "# mpbench version", "# Transport" and
-// "# Mbyte" (bytes per Mbyte in Mbytes/sec), which IMB readers skip as
+// benchmarks. mpbench adds lines in IMB's "# Key : value" style after
+// "# MPI Thread Environment:": "# mpbench version", "# Transport", "# Hosts"
+// and "# Wire-up" (when set) and "# Mbyte" (bytes per Mbyte in
+// Mbytes/sec), which IMB readers skip as
 // unknown keys.
 func (w *Writer) WriteHeader(h RunInfo) error {
 	var b strings.Builder
@@ -175,6 +183,12 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	writerInfoLine(&b, "MPI Thread Environment", h.ThreadEnv)
 	writerInfoLine(&b, "mpbench version", h.Version)
 	writerInfoLine(&b, "Transport", h.Transport)
+	if h.Hosts != "" {
+		writerInfoLine(&b, "Hosts", h.Hosts)
+	}
+	if h.Wireup != "" {
+		writerInfoLine(&b, "Wire-up", h.Wireup)
+	}
 	mbyte := h.MByte
 	if mbyte == 0 {
 		mbyte = result.MB

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"net"
+	"strconv"
+
+	"github.com/spf13/pflag"
+
+	"github.com/mpbench/mpbench/launch"
+)
+
+// hostFlags place the ranks of "mpbench run" on several hosts.
+type hostFlags struct {
+	hostfile string
+	hosts    string
+	mapBy    string
+	agent    string
+	iface    string
+}
+
+// addHostFlags defines the multi-host options on fs.
+func addHostFlags(fs *pflag.FlagSet, h *hostFlags) {
+	fs.StringVar(&h.hostfile, "hostfile", "", "start ranks on the hosts in FILE: \"host slots=N\" (Open MPI) or \"host:N\" (MPICH) per line, # comments; -np defaults to the total slots")
+	fs.StringVar(&h.hosts, "host", "", "start ranks on these hosts: a,b:2 (host[:slots], default 1 slot)")
+	fs.StringVar(&h.mapBy, "map-by", launch.MapBySlot, "slot: fill each host's slots in turn; node: one rank per host, round robin")
+	fs.StringVar(&h.agent, "launch-agent", "", "command that starts a rank on another host, {host} replaced by its name (default \"ssh -o BatchMode=yes -T {host}\"; e.g. \"ip netns exec {host}\")")
+	fs.StringVar(&h.iface, "if", "", "network of the job: interface name (eth1) or CIDR (10.1.0.0/16, fd00::/64); the rendezvous and every rank's TCP port use their host's address in it")
+}
+
+// hostPlan is where the ranks of a job run.
+type hostPlan struct {
+	hosts []string // host of each rank; nil: all on this host
+	agent launch.Agent
+}
+
+// plan checks the host options and places the ranks. Without --hostfile
+// or --host every rank is local; with one of them and -np not given, -np
+// becomes the total number of slots (set on fs, so the ranks see it).
+func (h *hostFlags) plan(f *runFlags, fs *pflag.FlagSet) (hostPlan, error) {
+	var p hostPlan
+	if h.iface != "" && f.ifaddr != "" {
+		return p, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, f.ifaddr)
+	}
+	if h.iface != "" {
+		if _, _, err := net.ParseCIDR(h.iface); err != nil {
+			if _, err := net.InterfaceByName(h.iface); err != nil && !f.multiHost() {
+				return p, usageErrorf("--if %s: no such interface here and not a CIDR network; give an interface name (ip link) or a network such as 10.1.0.0/16", h.iface)
+			}
+		}
+	}
+	if h.agent != "" {
+		a, err := launch.ParseAgent(h.agent)
+		if err != nil {
+			return p, usageErrorf("%v", err)
+		}
+		p.agent = a
+	}
+	if h.mapBy != launch.MapBySlot && h.mapBy != launch.MapByNode {
+		return p, usageErrorf("--map-by %s: expected --map-by slot or --map-by node", h.mapBy)
+	}
+	var list []launch.Host
+	var err error
+	switch {
+	case h.hostfile != "" && h.hosts != "":
+		return p, usageErrorf("--hostfile %s and --host %s: give one of them", h.hostfile, h.hosts)
+	case h.hostfile != "":
+		list, err = launch.ReadHostfile(h.hostfile)
+	case h.hosts != "":
+		list, err = launch.ParseHostList(h.hosts)
+	default:
+		return p, nil
+	}
+	if err != nil {
+		return p, usageErrorf("%v", err)
+	}
+	if !fs.Changed("np") {
+		f.np = launch.Slots(list)
+		if err := fs.Set("np", strconv.Itoa(f.np)); err != nil {
+			return p, err
+		}
+	}
+	if p.hosts, err = launch.MapRanks(list, f.np, h.mapBy); err != nil {
+		return p, usageErrorf("%v", err)
+	}
+	return p, nil
+}
+
+// multiHost reports whether --hostfile or --host was given.
+func (f *runFlags) multiHost() bool { return f.hostOpts.hostfile != "" || f.hostOpts.hosts != "" }

@@ -1,0 +1,96 @@
+package launch
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// BootstrapArg is the only argument a rank started through a launch agent
+// gets after the executable's path: it tells the program to read its real
+// arguments and bootstrap environment from standard input
+// (BootstrapFromStdin).
+const BootstrapArg = "--mpbench-bootstrap=stdin"
+
+// bootstrap is the one JSON line a launcher writes to the standard input of
+// a rank started through a launch agent.
+type bootstrap struct {
+	Host    string   `json:"host"`    // the host name as the launcher knows it
+	Version string   `json:"version"` // the launcher's version (Spec.Version)
+	Build   string   `json:"build"`   // the launcher's BuildID
+	Env     []string `json:"env"`     // KEY=value, bootstrap variables and Spec.Env
+	Args    []string `json:"args"`    // Spec.Argv[1:]
+}
+
+// exitBadBuild is the status of a rank whose binary is not the launcher's
+// build: bad input, as a wrong path or version on a host is.
+const exitBadBuild = 2
+
+// BootstrapFromStdin is what a program started as a launcher's rank calls
+// first with its arguments (without the program name). Unless args is
+// exactly [BootstrapArg] it returns args unchanged. Otherwise it reads the
+// bootstrap line the launcher wrote to standard input, sets its variables
+// in this process's environment, checks that this executable is the
+// launcher's build (same BuildID, same version) and returns the arguments
+// the launcher meant. A different build is reported (ReportError, naming
+// the host and both versions) and the process exits with status 2. From
+// then on standard input is watched: when it ends (the launcher or the
+// agent's connection went away) the process exits with status 1, so no
+// rank outlives its launcher on any host. version is this program's
+// version string.
+func BootstrapFromStdin(args []string, version string) []string {
+	if len(args) != 1 || args[0] != BootstrapArg {
+		return args
+	}
+	in := bufio.NewReaderSize(os.Stdin, maxLine)
+	line, err := in.ReadSlice('\n')
+	var b bootstrap
+	if err == nil {
+		err = json.Unmarshal(line, &b)
+	}
+	if err != nil {
+		ReportError(os.Stderr, fmt.Sprintf("reading the launcher's bootstrap line on standard input: %v", err))
+		os.Exit(exitBadBuild)
+	}
+	if msg := buildMismatch(b, version, BuildID()); msg != "" {
+		ReportError(os.Stderr, msg)
+		os.Exit(exitBadBuild)
+	}
+	for _, kv := range b.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			os.Setenv(k, v)
+		}
+	}
+	go func() {
+		io.Copy(io.Discard, in)
+		fmt.Fprintf(os.Stderr, "mpbench: host %s: the launcher's connection (standard input) closed; exiting\n", b.Host)
+		os.Exit(exitLauncherLost)
+	}()
+	return b.Args
+}
+
+// buildMismatch returns the one-line refusal when the launcher's build b
+// differs from this one (version and build ID), or "".
+func buildMismatch(b bootstrap, version, build string) string {
+	if b.Version == version && b.Build == build {
+		return ""
+	}
+	exe, _ := os.Executable()
+	return fmt.Sprintf("host %s: %s is mpbench %s (build %s), the launcher runs mpbench %s (build %s); install the same build on every host",
+		b.Host, exe, version, shortBuild(build), b.Version, shortBuild(b.Build))
+}
+
+// shortBuild abbreviates a Go build ID (four hashes joined by '/') to its
+// last 12 characters, the part that hashes the linked binary.
+func shortBuild(id string) string {
+	if id == "" {
+		return "unknown"
+	}
+	if len(id) > 12 {
+		return id[len(id)-12:]
+	}
+	return id
+}

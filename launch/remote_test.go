@@ -1,0 +1,117 @@
+package launch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/internal/netnstest"
+)
+
+// TestRemoteRanksNetns starts ranks on network-namespace hosts through the
+// launch agent "ip netns exec {host}" and checks how each rank reaches its
+// peers: shared memory within a namespace host, TCP between hosts, both
+// when a job spans hosts with several ranks each; and that every rank
+// learns the rank-to-host map.
+func TestRemoteRanksNetns(t *testing.T) {
+	net := netnstest.New(t, 2)
+	a, b := net.Hosts[0], net.Hosts[1]
+	agent, err := ParseAgent(netnstest.Agent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		hosts     []string
+		transport string
+		ifSpec    string
+	}{
+		{"one host", []string{a, a}, "shm", net.CIDR},
+		{"two hosts", []string{a, b}, "tcp", net.CIDR},
+		{"two hosts v6", []string{a, b}, "tcp", net.CIDR6},
+		{"two by two", []string{a, a, b, b}, "shm+tcp", net.CIDR},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr syncBuffer
+			err := Run(context.Background(), Spec{NP: len(tc.hosts), Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=where"},
+				Hosts: tc.hosts, Agent: agent, If: tc.ifSpec, Timeout: 60 * time.Second, Stdout: &stdout, Stderr: &stderr})
+			if err != nil {
+				t.Fatalf("Run: %v\nstderr:\n%s", err, stderr.String())
+			}
+			if want := fmt.Sprintf("exchange ok np=%d\n", len(tc.hosts)); stdout.String() != want {
+				t.Errorf("stdout %q, want %q", stdout.String(), want)
+			}
+			wantMap := FormatRankHosts(tc.hosts)
+			for r := range tc.hosts {
+				line := fmt.Sprintf("rank %d: %s %s %s", r, tc.transport, wantMap, WireupLauncher)
+				if !strings.Contains(stderr.String(), line+"\n") {
+					t.Errorf("stderr lacks %q:\n%s", line, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// TestRemoteFailures checks that a rank the agent cannot start fails the
+// job in one line naming the rank's host and the cause, and that nothing
+// is left running in any namespace.
+func TestRemoteFailures(t *testing.T) {
+	net := netnstest.New(t, 2)
+	agent, _ := ParseAgent(netnstest.Agent)
+	for _, tc := range []struct {
+		name  string
+		hosts []string
+		argv0 string
+		want  []string
+	}{
+		{"no such host", []string{net.Hosts[0], "mbt-nohost"}, "", []string{"rank 1 on host mbt-nohost", "mbt-nohost"}},
+		{"missing binary", []string{net.Hosts[0], net.Hosts[1]}, "/nonexistent/mpbench", []string{" on host mbt", "/nonexistent/mpbench", "No such file"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			argv0 := tc.argv0
+			if argv0 == "" {
+				argv0 = testExe(t)
+			}
+			var stderr syncBuffer
+			start := time.Now()
+			err := Run(context.Background(), Spec{NP: 2, Argv: []string{argv0}, Env: []string{quickExit, envMode + "=exchange"},
+				Hosts: tc.hosts, Agent: agent, If: net.CIDR, Timeout: 60 * time.Second, Stderr: &stderr})
+			if err == nil {
+				t.Fatal("Run succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("failure took %v", d)
+			}
+			for _, h := range net.Hosts {
+				if p := net.Pids(h); len(p) > 0 {
+					t.Errorf("processes %v left in %s", p, h)
+				}
+			}
+		})
+	}
+}
+
+// TestRemoteBuildMismatch: a rank whose binary is another build refuses,
+// naming its host and both versions.
+func TestRemoteBuildMismatch(t *testing.T) {
+	msg := buildMismatch(bootstrap{Host: "node7", Version: "1.0", Build: "aaaa/bbbb/cccc/dddd-launcher"}, "1.0", "aaaa/bbbb/cccc/dddd-worker01")
+	for _, w := range []string{"host node7", "mpbench 1.0 (build ddd-worker01)", "the launcher runs mpbench 1.0 (build ddd-launcher)", "install the same build"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("%q lacks %q", msg, w)
+		}
+	}
+	if m := buildMismatch(bootstrap{Version: "1.0", Build: "x"}, "1.0", "x"); m != "" {
+		t.Errorf("same build refused: %q", m)
+	}
+	if id := BuildID(); id == "" || id != readBuildID(os.Args[0]) {
+		t.Errorf("BuildID %q, of os.Args[0] %q", id, readBuildID(os.Args[0]))
+	}
+}
