@@ -43,3 +43,6 @@ func ExecInNode(string, []string) error { return errLinux }
 
 // RunForwarder reports that the testbed needs Linux.
 func RunForwarder(string, *os.File) error { return errLinux }
+
+// Check reports that the testbed needs Linux.
+func Check(State, CheckOptions) ([]CheckRow, error) { return nil, errLinux }

@@ -46,6 +46,25 @@ func TestE2ETestbedCommands(t *testing.T) {
 	if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "up (forwarder pid") || !strings.Contains(out.String(), "# forwarder: ") {
 		t.Errorf("status: %v\n%s", err, out)
 	}
+	cmd, out, errb = e2eCmd(t, "testbed", "check", "--name", name, "--seconds", "0.3", "--pings", "20", "--tolerance", "30%")
+	if err := cmd.Run(); err != nil {
+		t.Errorf("check: %v\n%s%s", err, out, errb)
+	}
+	// The hub's model rate at 10 Mbit/s is 9.24 Mbit/s alone and shared.
+	for _, want := range [][]string{{"loopback (node 1)", "usec"}, {"latency 1<->2", "usec"}, {"bulk 2->1", "Mbit/s", " 9.24 "},
+		{"two transfers 1->2 + 2->1", "Mbit/s", " 9.24 "}, {"# forwarder: "}} {
+		found := false
+		for _, line := range strings.Split(out.String(), "\n") {
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(line, w)
+			}
+			found = found || ok
+		}
+		if !found {
+			t.Errorf("check output has no line with %q:\n%s", want, out)
+		}
+	}
 	// Bad input: a node that does not exist, a rate without unit.
 	cmd, _, errb = e2eCmd(t, "testbed", "exec", "--name", name, "--node", "3", "--", "true")
 	if err := cmd.Run(); exitCode(err) != 2 || !strings.Contains(errb.String(), "has nodes 1..2") {

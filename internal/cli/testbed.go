@@ -26,7 +26,7 @@ its own hostname and address (10.77.0.K), joined by an emulated switch, hub or
 802.11g wifi network, and runs commands on them. Needs root (CAP_NET_ADMIN).`,
 	}
 	cmd.AddCommand(newTestbedUpCmd(), newTestbedStatusCmd(), newTestbedExecCmd(), newTestbedDownCmd(),
-		newTestbedForwardCmd())
+		newTestbedForwardCmd(), newTestbedCheckCmd())
 	return cmd
 }
 
@@ -257,4 +257,61 @@ func newTestbedForwardCmd() *cobra.Command {
 			return testbed.RunForwarder(args[0], ready)
 		},
 	}
+}
+
+func newTestbedCheckCmd() *cobra.Command {
+	var name, tol string
+	var o testbed.CheckOptions
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Measure every link of a testbed (latency, bulk rate, two transfers at once) against the model",
+		Long: `mpbench testbed check measures a testbed that is up: a 1-byte TCP ping-pong
+on node 1's loopback (the host's own software latency), the same between node 1
+and every other node, one bulk transfer from every node to node 1, and two
+transfers at once (2->1 and 4->3, or 1->2 and 2->1 with fewer than 4 nodes). It
+prints each next to the model (latency: the model's one-way time plus the
+loopback latency) and fails (exit 1) when a bandwidth is off the model by more
+than --tolerance.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			t, err := parseFraction(tol)
+			if err != nil || t <= 0 {
+				return usageErrorf("--tolerance %q: give a percentage such as 15%%", tol)
+			}
+			if o.Seconds <= 0 || o.Pings < 10 {
+				return usageErrorf("--seconds must be > 0 and --pings at least 10")
+			}
+			st, err := testbed.Load(name)
+			if err != nil || !testbed.Alive(st) {
+				return usageErrorf("no testbed %q is up; build it with mpbench testbed up --name %s", name, name)
+			}
+			rows, err := testbed.Check(st, o)
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "# testbed %s: %d nodes, %s\n", st.Name, st.Nodes, st.Model)
+			fmt.Fprintf(w, "%-28s %-7s %10s %10s %7s\n", "test", "unit", "model", "measured", "ratio")
+			var off []string
+			for _, r := range rows {
+				fmt.Fprintf(w, "%-28s %-7s %10.2f %10.2f %7.3f\n", r.Test, r.Unit, r.Model, r.Measured, r.Ratio())
+				if r.Judged && (r.Ratio() < 1-t || r.Ratio() > 1+t) {
+					off = append(off, fmt.Sprintf("%s %.2f %s is %.0f%% of the model's %.2f", r.Test, r.Measured, r.Unit, 100*r.Ratio(), r.Model))
+				}
+			}
+			if s, serr := testbed.ReadStats(name); serr == nil {
+				fmt.Fprintf(w, "# forwarder: %d frames, %d lost (--loss), %d queue drops, %d oversize; delivery late by p50 %.1f usec, p99 %.1f usec\n",
+					s.Frames, s.Lost, s.QueueDrops, s.Oversize, s.LateP50Usec, s.LateP99Usec)
+			}
+			if err != nil {
+				return err
+			}
+			if len(off) > 0 {
+				return fmt.Errorf("testbed check: %s (tolerance %s; a host too loaded for this rate is the usual cause, see docs/testbed.md)", strings.Join(off, "; "), tol)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "tb", "testbed name")
+	cmd.Flags().Float64Var(&o.Seconds, "seconds", 1, "length of each bulk transfer at the model's rate")
+	cmd.Flags().IntVar(&o.Pings, "pings", 200, "round trips per latency measurement")
+	cmd.Flags().StringVar(&tol, "tolerance", "15%", "largest accepted deviation of a bandwidth from the model")
+	return cmd
 }
