@@ -51,7 +51,8 @@ type FitOptions struct {
 // Fit is a Hockney (alpha-beta) model t(b) = Alpha + b x BetaInv of a size
 // sweep (R. W. Hockney, "The communication challenge for MPP: Intel
 // Paragon and Meiko CS-2", Parallel Computing 20(3), 1994), fitted by
-// weighted least squares (gonum stat.LinearRegression).
+// weighted least squares (gonum stat.LinearRegression) to the points
+// the robust fit kept (FitRobust; FitHockney keeps every valid point).
 type Fit struct {
 	AlphaUsec float64 // start-up time, usec (may come out negative on bad data)
 	BetaInv   float64 // time per byte, usec/B
@@ -61,19 +62,47 @@ type Fit struct {
 	// NHalfBytes is the half-performance length n1/2 = Alpha x bandwidth,
 	// the size at which half the asymptotic bandwidth is reached, bytes.
 	NHalfBytes float64
-	// R2 is the coefficient of determination under the fit's weights.
+	// R2 is the coefficient of determination under the fit's weights,
+	// over the points kept; below PoorR2 the line does not describe them.
 	R2 float64
 	// SSE is the weighted sum of squared residuals (relative: unitless;
 	// absolute: usec^2).
-	SSE       float64
-	Points    int   // valid points used
-	Skipped   int   // points left out: time <= 0, NaN or size < 0
+	SSE     float64
+	Points  int // valid points used
+	Skipped int // points left out: time <= 0, NaN or size < 0
+	// Outliers are the valid points the robust fit left out because they
+	// disagree with the others (FitRobust), in ascending size; nil for
+	// FitHockney.
+	Outliers  []Point
 	MinBytes  int64 // smallest size used
 	MaxBytes  int64 // largest size used
 	Weighting Weighting
 	// LineRatePct is BandwidthMBps as a percentage of the wire model's
 	// asymptotic payload rate (WireModel.PayloadMBps); NaN without a model.
 	LineRatePct float64
+}
+
+// PoorR2 is the R^2 below which a fit is reported as poor: the Hockney
+// line does not describe the sweep (curvature, a break not found, noise).
+const PoorR2 = 0.95
+
+// Poor reports whether the fit's R^2 is below PoorR2.
+func (f Fit) Poor() bool { return f.R2 < PoorR2 }
+
+// FlatResidual is the root-mean-square relative residual (1%) up to which
+// a fit with R^2 below PoorR2 is not poor but flat: its times hardly vary
+// (a latency-bound segment), so R^2, the share of their variation the line
+// explains, says little while the line is within the noise.
+const FlatResidual = 0.01
+
+// Span returns the smallest and the largest size of the fit's points,
+// the left-out ones included.
+func (f Fit) Span() (lo, hi int64) {
+	lo, hi = f.MinBytes, f.MaxBytes
+	for _, p := range f.Outliers {
+		lo, hi = min(lo, p.Bytes), max(hi, p.Bytes)
+	}
+	return lo, hi
 }
 
 // Predict returns the fitted time in usec for a message of b bytes.
@@ -105,6 +134,7 @@ func FitHockney(pts []Point, opt FitOptions) (Fit, error) {
 	return f, err
 }
 
+// fitXY fits by weighted least squares, weights baseWeights.
 func fitXY(x, y []float64, opt FitOptions) (Fit, error) {
 	nan := math.NaN()
 	f := Fit{AlphaUsec: nan, BetaInv: nan, BandwidthMBps: nan, NHalfBytes: nan, R2: nan, SSE: nan,
@@ -112,13 +142,7 @@ func fitXY(x, y []float64, opt FitOptions) (Fit, error) {
 	if len(x) < MinFitSizes || distinct(x) < 2 {
 		return f, fmt.Errorf("%w: %d valid points (time > 0) over %d sizes; a fit needs %d", ErrInsufficientSizes, len(x), distinct(x), MinFitSizes)
 	}
-	var w []float64
-	if opt.Weighting == Relative {
-		w = make([]float64, len(y))
-		for i, t := range y {
-			w[i] = 1 / (t * t)
-		}
-	}
+	w := baseWeights(y, opt.Weighting)
 	f.AlphaUsec, f.BetaInv = stat.LinearRegression(x, y, w, false)
 	f.R2 = stat.RSquared(x, y, w, f.AlphaUsec, f.BetaInv)
 	f.SSE = 0
@@ -141,6 +165,19 @@ func fitXY(x, y []float64, opt FitOptions) (Fit, error) {
 		}
 	}
 	return f, nil
+}
+
+// baseWeights returns the least-squares weights of times y: 1/t^2 under
+// Relative, nil (all 1) under Absolute.
+func baseWeights(y []float64, wt Weighting) []float64 {
+	if wt != Relative {
+		return nil
+	}
+	w := make([]float64, len(y))
+	for i, t := range y {
+		w[i] = 1 / (t * t)
+	}
+	return w
 }
 
 func distinct(x []float64) int {

@@ -4,49 +4,95 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
-// Piecewise is a two-segment Hockney fit of a size sweep: an eager segment
-// for the small sizes and a rendezvous segment from BreakBytes up, as MPI
-// libraries switch protocol above an eager limit (a LogGP-style cut; see
-// A. Alexandrov et al., "LogGP", SPAA 1995, and the MPI eager/rendezvous
-// protocols). Each segment is an independent least-squares fit.
+// Piecewise is a segmented Hockney fit of a size sweep: one line, or two
+// or three segments with breaks between them, as MPI libraries switch
+// protocol with the size (short/inline, eager, rendezvous; a LogGP-style
+// cut, see A. Alexandrov et al., "LogGP", SPAA 1995). Each segment is a
+// robust fit of its own (FitRobust): points that disagree with the rest
+// of their segment are left out and listed, never bending it.
 type Piecewise struct {
 	// Single is the one-line fit over all points.
 	Single Fit
-	// Split is true when two segments explain the data better than one
-	// line (lower BIC, see FitPiecewise); Eager, Rendezvous and BreakBytes
-	// are then set, else they are zero values and BreakBytes is -1.
+	// Segments are the fits chosen, in ascending size: Single alone, or
+	// two or three segments (see FitPiecewise).
+	Segments []Fit
+	// Breaks are the smallest sizes of the segments after the first,
+	// ascending; nil for one line.
+	Breaks []int64
+	// Split is true when two or more segments explain the data better
+	// than one line (lower BIC); Eager is then the first segment and
+	// Rendezvous the last, BreakBytes the smallest size of the last
+	// (the rendezvous protocol's start). Without a split they are zero
+	// values and BreakBytes is -1.
 	Split      bool
 	Eager      Fit
 	Rendezvous Fit
-	// BreakBytes is the smallest size of the rendezvous segment, bytes.
 	BreakBytes int64
 	// BICSingle and BICSplit are the Bayesian information criteria
-	// n ln(SSE/n) + k ln n of the one-line (k = 2) and two-segment (k = 5:
-	// two lines and the break) models; lower is better.
+	// n ln(SSE/n) + k ln n of the one-line model (k = 2 + its left-out
+	// points) and of the best model with breaks (k = 3 per segment - 1,
+	// plus the left-out points: each is fitted exactly, a parameter of
+	// its own); lower is better. BICSplit is NaN when no break was
+	// possible.
 	BICSingle, BICSplit float64
+}
+
+// Outliers returns the points left out by the chosen segments, in
+// ascending size.
+func (p Piecewise) Outliers() []Point {
+	var out []Point
+	for _, f := range p.Segments {
+		out = append(out, f.Outliers...)
+	}
+	return out
+}
+
+// SegmentNames names the chosen segments as fit tables do: "single";
+// "eager", "rendezvous"; "short", "eager", "rendezvous" (MPI libraries'
+// short/inline, eager and rendezvous protocols).
+func (p Piecewise) SegmentNames() []string {
+	switch len(p.Segments) {
+	case 2:
+		return []string{"eager", "rendezvous"}
+	case 3:
+		return []string{"short", "eager", "rendezvous"}
+	}
+	return []string{"single"}
 }
 
 // Best returns the fit that applies to a message of b bytes: the segment
 // containing b when the sweep was split, else the single line.
 func (p Piecewise) Best(b int64) Fit {
-	switch {
-	case !p.Split:
+	if !p.Split {
 		return p.Single
-	case b < p.BreakBytes:
-		return p.Eager
 	}
-	return p.Rendezvous
+	i := sort.Search(len(p.Breaks), func(i int) bool { return p.Breaks[i] > b })
+	return p.Segments[i]
 }
 
-// FitPiecewise fits one Hockney line and the best two-segment model to the
-// points. The break is found by exhaustive search: every cut leaving at
-// least MinSegmentSizes distinct valid sizes on each side is fitted and
-// the cut with the least total weighted squared error wins. The
-// two-segment model is kept only when its BIC is lower than the single
-// line's, which charges it for its three extra parameters, so a straight
-// sweep is not split by noise. Points of 0 bytes are left out of every
+// BreakEvidence is how much lower the BIC of three segments must be than
+// that of the best two for a second break: 10, "very strong" evidence on
+// Kass and Raftery's scale ("Bayes factors", JASA 90(430), 1995). With
+// fewer sizes per segment, the pooled squared error of a sweep whose
+// noise is relative favours one more cut by chance; a real second
+// protocol switch (short to eager, eager to rendezvous) clears this by far.
+const BreakEvidence = 10.0
+
+// FitPiecewise fits one robust Hockney line (FitRobust) and the best
+// models of two and of three robust segments, and keeps the one with the
+// lowest BIC (three segments only when clearly lower, BreakEvidence),
+// which charges each model for its parameters (two per
+// segment, one per break, one per left-out point), so a straight sweep
+// is not split by noise, a single spike is left out rather than cut into
+// a segment, and a cliff (a protocol switch) becomes a break. Breaks are
+// found by exhaustive search: every cut leaving at least MinSegmentSizes
+// distinct valid sizes in each segment is fitted. Mean squared relative
+// residuals below the rounding of printed times (0.01 usec, uniform
+// error of variance 0.01^2/12) count as that rounding, so two-decimal
+// rounding never splits a line. Points of 0 bytes are left out of every
 // fit and counted in Skipped: MPI libraries short-cut empty messages (no
 // payload path, often no rendezvous check), so their time is not alpha +
 // 0 / bandwidth, and one such fast row would otherwise pull alpha down
@@ -64,52 +110,116 @@ func FitPiecewise(pts []Point, opt FitOptions) (Piecewise, error) {
 	}
 	sort.SliceStable(valid, func(i, j int) bool { return valid[i].Bytes < valid[j].Bytes })
 	res := Piecewise{BreakBytes: -1, BICSplit: math.NaN()}
-	single, err := FitHockney(valid, opt)
+	single, err := FitRobust(valid, opt)
 	single.Skipped = skipped
-	res.Single = single
+	res.Single, res.Segments = single, []Fit{single}
 	if err != nil {
 		return res, err
 	}
-	n := float64(single.Points)
-	// Residuals below 1e-10 of the times are rounding, not signal.
-	floor := 1e-20
-	if opt.Weighting == Absolute {
-		s := 0.0
-		for _, p := range valid {
-			s += p.Usec * p.Usec
-		}
-		floor *= s / n
-	}
-	res.BICSingle = bic(single.SSE, n, 2, floor)
-	best := math.Inf(1)
-	for cut := 1; cut < len(valid); cut++ {
-		if valid[cut].Bytes == valid[cut-1].Bytes {
-			continue // a size is never split across segments
-		}
-		if positiveSizes(valid[:cut]) < MinSegmentSizes || positiveSizes(valid[cut:]) < MinSegmentSizes {
-			continue
-		}
-		lo, errLo := FitHockney(valid[:cut], opt)
-		hi, errHi := FitHockney(valid[cut:], opt)
-		if errLo != nil || errHi != nil {
-			continue
-		}
-		if sse := lo.SSE + hi.SSE; sse < best {
-			best = sse
-			res.Eager, res.Rendezvous, res.BreakBytes = lo, hi, valid[cut].Bytes
+	n := float64(len(valid))
+	floor := roundingFloor(valid, opt.Weighting)
+	res.BICSingle = bic(single.SSE, n, 2+len(single.Outliers), floor)
+	// Cuts are indices into valid where a new size starts.
+	var cuts []int
+	for i := 1; i < len(valid); i++ {
+		if valid[i].Bytes != valid[i-1].Bytes {
+			cuts = append(cuts, i)
 		}
 	}
-	if math.IsInf(best, 1) {
-		res.BreakBytes = -1
+	fits := map[[2]int]*Fit{}
+	seg := func(lo, hi int) *Fit {
+		k := [2]int{lo, hi}
+		if f, ok := fits[k]; ok {
+			return f
+		}
+		var fp *Fit
+		if positiveSizes(valid[lo:hi]) >= MinSegmentSizes {
+			if f, err := fitRobust(valid[lo:hi], opt, false, hi < len(valid)); err == nil {
+				fp = &f
+			}
+		}
+		fits[k] = fp
+		return fp
+	}
+	// best[s] is the best model of s segments and its BIC.
+	best := map[int][]int{}
+	bestBIC := map[int]float64{2: math.Inf(1), 3: math.Inf(1)}
+	try := func(bounds []int) {
+		sse, outliers := 0.0, 0
+		var prev *Fit
+		for i := 1; i < len(bounds); i++ {
+			f := seg(bounds[i-1], bounds[i])
+			if f == nil || prev != nil && !cliffPoint(*prev, *f, valid[bounds[i-1]]) {
+				return
+			}
+			prev = f
+			sse += f.SSE
+			outliers += len(f.Outliers)
+		}
+		segs := len(bounds) - 1
+		if b := bic(sse, n, 3*segs-1+outliers, floor); b < bestBIC[segs] {
+			bestBIC[segs], best[segs] = b, append([]int(nil), bounds...)
+		}
+	}
+	for i, c1 := range cuts {
+		try([]int{0, c1, len(valid)})
+		for _, c2 := range cuts[i+1:] {
+			try([]int{0, c1, c2, len(valid)})
+		}
+	}
+	if best[2] == nil {
 		return res, nil
 	}
-	res.BICSplit = bic(best, n, 5, floor)
-	if res.BICSplit < res.BICSingle {
-		res.Split = true
-	} else {
-		res.Eager, res.Rendezvous, res.BreakBytes = Fit{}, Fit{}, -1
+	// Two segments beat one line on a lower BIC; a third segment must
+	// lower it by more than BreakEvidence.
+	chosen, chosenBIC := best[2], bestBIC[2]
+	if best[3] != nil && bestBIC[3] < chosenBIC-BreakEvidence {
+		chosen, chosenBIC = best[3], bestBIC[3]
 	}
+	res.BICSplit = chosenBIC
+	if !(chosenBIC < res.BICSingle) {
+		return res, nil
+	}
+	res.Split, res.Segments = true, nil
+	for i := 1; i < len(chosen); i++ {
+		res.Segments = append(res.Segments, *seg(chosen[i-1], chosen[i]))
+		if i > 1 {
+			res.Breaks = append(res.Breaks, valid[chosen[i-1]].Bytes)
+		}
+	}
+	res.Eager, res.Rendezvous = res.Segments[0], res.Segments[len(res.Segments)-1]
+	res.BreakBytes = res.Breaks[len(res.Breaks)-1]
 	return res, nil
+}
+
+// cliffPoint reports whether the first point p of segment f, which
+// follows segment prev, may stand where it is: kept by f, or left out of
+// f because it is slower than prev predicts by more than the robust
+// cut-off (BisquareC x MinRelativeScale of its time), the spike of a
+// protocol switch. A first point left out but not that slow belongs to
+// prev (the same data with the break one size later), so such a
+// segmentation is not counted twice. The last point of a segment that
+// another follows is always kept (fitRobust's pinLast).
+func cliffPoint(prev, f Fit, p Point) bool {
+	if len(f.Outliers) == 0 || f.Outliers[0].Bytes != p.Bytes {
+		return true
+	}
+	return (p.Usec-prev.Predict(p.Bytes))/p.Usec > BisquareC*MinRelativeScale
+}
+
+// roundingFloor is the mean squared residual that printed times' rounding
+// alone gives (0.01 usec steps, variance 0.01^2/12 per time): relative to
+// each time under Relative weighting.
+func roundingFloor(pts []Point, wt Weighting) float64 {
+	v := PrintResolutionUsec * PrintResolutionUsec / 12
+	if wt == Absolute || len(pts) == 0 {
+		return v
+	}
+	s := 0.0
+	for _, p := range pts {
+		s += v / (p.Usec * p.Usec)
+	}
+	return s / float64(len(pts))
 }
 
 // MinSegmentSizes is the least number of distinct sizes above 0 bytes
@@ -147,5 +257,14 @@ func (p Piecewise) String() string {
 	if !p.Split {
 		return "single: " + f(p.Single)
 	}
-	return fmt.Sprintf("eager (< %d B): %s; rendezvous: %s", p.BreakBytes, f(p.Eager), f(p.Rendezvous))
+	names := p.SegmentNames()
+	var parts []string
+	for i, seg := range p.Segments {
+		from := ""
+		if i > 0 {
+			from = fmt.Sprintf(" (from %d B)", p.Breaks[i-1])
+		}
+		parts = append(parts, names[i]+from+": "+f(seg))
+	}
+	return strings.Join(parts, "; ")
 }

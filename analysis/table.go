@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Column is a labelled column of a Table with its unit ("" when unitless).
@@ -88,20 +89,23 @@ func CountTimeTableView(rows []CountTime) Table {
 	return t
 }
 
-// FitTableView lays out a piecewise Hockney fit: one row per segment.
+// FitTableView lays out a piecewise Hockney fit: one row per segment
+// (Piecewise.SegmentNames), with the sizes it spans and the sizes the
+// robust fit left out of it.
 func FitTableView(p Piecewise) Table {
 	t := Table{Title: "Hockney fit t = alpha + bytes / bandwidth", Columns: []Column{
 		{"segment", ""}, {"sizes", "B"}, {"alpha", "usec"}, {"bandwidth", "MB/s"}, {"n1/2", "B"},
-		{"R^2", ""}, {"of line rate", "%"}, {"points", ""}}}
-	add := func(name string, f Fit) {
-		t.Rows = append(t.Rows, []Cell{text(name), text(fmt.Sprintf("%d-%d", f.MinBytes, f.MaxBytes)), num(f.AlphaUsec, 2),
-			num(f.BandwidthMBps, 2), num(f.NHalfBytes, 0), num(f.R2, 4), num(f.LineRatePct, 1), num(float64(f.Points), 0)})
-	}
-	if p.Split {
-		add("eager", p.Eager)
-		add("rendezvous", p.Rendezvous)
-	} else {
-		add("single", p.Single)
+		{"R^2", ""}, {"of line rate", "%"}, {"points", ""}, {"left out", "B"}}}
+	names := p.SegmentNames()
+	for i, f := range p.Segments {
+		lo, hi := f.Span()
+		out := make([]string, len(f.Outliers))
+		for j, o := range f.Outliers {
+			out[j] = strconv.FormatInt(o.Bytes, 10)
+		}
+		t.Rows = append(t.Rows, []Cell{text(names[i]), text(fmt.Sprintf("%d-%d", lo, hi)), num(f.AlphaUsec, 2),
+			num(f.BandwidthMBps, 2), num(f.NHalfBytes, 0), num(f.R2, 4), num(f.LineRatePct, 1), num(float64(f.Points), 0),
+			text(strings.Join(out, ", "))})
 	}
 	return t
 }

@@ -101,18 +101,8 @@ func (s SeriesReport) section(k int) Section {
 	}
 	if s.FitErr == nil {
 		sec.table(analysis.FitTableView(s.Fit))
-		switch {
-		case s.Fit.Split && oneMessage(s.Benchmark):
-			sec.line("eager/rendezvous break at %d B (two segments fit better than one line: BIC %.1f < %.1f)",
-				s.Fit.BreakBytes, s.Fit.BICSplit, s.Fit.BICSingle)
-		case s.Fit.Split:
-			sec.line("break at %d B between a small- and a large-message regime (protocol or algorithm switch; "+
-				"two segments fit better than one line: BIC %.1f < %.1f)", s.Fit.BreakBytes, s.Fit.BICSplit, s.Fit.BICSingle)
-		default:
-			sec.line("no eager/rendezvous break: one line fits best")
-		}
-		if s.Model != nil {
-			sec.line("%% of line rate against %s (payload rate %.2f MB/s)", s.Model.Name, s.Model.PayloadMBps())
+		for _, l := range s.fitLines() {
+			sec.line("%s", l)
 		}
 		for _, seg := range s.invalidSegments() {
 			sec.line("%s segment: the fitted time per byte is %.4g usec/B, not positive (time does not grow with size over %d-%d B): "+
@@ -137,15 +127,56 @@ type namedFit struct {
 // invalidSegments returns the segments of the series' fit whose time
 // does not grow with size (no positive bandwidth).
 func (s SeriesReport) invalidSegments() []namedFit {
-	segs := []namedFit{{"single", s.Fit.Single}}
-	if s.Fit.Split {
-		segs = []namedFit{{"eager", s.Fit.Eager}, {"rendezvous", s.Fit.Rendezvous}}
-	}
 	var out []namedFit
-	for _, g := range segs {
-		if !validFit(g.fit) {
-			out = append(out, g)
+	for i, name := range s.Fit.SegmentNames() {
+		if f := s.Fit.Segments[i]; !validFit(f) {
+			out = append(out, namedFit{name, f})
 		}
+	}
+	return out
+}
+
+// fitLines are the sentences under a fit table: the breaks and why, the
+// sizes the robust fit left out, a poor fit, % of line rate.
+func (s SeriesReport) fitLines() []string {
+	var out []string
+	p := s.Fit
+	switch {
+	case len(p.Breaks) == 2:
+		out = append(out, fmt.Sprintf("breaks at %d B and %d B: three regimes (short, eager, rendezvous messages, or algorithm switches); "+
+			"three segments fit clearly better than two and than one line: BIC %.1f < %.1f (one line)", p.Breaks[0], p.Breaks[1], p.BICSplit, p.BICSingle))
+	case p.Split && oneMessage(s.Benchmark):
+		out = append(out, fmt.Sprintf("eager/rendezvous break at %d B (two segments fit better than one line: BIC %.1f < %.1f)",
+			p.BreakBytes, p.BICSplit, p.BICSingle))
+	case p.Split:
+		out = append(out, fmt.Sprintf("break at %d B between a small- and a large-message regime (protocol or algorithm switch; "+
+			"two segments fit better than one line: BIC %.1f < %.1f)", p.BreakBytes, p.BICSplit, p.BICSingle))
+	default:
+		out = append(out, "no eager/rendezvous break: one line fits best")
+	}
+	if left := p.Outliers(); len(left) > 0 {
+		var parts []string
+		for _, o := range left {
+			parts = append(parts, fmt.Sprintf("%d B (%.2f usec, %.2fx the fit)", o.Bytes, o.Usec, o.Usec/p.Best(o.Bytes).Predict(o.Bytes)))
+		}
+		out = append(out, fmt.Sprintf("left out of the fit, as they disagree with the other sizes (robust fit: Tukey bisquare weights, cut-off %.0f%% of the time): %s",
+			100*analysis.BisquareC*analysis.MinRelativeScale, strings.Join(parts, ", ")))
+	}
+	for i, name := range p.SegmentNames() {
+		f := p.Segments[i]
+		switch {
+		case !f.Poor():
+		case f.Weighting == analysis.Relative && math.Sqrt(f.SSE/float64(f.Points)) <= analysis.FlatResidual:
+			out = append(out, fmt.Sprintf("%s segment: R^2 %.4f is below %.2f because the times hardly vary over %d-%d B "+
+				"(residuals %.1f%% of the times): the line fits, R^2 says little here", name, f.R2, analysis.PoorR2, f.MinBytes, f.MaxBytes,
+				100*math.Sqrt(f.SSE/float64(f.Points))))
+		default:
+			out = append(out, fmt.Sprintf("%s segment: poor fit, R^2 %.4f < %.2f: the Hockney line does not describe %d-%d B "+
+				"(curvature, noise or a break not found); its alpha and bandwidth are not to be trusted", name, f.R2, analysis.PoorR2, f.MinBytes, f.MaxBytes))
+		}
+	}
+	if s.Model != nil {
+		out = append(out, fmt.Sprintf("%% of line rate against %s (payload rate %.2f MB/s)", s.Model.Name, s.Model.PayloadMBps()))
 	}
 	return out
 }

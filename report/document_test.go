@@ -143,7 +143,7 @@ func TestDocumentTextAndJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{lat, "IMB-MPI1 2019 Update 3", "MB = 10^6 B", "-- PingPong np=2",
-		"Hockney fit", "eager/rendezvous break at", "-- Anomalies", "-- Problems met while reading"} {
+		"Hockney fit", "breaks at 128 B and 16384 B: three regimes", "-- Anomalies", "-- Problems met while reading"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q", want)
 		}

@@ -12,7 +12,7 @@ import (
 
 // jsonSegment is one segment of a Hockney fit.
 type jsonSegment struct {
-	Segment         string   `json:"segment"` // "single", "eager" or "rendezvous"
+	Segment         string   `json:"segment"` // "single"; "eager", "rendezvous"; "short", "eager", "rendezvous"
 	MinBytes        int64    `json:"min_bytes"`
 	MaxBytes        int64    `json:"max_bytes"`
 	AlphaUsec       *float64 `json:"alpha_usec"`
@@ -21,6 +21,15 @@ type jsonSegment struct {
 	R2              *float64 `json:"r2"`
 	LineRatePercent *float64 `json:"line_rate_percent"` // null without a wire model
 	Points          int      `json:"points"`
+	Poor            bool     `json:"poor_fit"` // R^2 below analysis.PoorR2
+	// LeftOut are the sizes the robust fit left out of the segment.
+	LeftOut []jsonPoint `json:"left_out"`
+}
+
+// jsonPoint is a point of a sweep.
+type jsonPoint struct {
+	Bytes int64   `json:"bytes"`
+	Usec  float64 `json:"usec"`
 }
 
 // jsonSeries is one size sweep's figures.
@@ -40,7 +49,8 @@ type jsonSeries struct {
 	PayloadMBps *float64      `json:"payload_mbps,omitempty"`
 	K           int           `json:"k,omitempty"`  // sizes the latency averages, with a wire model
 	LatencyUsec *float64      `json:"latency_usec"` // null without a wire model or with fewer than k sizes
-	BreakBytes  *int64        `json:"break_bytes"`  // null when one line fits best
+	BreakBytes  *int64        `json:"break_bytes"`  // null when one line fits best; else the last segment's first size
+	Breaks      []int64       `json:"breaks"`       // first size of each segment after the first, [] for one line
 	Fit         []jsonSegment `json:"fit"`
 	FitError    string        `json:"fit_error,omitempty"`
 }
@@ -83,8 +93,13 @@ func ji(n int, positive bool) *int {
 }
 
 func jsonSegmentOf(name string, f analysis.Fit) jsonSegment {
-	return jsonSegment{Segment: name, MinBytes: f.MinBytes, MaxBytes: f.MaxBytes, AlphaUsec: jf(f.AlphaUsec),
-		BandwidthMBps: jf(f.BandwidthMBps), NHalfBytes: jf(f.NHalfBytes), R2: jf(f.R2), LineRatePercent: jf(f.LineRatePct), Points: f.Points}
+	j := jsonSegment{Segment: name, MinBytes: f.MinBytes, MaxBytes: f.MaxBytes, AlphaUsec: jf(f.AlphaUsec),
+		BandwidthMBps: jf(f.BandwidthMBps), NHalfBytes: jf(f.NHalfBytes), R2: jf(f.R2), LineRatePercent: jf(f.LineRatePct), Points: f.Points,
+		Poor: f.Poor(), LeftOut: []jsonPoint{}}
+	for _, o := range f.Outliers {
+		j.LeftOut = append(j.LeftOut, jsonPoint{o.Bytes, o.Usec})
+	}
+	return j
 }
 
 // jsonSeriesOf gives a sweep's figures; k is the latency's number of sizes.
@@ -98,15 +113,17 @@ func jsonSeriesOf(s SeriesReport, k int) jsonSeries {
 	if s.Model != nil {
 		j.WireModel, j.PayloadMBps, j.K = s.Model.Name, jf(s.Model.PayloadMBps()), k
 	}
-	switch {
-	case s.FitErr != nil:
+	j.Breaks = append([]int64{}, s.Fit.Breaks...)
+	if s.FitErr != nil {
 		j.FitError = s.FitErr.Error()
-	case s.Fit.Split:
+		return j
+	}
+	if s.Fit.Split {
 		b := s.Fit.BreakBytes
 		j.BreakBytes = &b
-		j.Fit = append(j.Fit, jsonSegmentOf("eager", s.Fit.Eager), jsonSegmentOf("rendezvous", s.Fit.Rendezvous))
-	default:
-		j.Fit = append(j.Fit, jsonSegmentOf("single", s.Fit.Single))
+	}
+	for i, name := range s.Fit.SegmentNames() {
+		j.Fit = append(j.Fit, jsonSegmentOf(name, s.Fit.Segments[i]))
 	}
 	return j
 }

@@ -48,10 +48,12 @@ func TestJSONNumericFigures(t *testing.T) {
 	if j.LatencyUsec == nil || math.Abs(*j.LatencyUsec-s.LatencyUsec) > 1e-9 {
 		t.Errorf("latency_usec %v, want %g", j.LatencyUsec, s.LatencyUsec)
 	}
-	if !s.Fit.Split || j.BreakBytes == nil || *j.BreakBytes != s.Fit.BreakBytes || len(j.Fit) != 2 {
-		t.Fatalf("break %v, %d segments; want %d and 2", j.BreakBytes, len(j.Fit), s.Fit.BreakBytes)
+	// IMB 2019 PingPong over InfiniBand: short (1-64 B), eager (128 B-8 KiB)
+	// and rendezvous (from 16 KiB) messages.
+	if !s.Fit.Split || j.BreakBytes == nil || *j.BreakBytes != 16384 || len(j.Fit) != 3 || j.Fit[0].Segment != "short" {
+		t.Fatalf("break %v, %d segments; want 16384 and 3", j.BreakBytes, len(j.Fit))
 	}
-	rdv := j.Fit[1]
+	rdv := j.Fit[2]
 	if rdv.Segment != "rendezvous" || rdv.BandwidthMBps == nil || math.Abs(*rdv.BandwidthMBps-s.Fit.Rendezvous.BandwidthMBps) > 1e-9 ||
 		rdv.LineRatePercent == nil || math.Abs(*rdv.LineRatePercent-s.Fit.Rendezvous.LineRatePct) > 1e-9 {
 		t.Errorf("rendezvous %+v, want bandwidth %g and %g%% of line rate", rdv, s.Fit.Rendezvous.BandwidthMBps, s.Fit.Rendezvous.LineRatePct)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"sort"
@@ -81,6 +82,12 @@ func LatencyPlot(title string, series []Labelled) (*plot.Plot, string, error) {
 		return nil, "", err
 	}
 	caption := "Time per message against message size, both axes logarithmic; dashed: the Hockney fit (per segment when split at a break)"
+	for _, c := range curves {
+		if len(c.left) > 0 {
+			caption += "; hollow rings: sizes the robust fit left out (they disagree with the other sizes)"
+			break
+		}
+	}
 	return p, caption + omittedNote(omitted) + ".", nil
 }
 
@@ -102,14 +109,19 @@ func latencyCurves(series []Labelled) ([]curve, int) {
 			c.xy = append(c.xy, plotter.XY{X: float64(pt.Bytes), Y: pt.Usec})
 		}
 		c.fit = fitLine(l.Series)
+		for _, o := range l.Series.Fit.Outliers() {
+			if o.Bytes > 0 {
+				c.left = append(c.left, plotter.XY{X: float64(o.Bytes), Y: o.Usec})
+			}
+		}
 		curves = append(curves, c)
 	}
 	return curves, omitted
 }
 
 // fitLine samples a series' Hockney fit at 16 points per factor of two:
-// one segment over the sizes it was fitted to, or the eager and the
-// rendezvous segments each over their own sizes. Sizes of 0 bytes are
+// one segment over the sizes it was fitted to, or each segment (two or
+// three) over its own sizes. Sizes of 0 bytes are
 // left out (log axis); nil without a fit. A segment whose fitted time
 // does not grow with size (no positive bandwidth) is not a Hockney model
 // and is not drawn (the fit table says why).
@@ -117,12 +129,8 @@ func fitLine(s SeriesReport) []plotter.XYs {
 	if s.FitErr != nil {
 		return nil
 	}
-	fits := []analysis.Fit{s.Fit.Single}
-	if s.Fit.Split {
-		fits = []analysis.Fit{s.Fit.Eager, s.Fit.Rendezvous}
-	}
 	var out []plotter.XYs
-	for _, f := range fits {
+	for _, f := range s.Fit.Segments {
 		if !validFit(f) {
 			continue
 		}
@@ -366,6 +374,7 @@ type curve struct {
 	label string
 	xy    plotter.XYs
 	fit   []plotter.XYs // model segments drawn dashed in the curve's colour
+	left  plotter.XYs   // points the robust fit left out, drawn hollow
 }
 
 // drawn counts the curves that have points (the legend entries).
@@ -409,6 +418,13 @@ func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error
 		sp.Shape = plotutil.Shape(n)
 		p.Add(lp, sp)
 		p.Legend.Add(c.label, lp, sp)
+		if len(c.left) > 0 {
+			hollow, err := hollowPoints(c.left, sp.Radius, plotutil.Color(n))
+			if err != nil {
+				return nil, fmt.Errorf("report: %s left-out points: %w", c.label, err)
+			}
+			p.Add(hollow...)
+		}
 		for _, seg := range c.fit {
 			if len(seg) < 2 {
 				continue
@@ -430,6 +446,22 @@ func logLogPlot(title, xLabel, yLabel string, curves []curve) (*plot.Plot, error
 	widen(&p.X)
 	widen(&p.Y)
 	return p, nil
+}
+
+// hollowPoints draws points as hollow rings in colour c: a white disc
+// that covers the curve's marker, then the ring.
+func hollowPoints(xy plotter.XYs, radius vg.Length, c color.Color) ([]plot.Plotter, error) {
+	cover, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	cover.Shape, cover.Color, cover.Radius = draw.CircleGlyph{}, color.White, radius*1.6
+	ring, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	ring.Shape, ring.Color, ring.Radius = draw.RingGlyph{}, c, radius*1.6
+	return []plot.Plotter{cover, ring}, nil
 }
 
 // widen gives a log axis whose data sit at one value (a sweep of one

@@ -379,11 +379,11 @@ func TestLatencyPlotDrawsFitSegments(t *testing.T) {
 	rep := analyzedPingPong(t)
 	s := rep.Series[0]
 	cs, _ := latencyCurves([]Labelled{{"np=2", s}})
-	if !s.Fit.Split || len(cs[0].fit) != 2 {
-		t.Fatalf("split %v, %d fit segments; want the eager and rendezvous segments", s.Fit.Split, len(cs[0].fit))
+	if !s.Fit.Split || len(cs[0].fit) != 3 {
+		t.Fatalf("split %v, %d fit segments; want the short, eager and rendezvous segments", s.Fit.Split, len(cs[0].fit))
 	}
-	eager, rdv := cs[0].fit[0], cs[0].fit[1]
-	if eager[len(eager)-1].X > float64(s.Fit.Eager.MaxBytes)+0.5 || rdv[0].X != float64(s.Fit.BreakBytes) {
+	eager, rdv := cs[0].fit[1], cs[0].fit[2]
+	if eager[len(eager)-1].X > float64(s.Fit.Segments[1].MaxBytes)+0.5 || rdv[0].X != float64(s.Fit.BreakBytes) {
 		t.Errorf("eager ends at %g B, rendezvous starts at %g B; want each on its own sizes (break %d B)",
 			eager[len(eager)-1].X, rdv[0].X, s.Fit.BreakBytes)
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -191,5 +192,82 @@ func TestOSUBandwidthCompares(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "-- osu_bw np=2 (unidirectional") {
 		t.Errorf("comparison text:\n%s", out.String())
+	}
+}
+
+// TestRobustFitSpikeCliff: PingPong with a 50x spike at 1 KiB and a cliff
+// at 64 KiB, PingPing with a 50x spike at its largest size (4 MiB) and a
+// cliff at 32 KiB, Sendrecv with three regimes. The spikes are left out
+// (listed, drawn hollow), the cliffs become breaks, every segment keeps
+// R^2 >= 0.99 on the other points and the written parameters.
+func TestRobustFitSpikeCliff(t *testing.T) {
+	path, runs := classRuns(t, "imb-spike-cliff-three-regimes.txt")
+	rep := Analyze(path, 1, 1, runs[0], Options{})
+	type seg struct{ alpha, mbps float64 }
+	want := []struct {
+		label  string
+		breaks []int64
+		left   []int64
+		segs   []seg
+	}{
+		{"PingPong np=2", []int64{65536}, []int64{1024}, []seg{{2, 5000}, {12, 9000}}},
+		{"PingPing np=2", []int64{32768}, []int64{4194304}, []seg{{2.5, 4000}, {15, 7000}}},
+		{"Sendrecv np=2", []int64{512, 65536}, nil, []seg{{1.5, 2000}, {4, 4000}, {20, 8000}}},
+	}
+	if len(rep.Series) != len(want) {
+		t.Fatalf("series %q", seriesLabels(rep))
+	}
+	for i, w := range want {
+		s := rep.Series[i]
+		var left []int64
+		for _, o := range s.Fit.Outliers() {
+			left = append(left, o.Bytes)
+		}
+		if s.Label() != w.label || fmt.Sprint(s.Fit.Breaks) != fmt.Sprint(w.breaks) || fmt.Sprint(left) != fmt.Sprint(w.left) {
+			t.Errorf("%s: breaks %v left out %v, want %v and %v: %v", s.Label(), s.Fit.Breaks, left, w.breaks, w.left, s.Fit)
+			continue
+		}
+		for j, f := range s.Fit.Segments {
+			// Written with +-1% jitter and printed to 0.01 usec; Sendrecv's
+			// short segment spans 8% in time, where 1% jitter leaves R^2
+			// 0.94 and the slope 10% uncertain.
+			minR2, bwTol := 0.99, 0.02
+			if i == 2 && j == 0 {
+				minR2, bwTol = 0.9, 0.1
+			}
+			if f.R2 < minR2 || math.Abs(f.AlphaUsec/w.segs[j].alpha-1) > 0.03 || math.Abs(f.BandwidthMBps/w.segs[j].mbps-1) > bwTol {
+				t.Errorf("%s segment %d: %+v, want alpha %g, %g MB/s, R^2 >= 0.99", s.Label(), j, f, w.segs[j].alpha, w.segs[j].mbps)
+			}
+		}
+		if s.Fit.Split != true {
+			t.Errorf("%s: no split", s.Label())
+		}
+	}
+	// Least squares without the robust weights is bent by the spike.
+	var eager []analysis.Point
+	for _, p := range rep.Series[0].Points {
+		if p.Bytes > 0 && p.Bytes < 65536 {
+			eager = append(eager, p)
+		}
+	}
+	if ls, _ := analysis.FitHockney(eager, analysis.FitOptions{}); ls.R2 > 0.9 {
+		t.Errorf("plain least squares through the spike: R^2 %.4f, expected a bent fit", ls.R2)
+	}
+	// The short Sendrecv segment (1.5 to 1.63 usec, 1% jitter) has R^2
+	// below 0.95 and is said to be flat, not poor; the left-out points are
+	// named and drawn hollow.
+	var text bytes.Buffer
+	if err := WriteDocument(&text, []RunReport{rep}, 7, Text); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"left out of the fit, as they disagree with the other sizes", "1024 B (", "breaks at 512 B and 65536 B",
+		"short segment: R^2", "the line fits, R^2 says little here"} {
+		if !strings.Contains(text.String(), w) {
+			t.Errorf("report lacks %q", w)
+		}
+	}
+	cs, _ := latencyCurves([]Labelled{{"np=2", rep.Series[0]}})
+	if len(cs[0].left) != 1 || cs[0].left[0].X != 1024 {
+		t.Errorf("hollow points %v, want 1024 B", cs[0].left)
 	}
 }
