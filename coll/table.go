@@ -216,7 +216,8 @@ func collectiveNames() string { return strings.Join(Collectives(), ", ") }
 // message size and number of ranks). The zero value uses the table for
 // every collective. Algorithms is immutable and safe for concurrent use.
 type Algorithms struct {
-	over map[string]Choice
+	over  map[string]Choice
+	rules RuleFunc
 }
 
 // ParseAlgorithms parses overrides of the form
@@ -304,6 +305,11 @@ func (a Algorithms) Select(collective string, ranks, bytes int) (Choice, error) 
 func (a Algorithms) choose(name string, p, n int) Choice {
 	if ch, ok := a.over[name]; ok {
 		return ch
+	}
+	if a.rules != nil {
+		if ch, ok := a.rules(name, p, n); ok {
+			return ch
+		}
 	}
 	ch := Choice{Algorithm: specOf(name).auto(p, n)}
 	if ch.Algorithm == algPipeline {

@@ -15,6 +15,7 @@ import (
 // collFlags are the collective options of "mpbench run".
 type collFlags struct {
 	spec      string // --coll overrides
+	rules     string // --coll-rules FILE
 	show      bool   // --show-algorithms
 	rootShift string // -root_shift 1|0
 }
@@ -22,6 +23,7 @@ type collFlags struct {
 // addCollFlags defines the collective options on fs.
 func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
 	fs.StringVar(&f.spec, "coll", "", "collective algorithms, e.g. bcast=pipeline:seg=16384,allreduce=ring (default: the decision table; see --show-algorithms)")
+	fs.StringVar(&f.rules, "coll-rules", "", "decision table file written by 'mpbench tune' (mpbench.rules): algorithm per collective, process count and size; --coll overrides it")
 	fs.StringVar(&f.rootShift, "root_shift", "0", "IMB -root_shift 1|0: rooted collectives move the root to the next rank every iteration")
 	fs.BoolVar(&f.show, "show-algorithms", false, "print every collective's algorithms and the default decision table by message size and process count, then exit")
 }
@@ -32,6 +34,13 @@ func (f *collFlags) apply(o *bench.Options) error {
 	a, err := coll.ParseAlgorithms(f.spec)
 	if err != nil {
 		return usageErrorf("--coll %s: %s", f.spec, strings.TrimPrefix(err.Error(), "coll: "))
+	}
+	if f.rules != "" {
+		rules, err := readCollRules(f.rules)
+		if err != nil {
+			return err
+		}
+		a = a.WithRules(rules)
 	}
 	o.Algorithms = a
 	o.RootShift, err = onOff("root_shift", f.rootShift)

@@ -72,6 +72,7 @@ in the GNU form (--npmin 2).`,
 	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
 	root.AddCommand(newAppCmd(inv))
 	root.AddCommand(newTestbedCmd(), newTransferCmd())
+	root.AddCommand(newTuneCmd(inv))
 	return root
 }
 

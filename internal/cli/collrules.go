@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"os"
+	"strings"
+
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/tune"
+)
+
+// readCollRules reads a --coll-rules file (tune.ParseRules) and checks
+// every rule's collective and algorithm against coll's table; problems are
+// usage errors naming the file and line or rule.
+func readCollRules(path string) (coll.RuleFunc, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErrorf("--coll-rules %s: %v", path, err)
+	}
+	defer f.Close()
+	rules, err := tune.ParseRules(f, path)
+	if err != nil {
+		return nil, usageErrorf("--coll-rules %v", err)
+	}
+	for _, r := range rules {
+		if r.Config.IsDefault() {
+			if _, err := coll.AlgorithmNames(r.Collective); err != nil {
+				return nil, usageErrorf("--coll-rules %s: %s", path, strings.TrimPrefix(err.Error(), "coll: "))
+			}
+			continue
+		}
+		if err := coll.CheckChoice(r.Collective, choiceOf(r.Config)); err != nil {
+			return nil, usageErrorf("--coll-rules %s: rule %s %d %d: %s", path, r.Collective, r.Ranks, r.From, strings.TrimPrefix(err.Error(), "coll: "))
+		}
+	}
+	return func(collective string, ranks, bytes int) (coll.Choice, bool) {
+		c, ok := rules.Lookup(collective, ranks, bytes)
+		if !ok || c.IsDefault() {
+			return coll.Choice{}, false
+		}
+		return choiceOf(c), true
+	}, nil
+}
+
+// choiceOf is the coll.Choice of a tuning configuration.
+func choiceOf(c tune.Config) coll.Choice {
+	return coll.Choice{Algorithm: c.Algorithm, Segment: c.Segment}
+}

@@ -1,0 +1,261 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/tune"
+)
+
+// tuneFlags are the options of "mpbench tune".
+type tuneFlags struct {
+	np, npmin int
+	colls     string
+	msglog    string
+	msgstep   int
+	rounds    int
+	segments  string
+	minGain   float64
+	iter      string
+	timeLimit float64
+	transport string
+	out       string
+	verify    string
+}
+
+// defaultTuneColls are the collectives "mpbench tune" measures by default:
+// the study's and IMB's most used ones.
+const defaultTuneColls = "bcast,allreduce,alltoall,allgather,reduce,barrier"
+
+// newTuneCmd is "mpbench tune": measure every algorithm of each collective,
+// decide, and write the tuning files; or, with --verify, check them.
+func newTuneCmd(inv *invocation) *cobra.Command {
+	var f tuneFlags
+	cmd := &cobra.Command{
+		Use:   "tune [options] -o DIR",
+		Short: "Measure every collective algorithm and write the tuning files of mpbench, Open MPI or MPICH",
+		Long: `Measure, for each collective, process count and message size, every algorithm
+the runtime offers, choose the winner per size range and write the tuning file
+that makes the runtime use it.
+
+On mpbench's own runtime (the default) the algorithms are mpbench's (see
+'mpbench run --show-algorithms'), the pipeline ones at each --segments size;
+the result is DIR/mpbench.rules, read by 'mpbench run --coll-rules FILE'.
+On an MPI library (--transport mpi, a binary built with -tags mpi) the
+algorithms are the library's own, each forced through its controls: Open
+MPI's coll_tuned_use_dynamic_rules=1 with coll_tuned_<coll>_algorithm=K (and
+_segmentsize), the numbers read from the installed library's ompi_info; the
+result is DIR/openmpi.rules, a coll_tuned dynamic rules file for
+  mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename DIR/openmpi.rules
+
+Every configuration and the runtime's default are measured in --rounds
+interleaved rounds (one job per round and configuration, each job running
+every collective that has such a configuration). The time of a point is
+IMB's headline time of a collective, t_max. An algorithm replaces the default
+at a size only when it is faster beyond the spread of the rounds: its slowest
+round beats the default's fastest and its median is at least --min-gain
+faster; otherwise the default stays. Adjacent sizes with the same winner
+merge into ranges.
+
+DIR also gets points.json (every configuration's time in every round) and
+decisions.json (the decision per size and the ranges); 'mpbench report
+DIR/decisions.json' draws the heat map. An interrupted run keeps the points
+measured so far in points.json.
+
+--verify DIR runs the tuned configuration against the default, interleaved,
+and prints the speedup per collective, process count and size with the
+spread of the rounds; a point where the tuned configuration is slower beyond
+noise is reported and makes the command exit with status 1.
+
+Exit status: 0 success, 1 a measurement failed or the tuned configuration
+is slower somewhere, 2 bad input (an unknown collective, missing library
+controls), 130/143 interrupted.`,
+		Example: `  mpbench tune -np 4 -o tuned
+  mpbench tune -np 4 -npmin 4 --colls bcast,allreduce -msglog 0:16 -o tuned
+  mpbench tune --verify tuned
+  mpbench-mpi tune --transport mpi -np 4 -o tuned-ompi`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.verify != "" {
+				return runTuneVerify(cmd, &f)
+			}
+			return runTune(cmd, &f, inv)
+		},
+	}
+	fs := cmd.Flags()
+	fs.SortFlags = false
+	fs.IntVar(&f.np, "np", 4, "largest number of processes")
+	fs.IntVar(&f.npmin, "npmin", 2, "smallest number of processes; every count from -npmin to -np is measured")
+	fs.StringVar(&f.colls, "colls", defaultTuneColls, "collectives to tune, comma-separated ("+strings.Join(tuneCollectives(), ", ")+")")
+	fs.StringVar(&f.msglog, "msglog", "0:20", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes")
+	fs.IntVar(&f.msgstep, "msgstep", 2, "measure every msgstep-th power of two of -msglog (2: 1, 4, 16, ... bytes)")
+	fs.IntVar(&f.rounds, "rounds", 3, "interleaved rounds per configuration (at least 2: the spread needs repeats)")
+	fs.StringVar(&f.segments, "segments", "16384,65536", "segment sizes in bytes for the pipelined algorithms")
+	fs.Float64Var(&f.minGain, "min-gain", 0.03, "smallest relative gain of the median that can replace the default (0.03 = 3%)")
+	fs.StringVar(&f.iter, "iter", "100,40", "IMB -iter of every measuring run")
+	fs.Float64Var(&f.timeLimit, "time", 0.1, "IMB -time of every measuring run: seconds per message size")
+	fs.StringVar(&f.transport, "transport", "auto", "auto|shm|tcp: mpbench's runtime; mpi: the linked MPI library's algorithms (binary built with -tags mpi)")
+	fs.StringVarP(&f.out, "output", "o", "", "directory for the tuning files and the measurements (created if missing)")
+	fs.StringVar(&f.verify, "verify", "", "check the tuning in DIR (written by mpbench tune) against the default instead of tuning")
+	return cmd
+}
+
+// tuneBench maps each collective "mpbench tune" can measure to its IMB
+// benchmark.
+var tuneBench = map[string]string{}
+
+func init() {
+	for _, name := range bench.Names() {
+		spec, _ := bench.Lookup(name)
+		c := spec.Collective
+		if c == "" || strings.HasSuffix(c, "v") {
+			continue
+		}
+		if _, dup := tuneBench[c]; !dup {
+			tuneBench[c] = spec.Name
+		}
+	}
+}
+
+// tuneCollectives lists the collectives tune can measure, sorted.
+func tuneCollectives() []string {
+	var n []string
+	for c := range tuneBench {
+		n = append(n, c)
+	}
+	slices.Sort(n)
+	return n
+}
+
+// tunePlan is the checked input of a tuning run.
+type tunePlan struct {
+	colls    []string
+	procs    []int
+	sizes    []int
+	segments []int
+	rounds   int
+	minGain  float64
+	iter     string
+	time     float64
+	dir      string
+}
+
+// plan checks the options and returns the tuning plan; every problem is a
+// usage error naming the option and the fix.
+func (f *tuneFlags) plan() (tunePlan, error) {
+	p := tunePlan{rounds: f.rounds, minGain: f.minGain, iter: f.iter, time: f.timeLimit, dir: f.out}
+	for _, c := range strings.Split(f.colls, ",") {
+		c = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(c), "MPI_"))
+		if _, ok := tuneBench[c]; !ok {
+			return p, usageErrorf("--colls: unknown collective %q (valid: %s)", c, strings.Join(tuneCollectives(), ", "))
+		}
+		if !slices.Contains(p.colls, c) {
+			p.colls = append(p.colls, c)
+		}
+	}
+	if f.npmin < 2 || f.np < f.npmin {
+		return p, usageErrorf("-npmin %d -np %d: collectives are tuned on 2 or more processes; give 2 <= -npmin <= -np", f.npmin, f.np)
+	}
+	for n := f.npmin; n <= f.np; n++ {
+		p.procs = append(p.procs, n)
+	}
+	a, b, ok := strings.Cut(f.msglog, ":")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || lo < 0 || hi < lo || hi > 30 {
+		return p, usageErrorf("-msglog %s: expected -msglog a:b with 0 <= a <= b <= 30", f.msglog)
+	}
+	if f.msgstep < 1 {
+		return p, usageErrorf("--msgstep %d: must be 1 or more", f.msgstep)
+	}
+	p.sizes = []int{0}
+	for k := lo; k <= hi; k += f.msgstep {
+		p.sizes = append(p.sizes, 1<<k)
+	}
+	for _, s := range strings.Split(f.segments, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return p, usageErrorf("--segments %s: expected positive byte counts, e.g. 16384,65536", f.segments)
+		}
+		p.segments = append(p.segments, n)
+	}
+	if f.rounds < 2 {
+		return p, usageErrorf("--rounds %d: the winner rule needs the spread of at least 2 rounds", f.rounds)
+	}
+	if f.minGain < 0 || f.minGain >= 1 {
+		return p, usageErrorf("--min-gain %g: must be a fraction in [0, 1), e.g. 0.03", f.minGain)
+	}
+	if f.timeLimit <= 0 {
+		return p, usageErrorf("-time %g: must be positive", f.timeLimit)
+	}
+	if f.out == "" {
+		return p, usageErrorf("tune needs -o DIR: the directory for the tuning files")
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return p, usageErrorf("-o %s: %v", f.out, err)
+	}
+	return p, nil
+}
+
+// sizesFile writes the plan's sizes as an IMB -msglen file in dir.
+func (p tunePlan) sizesFile() (string, error) {
+	var b strings.Builder
+	for _, n := range p.sizes {
+		fmt.Fprintln(&b, n)
+	}
+	name := p.dir + "/sizes.txt"
+	return name, os.WriteFile(name, []byte(b.String()), 0o644)
+}
+
+// tuneHeader is the provenance every tuning file starts with.
+func tuneHeader(lib tuneLibrary, p tunePlan, host, cpu, cores, date, command string) []string {
+	return []string{
+		"Written by mpbench tune: every algorithm measured against the default, the winner kept only where it is",
+		fmt.Sprintf("faster beyond the spread of %d interleaved rounds and by at least %.0f%% (median of IMB's t_max).", p.rounds, 100*p.minGain),
+		fmt.Sprintf("Measured on %s (%s, %s cores), %s, runtime %s.", host, cpu, cores, date, lib.describe()),
+		fmt.Sprintf("Collectives %s; %s processes; sizes %d..%d bytes.", strings.Join(p.colls, ","), joinInts(p.procs), p.sizes[0], p.sizes[len(p.sizes)-1]),
+		"Command: " + command,
+	}
+}
+
+// joinInts is "2,3,4".
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
+
+// writeTuneJSON writes v as indented JSON to dir/name.
+func writeTuneJSON(dir, name string, v any) error {
+	b, err := jsonIndent(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dir+"/"+name, b, 0o644)
+}
+
+// summaryTable prints the ranges of each table: collective, processes, size
+// range, winner, speedup.
+func printTuneSummary(w *strings.Builder, tables []tune.Table) {
+	fmt.Fprintf(w, "%-12s %5s  %-24s %-34s %s\n", "collective", "procs", "bytes", "algorithm", "speedup over default")
+	for _, t := range tables {
+		for _, r := range t.Ranges {
+			sp := "-"
+			if !r.Winner.IsDefault() {
+				sp = fmt.Sprintf("%.2fx", r.MinSpeedup)
+				if r.MaxSpeedup > r.MinSpeedup*1.005 {
+					sp = fmt.Sprintf("%.2fx..%.2fx", r.MinSpeedup, r.MaxSpeedup)
+				}
+			}
+			fmt.Fprintf(w, "%-12s %5d  %-24s %-34s %s\n", t.Collective, t.Ranks, fmt.Sprintf("%d..%d", r.From, r.To), r.Winner, sp)
+		}
+	}
+}

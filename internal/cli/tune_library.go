@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/tune"
+)
+
+// tuneLibrary is the runtime whose collectives "mpbench tune" measures:
+// which configurations it offers, how a job forces them, how a job runs
+// the tuned configuration, and the tuning file it reads.
+type tuneLibrary interface {
+	// describe names the runtime for file headers and progress.
+	describe() string
+	// configs lists every forcible configuration of collective on np
+	// ranks (the default excluded).
+	configs(collective string, np int, segments []int) []tune.Config
+	// force returns the extra "mpbench run" arguments and environment that
+	// make a job run configs (collective -> configuration; collectives not
+	// in the map keep the default).
+	force(configs map[string]tune.Config) (args, env []string)
+	// tuned returns the arguments and environment that make a job use the
+	// tuning file in dir.
+	tuned(dir string) (args, env []string)
+	// rulesFile is the name of the tuning file in the output directory.
+	rulesFile() string
+	// write writes the tuning file of tables to path.
+	write(path string, header []string, tables []tune.Table) error
+	// ownDefault names the configuration the runtime's default decision
+	// runs at a point, when the runtime says (tune.Options.Default).
+	ownDefault(collective string, ranks, bytes int) (tune.Config, bool)
+}
+
+// nativeLibrary is mpbench's own runtime: its algorithms, forced with
+// --coll, tuned with --coll-rules.
+type nativeLibrary struct{ transport string }
+
+func (n nativeLibrary) describe() string { return "mpbench (transport " + n.transport + ")" }
+
+func (nativeLibrary) configs(collective string, _ int, segments []int) []tune.Config {
+	names, err := coll.AlgorithmNames(collective)
+	if err != nil {
+		return nil
+	}
+	var cs []tune.Config
+	for _, a := range names {
+		if a != "pipeline" {
+			cs = append(cs, tune.Config{Algorithm: a})
+			continue
+		}
+		for _, s := range segments {
+			cs = append(cs, tune.Config{Algorithm: a, Segment: s})
+		}
+	}
+	return cs
+}
+
+func (nativeLibrary) force(configs map[string]tune.Config) ([]string, []string) {
+	var items []string
+	for c, cfg := range configs {
+		items = append(items, c+"="+cfg.String())
+	}
+	if len(items) == 0 {
+		return nil, nil
+	}
+	slices.Sort(items)
+	return []string{"--coll", strings.Join(items, ",")}, nil
+}
+
+func (n nativeLibrary) tuned(dir string) ([]string, []string) {
+	return []string{"--coll-rules", filepath.Join(dir, n.rulesFile())}, nil
+}
+
+func (nativeLibrary) rulesFile() string { return "mpbench.rules" }
+
+func (nativeLibrary) ownDefault(collective string, ranks, bytes int) (tune.Config, bool) {
+	ch, err := coll.Algorithms{}.Select(collective, ranks, bytes)
+	if err != nil {
+		return tune.Config{}, false
+	}
+	return tune.Config{Algorithm: ch.Algorithm, Segment: ch.Segment}, true
+}
+
+func (nativeLibrary) write(path string, header []string, tables []tune.Table) error {
+	return writeFileWith(path, func(f *os.File) error { return tune.WriteRules(f, header, tune.RulesFromTables(tables)) })
+}
+
+// ompiLibrary is Open MPI's coll_tuned component, its algorithms as the
+// installed ompi_info lists them.
+type ompiLibrary struct {
+	info    tune.OMPI
+	version string
+}
+
+// newOMPILibrary reads the installed Open MPI's coll_tuned controls. A
+// missing ompi_info or missing controls are usage errors.
+func newOMPILibrary() (*ompiLibrary, error) {
+	out, err := exec.Command("ompi_info", "--param", "coll", "tuned", "--level", "9", "--parsable").Output()
+	if err != nil {
+		return nil, usageErrorf("tune --transport mpi: cannot run Open MPI's ompi_info (%v); install openmpi-bin or put the library's bin directory on PATH", err)
+	}
+	info, err := tune.ParseOMPIInfo(strings.NewReader(string(out)))
+	if err != nil {
+		return nil, usageErrorf("tune --transport mpi: %v", err)
+	}
+	v, _ := exec.Command("ompi_info", "--parsable", "--version").Output()
+	version := "Open MPI"
+	for _, l := range strings.Split(string(v), "\n") {
+		if s, ok := strings.CutPrefix(l, "ompi:version:full:"); ok {
+			version = "Open MPI v" + s
+		}
+	}
+	return &ompiLibrary{info: info, version: version}, nil
+}
+
+func (o *ompiLibrary) describe() string { return o.version + " coll_tuned" }
+
+func (o *ompiLibrary) configs(collective string, np int, segments []int) []tune.Config {
+	var cs []tune.Config
+	for _, a := range o.info.Algorithms[collective] {
+		// two_proc algorithms exist for exactly two ranks.
+		if strings.Contains(a.Algorithm, "two_proc") && np != 2 {
+			continue
+		}
+		cs = append(cs, a)
+		if o.info.Segmentable[collective] && ompiSegmented(a.Algorithm) {
+			for _, s := range segments {
+				cs = append(cs, tune.Config{Algorithm: a.Algorithm, ID: a.ID, Segment: s})
+			}
+		}
+	}
+	return cs
+}
+
+// ompiSegmented reports whether an Open MPI algorithm is one of the
+// pipelined ones whose segment size is worth measuring (chain, pipeline,
+// segmented ring); the others run unsegmented.
+func ompiSegmented(name string) bool {
+	for _, s := range []string{"chain", "pipeline", "segmented"} {
+		if strings.Contains(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *ompiLibrary) force(configs map[string]tune.Config) ([]string, []string) {
+	if len(configs) == 0 {
+		return nil, nil
+	}
+	env := []string{"OMPI_MCA_coll_tuned_use_dynamic_rules=1"}
+	for c, cfg := range configs {
+		env = append(env, fmt.Sprintf("OMPI_MCA_coll_tuned_%s_algorithm=%d", c, cfg.ID))
+		if o.info.Segmentable[c] {
+			env = append(env, fmt.Sprintf("OMPI_MCA_coll_tuned_%s_algorithm_segmentsize=%d", c, cfg.Segment))
+		}
+	}
+	slices.Sort(env)
+	return nil, env
+}
+
+func (o *ompiLibrary) tuned(dir string) ([]string, []string) {
+	abs, _ := filepath.Abs(filepath.Join(dir, o.rulesFile()))
+	return nil, []string{"OMPI_MCA_coll_tuned_use_dynamic_rules=1", "OMPI_MCA_coll_tuned_dynamic_rules_filename=" + abs}
+}
+
+func (o *ompiLibrary) rulesFile() string { return "openmpi.rules" }
+
+// ownDefault: Open MPI does not say which algorithm its fixed decision
+// runs; every forced one competes with it.
+func (o *ompiLibrary) ownDefault(string, int, int) (tune.Config, bool) { return tune.Config{}, false }
+
+func (o *ompiLibrary) write(path string, header []string, tables []tune.Table) error {
+	return writeFileWith(path, func(f *os.File) error { return tune.WriteOMPI(f, header, tables, o.info.OMPIFanout) })
+}
+
+// writeFileWith creates path and fills it with write.
+func writeFileWith(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// tuneEnv is the environment of measuring jobs: this process's, without
+// the controls that would force algorithms behind tune's back (Open MPI's
+// coll_tuned MCA variables, MPICH's algorithm and tuning-file CVARs), plus
+// extra.
+func tuneEnv(extra []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "OMPI_MCA_coll_tuned_") ||
+			(strings.HasPrefix(k, "MPIR_CVAR_") && (strings.HasSuffix(k, "_ALGORITHM") || strings.Contains(k, "TUNING_JSON_FILE"))) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+// itoa is strconv.Itoa.
+func itoa(n int) string { return strconv.Itoa(n) }

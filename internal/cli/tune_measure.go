@@ -1,0 +1,286 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/read"
+	"github.com/mpbench/mpbench/tune"
+)
+
+// tuneJob is one "mpbench run" of a tuning or verification round: the
+// collectives it measures on np ranks, each with its configuration (absent
+// or zero: the default), and the extra arguments and environment that
+// select them.
+type tuneJob struct {
+	np      int
+	round   int
+	label   string // what the job runs, for progress and errors
+	colls   []string
+	configs map[string]tune.Config
+	args    []string
+	env     []string
+}
+
+// tuneJobs builds one round of jobs on np ranks: the default with every
+// collective, then job k forcing the k-th configuration of each collective
+// that has one.
+func tuneJobs(lib tuneLibrary, p tunePlan, np, round int) []tuneJob {
+	jobs := []tuneJob{{np: np, round: round, label: "default", colls: p.colls}}
+	per := map[string][]tune.Config{}
+	most := 0
+	for _, c := range p.colls {
+		per[c] = lib.configs(c, np, p.segments)
+		most = max(most, len(per[c]))
+	}
+	for k := 0; k < most; k++ {
+		j := tuneJob{np: np, round: round, configs: map[string]tune.Config{}}
+		var label []string
+		for _, c := range p.colls {
+			if k < len(per[c]) {
+				j.colls = append(j.colls, c)
+				j.configs[c] = per[c][k]
+				label = append(label, c+"="+per[c][k].String())
+			}
+		}
+		j.label = strings.Join(label, ",")
+		j.args, j.env = lib.force(j.configs)
+		jobs = append(jobs, j)
+	}
+	return jobs
+}
+
+// tuneRunner runs measuring jobs as "mpbench run" processes of this
+// executable and collects their rows.
+type tuneRunner struct {
+	exe       string
+	transport string
+	sizes     string // IMB -msglen file
+	iter      string
+	time      float64
+	tmp       string // JSON Lines file each job writes
+	progress  io.Writer
+	meta      *result.Meta // of the first job that ran, for file headers
+}
+
+// jobTimeout bounds one measuring job: far above any job of a tuning run,
+// so that only a hung algorithm reaches it.
+const jobTimeout = 10 * time.Minute
+
+// run starts job and returns its rows. A job that fails returns an error
+// naming it and the last line it printed on stderr; an interrupted one
+// returns the context's cause.
+func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error) {
+	argv := []string{"run", "-np", itoa(job.np), "-npmin", itoa(job.np), "-msglen", r.sizes,
+		"-iter", r.iter, "-time", fmt.Sprint(r.time), "--quiet", "--json", r.tmp,
+		"--transport", r.transport, "--timeout", jobTimeout.String()}
+	argv = append(argv, job.args...)
+	for _, c := range job.colls {
+		argv = append(argv, tuneBench[c])
+	}
+	os.Remove(r.tmp)
+	cmd := exec.CommandContext(ctx, r.exe, argv...)
+	cmd.Env = tuneEnv(job.env)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, cancelCause(ctx, errInterrupted)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%d processes, %s: %s", job.np, job.label, lastLine(stderr.String(), err))
+	}
+	runs, err := read.File(r.tmp)
+	if err != nil || len(runs) == 0 {
+		return nil, fmt.Errorf("%d processes, %s: reading its results: %v", job.np, job.label, err)
+	}
+	if r.meta == nil {
+		m := runs[0].Meta
+		r.meta = &m
+	}
+	return runs[0].Rows, nil
+}
+
+// lastLine is the last non-empty line of s, else err's text.
+func lastLine(s string, err error) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
+		return strings.TrimPrefix(l, "mpbench: ")
+	}
+	return err.Error()
+}
+
+// pointKey identifies a point across rounds.
+type pointKey struct {
+	coll         string
+	ranks, bytes int
+	config       tune.Config
+}
+
+// pointSet collects the time of every point in every round.
+type pointSet struct {
+	rounds int
+	order  []pointKey
+	times  map[pointKey][]float64
+}
+
+func newPointSet(rounds int) *pointSet {
+	return &pointSet{rounds: rounds, times: map[pointKey][]float64{}}
+}
+
+// add records the rows of a job of round round (0-based).
+func (s *pointSet) add(job tuneJob, round int, rows []result.Row) {
+	byBench := map[string]string{}
+	for _, c := range job.colls {
+		byBench[tuneBench[c]] = c
+	}
+	for _, row := range rows {
+		c, ok := byBench[row.Benchmark]
+		if !ok || row.Processes != job.np {
+			continue
+		}
+		k := pointKey{coll: c, ranks: row.Processes, bytes: int(max(row.Bytes, 0)), config: job.configs[c]}
+		t, ok := s.times[k]
+		if !ok {
+			t = make([]float64, s.rounds)
+			for i := range t {
+				t[i] = math.NaN()
+			}
+			s.times[k] = t
+			s.order = append(s.order, k)
+		}
+		t[round] = row.Time()
+	}
+}
+
+// points returns the collected points in the order first measured.
+func (s *pointSet) points() []tune.Point {
+	ps := make([]tune.Point, 0, len(s.order))
+	for _, k := range s.order {
+		ps = append(ps, tune.Point{Collective: k.coll, Ranks: k.ranks, Bytes: k.bytes, Config: k.config, Times: s.times[k]})
+	}
+	return ps
+}
+
+// jsonPoint is tune.Point with failed rounds as null, for JSON.
+type jsonPoint struct {
+	Collective string      `json:"collective"`
+	Ranks      int         `json:"ranks"`
+	Bytes      int         `json:"bytes"`
+	Config     tune.Config `json:"config"`
+	Label      string      `json:"label"`
+	Times      []*float64  `json:"times_usec"`
+	Stats      jsonStats   `json:"stats"`
+}
+
+// jsonStats is tune.Stats with NaN as null.
+type jsonStats struct {
+	Median *float64 `json:"median_usec"`
+	Min    *float64 `json:"min_usec"`
+	Max    *float64 `json:"max_usec"`
+	N      int      `json:"rounds"`
+}
+
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func toJSONStats(s tune.Stats) jsonStats {
+	return jsonStats{Median: num(s.Median), Min: num(s.Min), Max: num(s.Max), N: s.N}
+}
+
+func toJSONPoints(ps []tune.Point) []jsonPoint {
+	out := make([]jsonPoint, len(ps))
+	for i, p := range ps {
+		t := make([]*float64, len(p.Times))
+		for j, v := range p.Times {
+			t[j] = num(v)
+		}
+		out[i] = jsonPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Config: p.Config,
+			Label: p.Config.String(), Times: t, Stats: toJSONStats(tune.Summarize(p.Times))}
+	}
+	return out
+}
+
+// jsonIndent is json.MarshalIndent with a final newline.
+func jsonIndent(v any) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// tuneManifest records how a tuning was measured, for --verify and for
+// the report. It is DIR/tune.json.
+type tuneManifest struct {
+	Runtime   string   `json:"runtime"`   // tuneLibrary.describe
+	Transport string   `json:"transport"` // "mpi" or mpbench's transport option
+	Colls     []string `json:"collectives"`
+	Procs     []int    `json:"processes"`
+	Sizes     []int    `json:"sizes"`
+	Segments  []int    `json:"segments"`
+	Rounds    int      `json:"rounds"`
+	MinGain   float64  `json:"min_gain"`
+	Iter      string   `json:"iter"`
+	Time      float64  `json:"time"`
+	RulesFile string   `json:"rules_file"`
+	Host      string   `json:"host"`
+	Date      string   `json:"date"`
+	Command   string   `json:"command"`
+	Header    []string `json:"header"`
+}
+
+// progressLine prints one progress line: job i of n, its round and
+// what it runs, the time it took and the estimated time left.
+func progressLine(w io.Writer, i, n int, job tuneJob, rounds int, took, elapsed time.Duration, err error) {
+	left := time.Duration(float64(elapsed) / float64(i) * float64(n-i)).Round(time.Second)
+	status := fmt.Sprintf("%.1fs", took.Seconds())
+	if err != nil {
+		status = "FAILED: " + err.Error()
+	}
+	label := job.label
+	if len(label) > 90 {
+		label = label[:87] + "..."
+	}
+	fmt.Fprintf(w, "tune: [%d/%d] round %d/%d, %d procs, %s: %s (about %v left)\n", i, n, job.round+1, rounds, job.np, label, status, left)
+}
+
+// errJobsFailed marks a tuning run in which some jobs failed.
+var errJobsFailed = errors.New("some measuring jobs failed")
+
+// absPath is filepath.Abs, keeping p on error.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// sortedKeys returns m's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for s := range m {
+		k = append(k, s)
+	}
+	slices.Sort(k)
+	return k
+}

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/tune"
+)
+
+// tuneLibraryFor returns the runtime --transport selects: mpbench's own,
+// or the linked MPI library (usage errors when this binary has none or the
+// library's controls are missing).
+func tuneLibraryFor(transport string) (tuneLibrary, error) {
+	switch transport {
+	case "auto", "shm", "tcp":
+		return nativeLibrary{transport: transport}, nil
+	case "mpi":
+		switch tuneFlavor {
+		case "":
+			return nil, usageErrorf("tune --transport mpi needs a binary built with -tags mpi (Open MPI) or -tags mpi,mpich (MPICH)")
+		case "openmpi":
+			return newOMPILibrary()
+		}
+		return newMPICHLibrary()
+	}
+	return nil, usageErrorf("--transport %s: expected auto, shm, tcp or mpi", transport)
+}
+
+// tuneFlavor is the MPI library this binary is built against ("openmpi",
+// "mpich"), "" without MPI support; set by tune_mpi.go.
+var tuneFlavor string
+
+// runTune measures every configuration in interleaved rounds, decides and
+// writes the tuning files.
+func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
+	p, err := f.plan()
+	if err != nil {
+		return err
+	}
+	lib, err := tuneLibraryFor(f.transport)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	sizes, err := p.sizesFile()
+	if err != nil {
+		return err
+	}
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
+	r := &tuneRunner{exe: exe, transport: f.transport, sizes: sizes, iter: p.iter, time: p.time,
+		tmp: filepath.Join(p.dir, ".job.jsonl"), progress: cmd.ErrOrStderr()}
+	defer os.Remove(r.tmp)
+	var jobs []tuneJob
+	for round := 0; round < p.rounds; round++ {
+		for _, np := range p.procs {
+			jobs = append(jobs, tuneJobs(lib, p, np, round)...)
+		}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "tune: %s, %d jobs: %d rounds of %s on %s processes, %d sizes\n",
+		lib.describe(), len(jobs), p.rounds, strings.Join(p.colls, ","), joinInts(p.procs), len(p.sizes))
+	set := newPointSet(p.rounds)
+	start := time.Now()
+	failed := 0
+	for i, job := range jobs {
+		t0 := time.Now()
+		rows, err := r.run(ctx, job)
+		if ctx.Err() != nil {
+			_ = writeTuneJSON(p.dir, "points.json", toJSONPoints(set.points()))
+			return fmt.Errorf("%w (the points of %d finished jobs are in %s)", err, i, filepath.Join(p.dir, "points.json"))
+		}
+		if err != nil {
+			failed++
+		} else {
+			set.add(job, job.round, rows)
+		}
+		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, p.rounds, time.Since(t0), time.Since(start), err)
+		if err := writeTuneJSON(p.dir, "points.json", toJSONPoints(set.points())); err != nil {
+			return err
+		}
+	}
+	if r.meta == nil {
+		return fmt.Errorf("tune: no measuring job succeeded (the first failure is above)")
+	}
+	tables, err := tune.Decide(set.points(), tune.Options{MinGain: p.minGain, Default: lib.ownDefault})
+	if err != nil {
+		return err
+	}
+	cpu, cores := r.meta.Info["cpu"], r.meta.Info["cores"]
+	date := start.UTC().Format(time.RFC3339)
+	header := tuneHeader(lib, p, r.meta.Host, cpu, cores, date, inv.commandLine())
+	rules := filepath.Join(p.dir, lib.rulesFile())
+	if err := lib.write(rules, header, tables); err != nil {
+		return err
+	}
+	m := tuneManifest{Runtime: lib.describe(), Transport: f.transport, Colls: p.colls, Procs: p.procs, Sizes: p.sizes,
+		Segments: p.segments, Rounds: p.rounds, MinGain: p.minGain, Iter: p.iter, Time: p.time, RulesFile: lib.rulesFile(),
+		Host: r.meta.Host, Date: date, Command: inv.commandLine(), Header: header}
+	if err := writeTuneJSON(p.dir, "tune.json", m); err != nil {
+		return err
+	}
+	if err := writeTuneJSON(p.dir, "decisions.json", tuneDecisions{Manifest: m, Tables: tables}); err != nil {
+		return err
+	}
+	var b strings.Builder
+	printTuneSummary(&b, tables)
+	fmt.Fprint(cmd.OutOrStdout(), b.String())
+	fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s (tuning file), decisions.json, points.json in %s; %d jobs in %v\n",
+		lib.rulesFile(), p.dir, len(jobs), time.Since(start).Round(time.Second))
+	if failed > 0 {
+		return fmt.Errorf("%d of %d measuring jobs failed (named above); their configurations were left out of the decision", failed, len(jobs))
+	}
+	return nil
+}
+
+// tuneDecisions is DIR/decisions.json: how the tuning was measured and
+// the decision per collective and process count.
+type tuneDecisions struct {
+	Manifest tuneManifest `json:"tuning"`
+	Tables   []tune.Table `json:"tables"`
+}
+
+// readTuneManifest reads DIR/tune.json; a missing or bad one is a usage
+// error.
+func readTuneManifest(dir string) (tuneManifest, error) {
+	var m tuneManifest
+	b, err := os.ReadFile(filepath.Join(dir, "tune.json"))
+	if err != nil {
+		return m, usageErrorf("--verify %s: %v; give the directory 'mpbench tune -o DIR' wrote", dir, err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, usageErrorf("--verify %s: tune.json: %v", dir, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/tune"
+)
+
+// tunedConfig marks the points of the tuned configuration in a
+// verification (the zero Config is the default).
+var tunedConfig = tune.Config{Algorithm: "tuned"}
+
+// verifyPoint is one row of the verification: the default's and the tuned
+// configuration's rounds at one point, and the verdict.
+type verifyPoint struct {
+	Collective string    `json:"collective"`
+	Ranks      int       `json:"ranks"`
+	Bytes      int       `json:"bytes"`
+	Rule       string    `json:"rule"` // the configuration the tuning file gives this point
+	Default    jsonStats `json:"default"`
+	Tuned      jsonStats `json:"tuned"`
+	Speedup    float64   `json:"speedup"` // default median / tuned median
+	Verdict    string    `json:"verdict"` // "faster", "slower", "same" (within noise)
+}
+
+// runTuneVerify runs the tuned configuration of DIR against the default in
+// interleaved rounds and reports the speedup at every point.
+func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
+	dir := f.verify
+	m, err := readTuneManifest(dir)
+	if err != nil {
+		return err
+	}
+	lib, err := tuneLibraryFor(m.Transport)
+	if err != nil {
+		return err
+	}
+	rules := filepath.Join(dir, m.RulesFile)
+	if _, err := os.Stat(rules); err != nil {
+		return usageErrorf("--verify %s: %v", dir, err)
+	}
+	dec, err := readDecisions(dir)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	rounds := m.Rounds
+	if cmd.Flags().Changed("rounds") {
+		rounds = f.rounds
+	}
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
+	r := &tuneRunner{exe: exe, transport: m.Transport, sizes: filepath.Join(dir, "sizes.txt"), iter: m.Iter, time: m.Time,
+		tmp: filepath.Join(dir, ".verify.jsonl"), progress: cmd.ErrOrStderr()}
+	defer os.Remove(r.tmp)
+	targs, tenv := lib.tuned(dir)
+	var jobs []tuneJob
+	for round := 0; round < rounds; round++ {
+		for _, np := range m.Procs {
+			def := tuneJob{np: np, round: round, label: "default", colls: m.Colls}
+			tuned := tuneJob{np: np, round: round, label: "tuned (" + m.RulesFile + ")", colls: m.Colls,
+				configs: map[string]tune.Config{}, args: targs, env: tenv}
+			for _, c := range m.Colls {
+				tuned.configs[c] = tunedConfig
+			}
+			// Alternate which goes first, so that neither always runs on a
+			// machine the other has just warmed up.
+			if round%2 == 0 {
+				jobs = append(jobs, def, tuned)
+			} else {
+				jobs = append(jobs, tuned, def)
+			}
+		}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "tune --verify: %s, %d jobs: %d rounds of default and tuned on %s processes\n",
+		lib.describe(), len(jobs), rounds, joinInts(m.Procs))
+	set := newPointSet(rounds)
+	start := time.Now()
+	for i, job := range jobs {
+		t0 := time.Now()
+		rows, err := r.run(ctx, job)
+		if ctx.Err() != nil {
+			return err
+		}
+		if err != nil {
+			progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, rounds, time.Since(t0), time.Since(start), err)
+			return fmt.Errorf("verification job failed: %w", err)
+		}
+		set.add(job, job.round, rows)
+		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, rounds, time.Since(t0), time.Since(start), nil)
+	}
+	vps := verifyPoints(set.points(), dec, m.MinGain)
+	if err := writeTuneJSON(dir, "verify.json", vps); err != nil {
+		return err
+	}
+	var b strings.Builder
+	slower := printVerify(&b, vps)
+	fmt.Fprint(cmd.OutOrStdout(), b.String())
+	if slower > 0 {
+		return fmt.Errorf("the tuned configuration is slower than the default beyond noise at %d points (marked SLOWER above)", slower)
+	}
+	return nil
+}
+
+// readDecisions reads DIR/decisions.json.
+func readDecisions(dir string) (tuneDecisions, error) {
+	var d tuneDecisions
+	b, err := os.ReadFile(filepath.Join(dir, "decisions.json"))
+	if err != nil {
+		return d, usageErrorf("--verify %s: %v", dir, err)
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		return d, usageErrorf("--verify %s: decisions.json: %v", dir, err)
+	}
+	return d, nil
+}
+
+// verifyPoints pairs the default's and the tuned configuration's points
+// and gives each a verdict: "faster" when the tuned one beats the default
+// beyond noise (tune.Stats.Beats), "slower" when the default beats it,
+// "same" otherwise.
+func verifyPoints(ps []tune.Point, dec tuneDecisions, minGain float64) []verifyPoint {
+	type key struct {
+		coll         string
+		ranks, bytes int
+	}
+	def := map[key]tune.Stats{}
+	for _, p := range ps {
+		if p.Config.IsDefault() {
+			def[key{p.Collective, p.Ranks, p.Bytes}] = tune.Summarize(p.Times)
+		}
+	}
+	rules := tune.RulesFromTables(dec.Tables)
+	var out []verifyPoint
+	for _, p := range ps {
+		if p.Config != tunedConfig {
+			continue
+		}
+		d := def[key{p.Collective, p.Ranks, p.Bytes}]
+		t := tune.Summarize(p.Times)
+		rule, _ := rules.Lookup(p.Collective, p.Ranks, p.Bytes)
+		v := verifyPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Rule: rule.String(),
+			Default: toJSONStats(d), Tuned: toJSONStats(t), Speedup: d.Median / t.Median, Verdict: "same"}
+		switch {
+		case t.Beats(d, minGain):
+			v.Verdict = "faster"
+		case d.Beats(t, minGain):
+			v.Verdict = "slower"
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// printVerify prints the verification table and returns the number of
+// points where the tuned configuration is slower beyond noise.
+func printVerify(b *strings.Builder, vps []verifyPoint) int {
+	fmt.Fprintf(b, "%-12s %5s %9s  %-28s %22s %22s %8s  %s\n", "collective", "procs", "bytes", "rule", "default usec", "tuned usec", "speedup", "verdict")
+	slower, faster := 0, 0
+	for _, v := range vps {
+		verdict := v.Verdict
+		switch v.Verdict {
+		case "slower":
+			slower++
+			verdict = "SLOWER beyond noise"
+		case "faster":
+			faster++
+		}
+		fmt.Fprintf(b, "%-12s %5d %9d  %-28s %22s %22s %7.2fx  %s\n", v.Collective, v.Ranks, v.Bytes, v.Rule,
+			statRange(v.Default), statRange(v.Tuned), v.Speedup, verdict)
+	}
+	fmt.Fprintf(b, "\n%d points: tuned faster beyond noise at %d, slower at %d, the same within noise at %d.\n",
+		len(vps), faster, slower, len(vps)-faster-slower)
+	fmt.Fprintln(b, "usec: median [fastest..slowest round] of IMB's t_max; speedup = default median / tuned median.")
+	return slower
+}
+
+// statRange is "12.3 [11.0..13.1]".
+func statRange(s jsonStats) string {
+	if s.Median == nil {
+		return "failed"
+	}
+	return fmt.Sprintf("%.4g [%.4g..%.4g]", *s.Median, *s.Min, *s.Max)
+}
