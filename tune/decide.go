@@ -164,7 +164,8 @@ type Options struct {
 	MinGain float64
 	// Default, when set, names the configuration the default decision
 	// itself runs at a point (known for mpbench's own table): that
-	// configuration is the default and never replaces it.
+	// configuration never replaces the default, and its rounds count as
+	// the default's (both measure the same algorithm).
 	Default func(collective string, ranks, bytes int) (Config, bool)
 }
 
@@ -231,23 +232,29 @@ func Decide(points []Point, o Options) ([]Table, error) {
 func decide(ps []Point, o Options) (Decision, error) {
 	first := ps[0]
 	d := Decision{Collective: first.Collective, Ranks: first.Ranks, Bytes: first.Bytes, Speedup: 1}
+	var same Config
+	if o.Default != nil {
+		same, _ = o.Default(first.Collective, first.Ranks, first.Bytes)
+	}
+	isDefault := func(c Config) bool { return c.IsDefault() || (!same.IsDefault() && c == same) }
+	// The default's rounds, pooled with those of the configuration the
+	// default itself runs: both measure the same thing.
+	var def []float64
 	found := false
 	for _, p := range ps {
-		if p.Config.IsDefault() {
-			d.Default, found = Summarize(p.Times), true
+		if isDefault(p.Config) {
+			def = append(def, p.Times...)
+			found = found || p.Config.IsDefault()
 		}
 	}
 	if !found {
 		return Decision{}, fmt.Errorf("tune: %s on %d ranks at %d bytes has no measurement of the default", first.Collective, first.Ranks, first.Bytes)
 	}
+	d.Default = Summarize(def)
 	d.Best, d.BestStats = Config{}, d.Default
 	d.WinnerStats = d.Default
-	var same Config
-	if o.Default != nil {
-		same, _ = o.Default(first.Collective, first.Ranks, first.Bytes)
-	}
 	for _, p := range ps {
-		if p.Config.IsDefault() || (!same.IsDefault() && p.Config == same) {
+		if isDefault(p.Config) {
 			continue
 		}
 		s := Summarize(p.Times)

@@ -141,13 +141,21 @@ func TestDecideSkipsTheDefaultsOwnAlgorithm(t *testing.T) {
 		pt("barrier", 2, 0, Config{}, 10, 10, 10),
 		pt("barrier", 2, 0, Config{Algorithm: "dissemination"}, 5, 5, 5),
 		pt("barrier", 2, 0, Config{Algorithm: "tree"}, 8, 8, 8),
+		pt("barrier", 3, 0, Config{}, 10, 10, 10),
+		pt("barrier", 3, 0, Config{Algorithm: "dissemination"}, 5, 5, 5),
+		pt("barrier", 3, 0, Config{Algorithm: "tree"}, 4, 4, 4),
 	}
 	own := func(string, int, int) (Config, bool) { return Config{Algorithm: "dissemination"}, true }
 	tables, err := Decide(points, Options{MinGain: 0.03, Default: own})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := tables[0].Decisions[0]; d.Winner.Algorithm != "tree" || d.Best.Algorithm != "tree" {
-		t.Errorf("winner %v best %v; want tree: dissemination is what the default runs", d.Winner, d.Best)
+	// 2 ranks: tree (8) is not faster than the pooled default rounds (5..10).
+	if d := tables[0].Decisions[0]; !d.Winner.IsDefault() || d.Default.Min != 5 || d.Default.N != 6 {
+		t.Errorf("2 ranks: winner %v, default %+v; want the default, pooled over 6 rounds from 5", d.Winner, d.Default)
+	}
+	// 3 ranks: tree (4) beats every default round.
+	if d := tables[1].Decisions[0]; d.Winner.Algorithm != "tree" || d.Speedup != 7.5/4 {
+		t.Errorf("3 ranks: winner %v speedup %v; want tree at %v", d.Winner, d.Speedup, 7.5/4)
 	}
 }

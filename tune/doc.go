@@ -16,7 +16,10 @@
 // MinGain faster than the default's median. Among the algorithms that pass,
 // the lowest median wins; where none passes the default stays (a tie keeps
 // the library's own choice). Adjacent measured sizes with the same winner
-// merge into one range. See Decide.
+// merge into one range. Where the runtime names the algorithm its default
+// runs (mpbench's own table), that algorithm's rounds count as the
+// default's: both measure the same thing, and the pooled rounds guard
+// against a default whose few rounds all met a busy machine. See Decide.
 //
 // # Message sizes
 //
