@@ -135,3 +135,90 @@ func TestE2ETransfer(t *testing.T) {
 		t.Errorf("--sizes 1T: status %d, %s", exitCode(err), errb)
 	}
 }
+
+// TestE2ETestbedRun runs PingPong on a testbed built for the run, checks
+// the header and the JSON metadata name the network, and that the testbed
+// is gone afterwards; then kills a second run's launcher with SIGKILL and
+// checks that its testbed and ranks go too.
+func TestE2ETestbedRun(t *testing.T) {
+	needTestbed(t)
+	name := "q" + strconv.Itoa(os.Getpid()%100000)
+	defer exec.Command(mpbenchBin, "testbed", "down", "--name", name).Run()
+	js := t.TempDir() + "/run.jsonl"
+	cmd, out, errb := e2eCmd(t, "testbed", "run", "--name", name, "--net", "switch", "--nodes", "3", "--rate", "20mbit", "--np", "2",
+		"--", "-msglog", "0:16", "-iter", "50", "PingPong", "--json", js)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("testbed run: %v\n%s%s", err, out, errb)
+	}
+	for _, want := range []string{"# Network               : switch: full duplex, store and forward, 20mbit", "# Hosts                 : mpbtb-" + name + "-n1: 0; mpbtb-" + name + "-n2: 1", "        65536           50"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	j, _ := os.ReadFile(js)
+	if !strings.Contains(string(j), `"network":"switch: full duplex`) {
+		t.Errorf("JSON metadata lacks the network:\n%.600s", j)
+	}
+	// 64 KiB PingPong at 20 Mbit/s: 45 frames of 1460 bytes and mpbench's
+	// header, 69 kB on each of two lines of a store-and-forward switch
+	// (pipelined: 27.7 ms plus one frame), never faster.
+	if t64 := rowTime(out.String(), 65536); t64 < 27700 || t64 > 40000 {
+		t.Errorf("65536-byte PingPong took %.1f usec, want 27700 (the wire time) to 40000", t64)
+	}
+	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-"+name+"-") {
+		t.Errorf("namespaces left after the run:\n%s", ns)
+	}
+
+	// kill -9 of the launcher: the forwarder removes its testbed.
+	cmd, _, _ = e2eCmd(t, "testbed", "run", "--name", name, "--net", "hub", "--nodes", "2", "--rate", "10mbit", "--", "-msglog", "20:22", "-iter", "1000", "PingPong")
+	cmd.Stdout = nil
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1<<16)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), "#bytes") {
+		n, err := pipe.Read(buf)
+		if err != nil {
+			t.Fatalf("run ended before its first table: %v\n%s", err, seen.String())
+		}
+		seen.Write(buf[:n])
+	}
+	t.Logf("killing testbed run, pid %d", cmd.Process.Pid)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Error(err)
+	}
+	cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ns, _ := exec.Command("ip", "netns", "list").Output()
+		if !strings.Contains(string(ns), "mpbtb-"+name+"-") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-"+name+"-") {
+		t.Errorf("namespaces left 10 s after kill -9 of the launcher:\n%s", ns)
+	}
+	if ps, _ := exec.Command("pgrep", "-f", "testbed exec --name "+name+" ").Output(); len(ps) > 0 {
+		t.Errorf("processes of the killed run still running: %s", ps)
+	}
+}
+
+// rowTime returns t[usec] of the row of the given size in IMB text, or -1.
+func rowTime(text string, bytes int) float64 {
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == strconv.Itoa(bytes) {
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err == nil {
+				return v
+			}
+		}
+	}
+	return -1
+}

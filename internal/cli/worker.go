@@ -158,6 +158,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	if len(tr.Hosts) > 0 {
 		info.Hosts, info.Wireup = launch.FormatRankHosts(tr.Hosts), tr.Wireup
 	}
+	info.Network = os.Getenv(networkEnv)
 	text, err := sink.NewText(cmd.OutOrStdout(), info)
 	if err != nil {
 		return nil, nil, err
@@ -175,6 +176,9 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	if tr.ThreadEnv != "" {
 		meta.Info["mpi_thread_environment"] = tr.ThreadEnv
+	}
+	if info.Network != "" {
+		meta.Info["network"] = info.Network
 	}
 	if len(tr.Hosts) > 0 {
 		// rank_hosts: the host of every rank, comma-separated in rank

@@ -84,6 +84,10 @@ type RunInfo struct {
 	// Wireup says how the ranks found each other ("mpbench launcher",
 	// "PMI-2"), printed as "# Wire-up" after "# Hosts" when not empty.
 	Wireup string
+	// Network describes the emulated network the run crossed (mpbench
+	// testbed run: model and parameters), printed as "# Network" after
+	// "# Wire-up" when not empty.
+	Network string
 	// Multi is true under -multi 0 or 1. It does not change the list: IMB
 	// 2019 and later print the names without a prefix under -multi (IMB
 	// 2019 Update 6 with -multi 0 prints "# PingPong", then "# Benchmarking
@@ -188,6 +192,9 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	}
 	if h.Wireup != "" {
 		writerInfoLine(&b, "Wire-up", h.Wireup)
+	}
+	if h.Network != "" {
+		writerInfoLine(&b, "Network", h.Network)
 	}
 	mbyte := h.MByte
 	if mbyte == 0 {

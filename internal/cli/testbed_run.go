@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/testbed"
+)
+
+// networkEnv carries the emulated network's description from mpbench
+// testbed run to rank 0, which prints it in the header ("# Network") and
+// stores it in the result files' metadata (info.network).
+const networkEnv = "MPBENCH_NETWORK"
+
+// testbedCIDR is the network of every testbed's nodes.
+const testbedCIDR = "10.77.0.0/24"
+
+func newTestbedRunCmd() *cobra.Command {
+	var f testbedFlags
+	var np int
+	cmd := &cobra.Command{
+		Use:   "run [--np N] [--net switch|hub|wifi ...] -- <mpbench run arguments>",
+		Short: "Run mpbench run across the testbed's nodes, one rank per node, over TCP",
+		Long: `mpbench testbed run starts "mpbench run" with one rank per node of a testbed, the
+ranks talking TCP over the emulated network (launcher on node 1, the other ranks
+started through "mpbench testbed exec"). The header names the network
+("# Network"), and the JSON/CSV metadata keeps it (info.network).
+
+Without --net it runs on the testbed that is up (--name, default tb). With --net
+(and --nodes, --rate, ...) it builds a testbed for this run only and removes it
+at the end, on failure, on Ctrl-C and SIGTERM, and (through its forwarder) when
+this process is killed.`,
+		Example: `  mpbench testbed up --nodes 4 --net hub --rate 10mbit
+  mpbench testbed run -- -multi 0 -msglog 0:20 PingPong
+  mpbench testbed run --net switch --nodes 8 --rate 20mbit -- -npmin 8 Alltoall`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, cleanup, err := runTestbed(cmd, &f)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			if !cmd.Flags().Changed("np") {
+				np = st.Nodes
+			}
+			if np < 2 || np > st.Nodes {
+				return usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
+			}
+			return runOnTestbed(cmd, st, np, args)
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().IntVar(&np, "np", 0, "ranks, one per node (default: every node)")
+	return cmd
+}
+
+// runTestbed returns the testbed to run on: a new one owned by this
+// process when --net was given (cleanup removes it), else the one up.
+func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), error) {
+	if !cmd.Flags().Changed("net") {
+		st, err := testbed.Load(f.name)
+		if err != nil || !testbed.Alive(st) {
+			return st, nil, usageErrorf("no testbed %q is up: build one with mpbench testbed up, or give --net (and --nodes, --rate) to build one for this run", f.name)
+		}
+		return st, func() {}, nil
+	}
+	if !cmd.Flags().Changed("name") {
+		f.name = "r" + strconv.Itoa(os.Getpid()%100000)
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return testbed.State{}, nil, err
+	}
+	cfg.Owner = os.Getpid()
+	st, err := testbed.Up(cfg)
+	if err != nil {
+		return st, nil, testbedError(err)
+	}
+	return st, func() { testbed.Down(cfg.Name) }, nil
+}
+
+// runOnTestbed runs mpbench run with args on np nodes of st and returns
+// its outcome; SIGINT and SIGTERM are passed on to it.
+func runOnTestbed(cmd *cobra.Command, st testbed.State, np int, args []string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	hostfile := filepath.Join(testbed.Dir(st.Name), "hostfile")
+	if err := os.WriteFile(hostfile, []byte(testbedHostfile(st)), 0o644); err != nil {
+		return err
+	}
+	agent := fmt.Sprintf("'%s' testbed exec --name %s --node {host} --", self, st.Name)
+	argv := append([]string{"testbed", "exec", "--name", st.Name, "--node", "1", "--",
+		self, "run", "--hostfile", hostfile, "--launch-agent", agent, "--if", testbedCIDR, "--map-by", "node",
+		"-np", strconv.Itoa(np)}, args...)
+	c := exec.Command(self, argv...)
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+	c.Env = append(os.Environ(), networkEnv+"="+describeNetwork(st))
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	if err := c.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	var got os.Signal
+	for {
+		select {
+		case s := <-sigs:
+			got = s
+			c.Process.Signal(s)
+		case err := <-done:
+			var ee *exec.ExitError
+			switch {
+			case got == syscall.SIGINT:
+				return &interrupted{sig: syscall.SIGINT}
+			case got == syscall.SIGTERM:
+				return &interrupted{sig: syscall.SIGTERM}
+			case errors.As(err, &ee) && ee.ExitCode() == ExitUsage:
+				return &printedError{err: usageErrorf("mpbench run on testbed %s: bad input", st.Name)}
+			case errors.As(err, &ee):
+				return &printedError{err: fmt.Errorf("mpbench run on testbed %s exited with status %d", st.Name, ee.ExitCode())}
+			}
+			return err
+		}
+	}
+}
+
+// testbedHostfile lists the nodes of st, one slot each (Open MPI syntax,
+// which mpbench, Open MPI and MPICH's hydra all read).
+func testbedHostfile(st testbed.State) string {
+	var b strings.Builder
+	for k := 1; k <= st.Nodes; k++ {
+		fmt.Fprintf(&b, "%s slots=1\n", st.Node(k))
+	}
+	return b.String()
+}
+
+// describeNetwork is the "# Network" header line of a run on st.
+func describeNetwork(st testbed.State) string {
+	return fmt.Sprintf("%s; mpbench testbed %s, %d nodes, mtu %d, loss %g%%", st.Model, st.Name, st.Nodes, st.MTU, st.Loss*100)
+}
