@@ -35,15 +35,19 @@ import (
 //     later ones: MPI's non-overtaking rule, RTS and eager alike.
 //   - M4. A request in the posted queue, rdvSend or rdvRecv is not done, and
 //     every path that finishes one removes it first (PeerFailed, close,
-//     cancel, run, deliverCTS, deliverData). Once an owner's wait returns,
-//     the engine holds no reference to the request, so pooled requests are
-//     never completed in a later life.
+//     cancel, run, deliverCTS, deliverData). A send whose frame the
+//     transport is still moving (SendStarter.StartSend returned pending) is
+//     in none of them and is finished only by its SendDone, which the
+//     transport calls exactly once. Once an owner's wait returns, neither
+//     the engine nor the transport holds a reference to the request, so
+//     pooled requests are never completed in a later life.
 //   - M5. A send is in rdvSend before its RTS is written and a receive is in
 //     rdvRecv before its CTS is written, so a CTS always finds its send and
 //     Data always finds its receive, whichever goroutine runs first.
 type engine struct {
 	ep    transport.Endpoint
-	prog  transport.Progresser // ep's, if it delivers on waiting goroutines
+	prog  transport.Progresser  // ep's, if it delivers on waiting goroutines
+	start transport.SendStarter // ep's, if some of its sends complete later
 	rank  int
 	size  int
 	eager int
@@ -54,6 +58,8 @@ type engine struct {
 	queues  map[uint32]*matchQueue // by transport context
 	rdvSend map[uint64]*request    // sends whose RTS awaits a CTS, by cookie
 	rdvRecv map[rdvKey]*request    // receives whose CTS awaits Data
+	waiters []*request             // requests of the waits in progress (see wait)
+	queued  []*request             // non-blocking requests whose action awaits a waiter
 	failed  []error                // by world rank: why the peer failed, nil if alive
 	closed  bool
 	nextID  uint32 // smallest communicator id this rank has not used
@@ -68,9 +74,11 @@ type rdvKey struct {
 
 func newEngine(ep transport.Endpoint, eager int) *engine {
 	prog, _ := ep.(transport.Progresser)
+	start, _ := ep.(transport.SendStarter)
 	return &engine{
 		ep:      ep,
 		prog:    prog,
+		start:   start,
 		rank:    ep.Rank(),
 		size:    ep.Size(),
 		eager:   eager,

@@ -207,14 +207,43 @@ func (e *engine) run(r *request, act action) {
 	case actData:
 		yieldPoint("run: before sending Data")
 		h := transport.Header{Kind: transport.Data, Context: r.ctx, Source: int32(e.rank), Tag: r.tag, Length: uint64(len(r.buf)), Cookie: r.cookie}
-		err := e.ep.Send(r.peer, h, r.buf)
-		if err != nil {
-			err = r.c.sendErr(r.peer, err)
+		if done, err := e.send(r, h); done {
+			e.mu.Lock()
+			r.finish(Status{}, err)
+			e.mu.Unlock()
 		}
-		e.mu.Lock()
-		r.finish(Status{}, err)
-		e.mu.Unlock()
 	}
+}
+
+// send writes the frame h carrying r.buf to r.peer, through StartSend if
+// the transport has it. It reports done with the send's error, or that
+// the transport will finish r through SendDone.
+func (e *engine) send(r *request, h transport.Header) (bool, error) {
+	var err error
+	if e.start != nil {
+		var done bool
+		if done, err = e.start.StartSend(r.peer, h, r.buf, r); !done && err == nil {
+			return false, nil
+		}
+	} else {
+		err = e.ep.Send(r.peer, h, r.buf)
+	}
+	if err != nil {
+		err = r.c.sendErr(r.peer, err)
+	}
+	return true, err
+}
+
+// SendDone finishes send r whose frame the transport moved after
+// StartSend returned (transport.Completion).
+func (r *request) SendDone(err error) {
+	if err != nil {
+		err = r.c.sendErr(r.peer, err)
+	}
+	yieldPoint("send done: before completing")
+	r.e.mu.Lock()
+	r.finish(Status{}, err)
+	r.e.mu.Unlock()
 }
 
 // sendErr wraps a transport error of a send to world rank dst.
@@ -232,10 +261,23 @@ func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag
 	}
 	if len(buf) <= e.eager {
 		h := transport.Header{Kind: transport.Eager, Context: ctx, Source: int32(e.rank), Tag: tag, Length: uint64(len(buf))}
-		if err := e.ep.Send(dst, h, buf); err != nil {
-			return nil, c.sendErr(dst, err)
+		if e.start == nil {
+			if err := e.ep.Send(dst, h, buf); err != nil {
+				return nil, c.sendErr(dst, err)
+			}
+			return nil, nil
 		}
-		return nil, nil
+		// A pooled request, returned at once unless the transport
+		// completes the send later; a non-blocking one then simply stays
+		// with its owner.
+		r := e.newRequest(c, reqSend, buf, dst, ctx, tag, true, ch)
+		r.blocking = blocking
+		done, err := e.send(r, h)
+		if !done {
+			return r, nil
+		}
+		putReq(r)
+		return nil, err
 	}
 	r := e.newRequest(c, reqSend, buf, dst, ctx, tag, blocking, ch)
 	r.cookie = e.cookies.Add(1)

@@ -2,6 +2,7 @@ package comm
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -36,7 +37,8 @@ type request struct {
 
 	// blocking: the owner is inside a blocking call (Send, Recv,
 	// Sendrecv, Barrier) and runs pending actions itself; otherwise an
-	// action found while the owner is not waiting runs on a new goroutine.
+	// action found while the owner is not waiting is run by another
+	// waiting goroutine of the rank or a new goroutine (see trigger).
 	blocking bool
 	own      chan struct{} // the request's own wake-up channel (capacity 1)
 	ch       chan struct{} // channel the owner waits on (own, or shared in Sendrecv)
@@ -144,15 +146,26 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 //     token, so a stale token costs one loop, never a missed completion.
 //   - W3. One goroutine runs an action: the one that sets claimed under e.mu
 //     (the owner here, runUnclaimed, or startRecv for a queued RTS).
-//   - W4. An action of a non-blocking request whose owner is not waiting runs
-//     on a new goroutine (trigger), so no rank's progress depends on another
-//     rank calling Wait.
+//   - W4. An action of a non-blocking request whose owner is not waiting is
+//     queued for the rank's other waiting goroutines when there are any (one
+//     of them is woken; all check the queue before they park), else run on a
+//     new goroutine; a waiter that leaves last hands what is still queued to
+//     a new goroutine. So no rank's progress depends on another rank calling
+//     Wait, and a rank that waits does its rendezvous steps itself.
 func (e *engine) wait(a, b *request) {
+	joined := false
 	for {
 		e.mu.Lock()
+		if !joined {
+			e.join(a, b)
+			joined = true
+		}
 		r := a
 		if r.done || r.act == actNone || r.claimed {
 			r = b
+		}
+		if r == nil || r.done || r.act == actNone || r.claimed {
+			r = e.nextQueued()
 		}
 		if r != nil && !r.done && r.act != actNone && !r.claimed {
 			act := r.act
@@ -162,6 +175,7 @@ func (e *engine) wait(a, b *request) {
 			continue
 		}
 		if a.done && (b == nil || b.done) {
+			e.leave(a, b)
 			e.mu.Unlock()
 			return
 		}
@@ -177,6 +191,60 @@ func (e *engine) wait(a, b *request) {
 			spinWait(a.ready)
 		}
 		<-a.ch
+	}
+}
+
+// join registers the requests of a wait (b may be nil) as the rank's
+// waiters. Caller holds e.mu.
+func (e *engine) join(a, b *request) {
+	e.waiters = append(e.waiters, a)
+	if b != nil {
+		e.waiters = append(e.waiters, b)
+	}
+}
+
+// leave removes a wait's requests from the waiters; if no waiter is left
+// and actions are still queued, a new goroutine runs them. Caller holds
+// e.mu.
+func (e *engine) leave(a, b *request) {
+	e.waiters = slices.DeleteFunc(e.waiters, func(w *request) bool { return w == a || (b != nil && w == b) })
+	if len(e.waiters) == 0 && len(e.queued) > 0 {
+		go e.runQueued()
+	}
+}
+
+// nextQueued takes the first queued request whose action is still
+// unclaimed, dropping those done or claimed meanwhile; nil if none.
+// Caller holds e.mu.
+func (e *engine) nextQueued() *request {
+	for len(e.queued) > 0 {
+		r := e.queued[0]
+		e.queued[0] = nil
+		e.queued = e.queued[1:]
+		if len(e.queued) == 0 {
+			e.queued = nil
+		}
+		if !r.done && r.act != actNone && !r.claimed {
+			return r
+		}
+	}
+	return nil
+}
+
+// runQueued runs queued actions until none is left (W4).
+func (e *engine) runQueued() {
+	for {
+		yieldPoint("runQueued: start")
+		e.mu.Lock()
+		r := e.nextQueued()
+		if r == nil {
+			e.mu.Unlock()
+			return
+		}
+		act := r.act
+		r.claimed = true
+		e.mu.Unlock()
+		e.run(r, act)
 	}
 }
 
@@ -227,14 +295,25 @@ func (r *request) finish(st Status, err error) {
 }
 
 // trigger gives r protocol work to do: its owner does it if it is in a
-// blocking call or waiting, else a new goroutine does. Caller holds e.mu.
+// blocking call or waiting, else a waiting goroutine of the rank or a new
+// goroutine does (W4). Caller holds e.mu.
 func (e *engine) trigger(r *request, act action) {
 	r.act, r.claimed = act, false
 	if r.blocking || r.waiting {
 		r.wake()
 		return
 	}
-	go e.runUnclaimed(r)
+	if len(e.waiters) == 0 {
+		go e.runUnclaimed(r)
+		return
+	}
+	e.queued = append(e.queued, r)
+	for _, w := range e.waiters {
+		if w.waiting {
+			w.wake()
+			return
+		}
+	}
 }
 
 // runUnclaimed runs r's pending action unless its owner already took it.

@@ -168,11 +168,42 @@ type FailureHandler interface {
 // goroutine polls the rings itself, saving a goroutine hand-off per
 // message). The runtime calls Progress before it blocks; Handler.Deliver is
 // then called from the calling goroutine as from a transport goroutine, so
-// the caller must hold no lock that Deliver takes.
+// the caller must hold no lock that Deliver takes. Progress also completes
+// sends started with SendStarter.StartSend whose transfer has finished
+// (Completion.SendDone is called from it likewise).
 type Progresser interface {
-	// Progress delivers incoming frames until done() returns true or the
-	// endpoint's spin budget (a few tens of microseconds) passes without
-	// input; it returns at once on a closed endpoint. done must be cheap
-	// and safe to call concurrently with Deliver.
+	// Progress delivers incoming frames and completes started sends until
+	// done() returns true or the endpoint's spin budget (a few tens of
+	// microseconds) passes without input; it returns at once on a closed
+	// endpoint. done must be cheap and safe to call concurrently with
+	// Deliver.
 	Progress(done func() bool)
+}
+
+// Completion is told when a send started with SendStarter.StartSend has
+// completed: its payload may be reused. Package comm's send requests
+// implement it.
+type Completion interface {
+	// SendDone is called exactly once per pending StartSend, with nil or
+	// the send's error (a *PeerError, ErrClosed), from a goroutine driving
+	// the endpoint's progress (a Progress call or a transport goroutine)
+	// that holds no lock of the runtime's. It must not block on other
+	// ranks.
+	SendDone(err error)
+}
+
+// SendStarter may be implemented by an Endpoint whose sends of some frames
+// complete after the call returns (shared memory's single-copy transfers:
+// the receiver copies the payload straight out of the sender's memory and
+// acknowledges). The runtime then waits for the completion as for any
+// request, driving progress meanwhile, so that a rank whose send awaits an
+// acknowledgement still serves the frames sent to it.
+type SendStarter interface {
+	// StartSend starts sending one frame as Send does. If it returns
+	// done == true or an error, the send is over (payload may be reused)
+	// and c is never called. Otherwise the frame is queued in order behind
+	// the earlier frames to dst (later frames to dst follow it), payload
+	// must stay unchanged until c.SendDone is called, and it will be
+	// called exactly once, even if the peer fails or the endpoint closes.
+	StartSend(dst int, h Header, payload []byte, c Completion) (done bool, err error)
 }

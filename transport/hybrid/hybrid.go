@@ -25,8 +25,9 @@ type Endpoint struct {
 }
 
 var (
-	_ transport.Endpoint   = (*Endpoint)(nil)
-	_ transport.Progresser = (*Endpoint)(nil)
+	_ transport.Endpoint    = (*Endpoint)(nil)
+	_ transport.Progresser  = (*Endpoint)(nil)
+	_ transport.SendStarter = (*Endpoint)(nil)
 )
 
 // Part is one underlying endpoint with its transport name ("shm", "tcp").
@@ -97,6 +98,17 @@ func (e *Endpoint) Send(dst int, h transport.Header, payload []byte) error {
 		return fmt.Errorf("hybrid: send from rank %d to rank %d: want a peer rank in 0..%d other than itself", e.rank, dst, e.size-1)
 	}
 	return e.routes[dst].Send(dst, h, payload)
+}
+
+// StartSend starts the send through the endpoint that reaches dst if it is
+// a transport.SendStarter; otherwise it sends at once and reports done.
+func (e *Endpoint) StartSend(dst int, h transport.Header, payload []byte, c transport.Completion) (bool, error) {
+	if dst >= 0 && dst < e.size && dst != e.rank {
+		if s, ok := e.routes[dst].(transport.SendStarter); ok {
+			return s.StartSend(dst, h, payload, c)
+		}
+	}
+	return true, e.Send(dst, h, payload)
 }
 
 // Progress polls the underlying endpoint that offers it (shared memory);

@@ -31,6 +31,7 @@ type Endpoint struct {
 	in             []*inPeer  // by source rank; nil for self and ranks not on this host
 	inList         []*inPeer  // the non-nil entries of in
 	out            []*outPeer // by destination rank; nil likewise
+	outList        []*outPeer // the non-nil entries of out
 	live           []*liveness
 	spin           time.Duration
 	cmaMin         int
@@ -52,8 +53,9 @@ type Endpoint struct {
 }
 
 var (
-	_ transport.Endpoint   = (*Endpoint)(nil)
-	_ transport.Progresser = (*Endpoint)(nil)
+	_ transport.Endpoint    = (*Endpoint)(nil)
+	_ transport.Progresser  = (*Endpoint)(nil)
+	_ transport.SendStarter = (*Endpoint)(nil)
 )
 
 // Rank returns this endpoint's rank.
@@ -96,29 +98,33 @@ func (e *Endpoint) Start(h transport.Handler) error {
 	return nil
 }
 
-// tryPoll consumes the rings once if no one else is; it returns the number
-// of frames delivered.
+// tryPoll consumes the rings once if no one else is and completes the
+// started sends the receivers have acknowledged; it returns the number of
+// frames delivered and sends completed.
 func (e *Endpoint) tryPoll() int {
-	if !e.polling.CompareAndSwap(false, true) {
-		return 0
-	}
 	n := 0
-	if !e.closing.Load() {
-		n = e.pollAll()
+	if e.polling.CompareAndSwap(false, true) {
+		if !e.closing.Load() {
+			n = e.pollAll()
+		}
+		e.polling.Store(false)
 	}
-	e.polling.Store(false)
+	if !e.closing.Load() {
+		n += e.reap()
+	}
 	return n
 }
 
 // pending reports whether any ring holds bytes not yet consumed (as far as
-// the consumer has published); it may be called without e.polling.
+// the consumer has published) or a started send is acknowledged but not
+// completed; it may be called without e.polling.
 func (e *Endpoint) pending() bool {
 	for _, p := range e.inList {
 		if p.hdr.tail.Load() != p.hdr.head.Load() && e.live[p.rank].failed.Load() == nil {
 			return true
 		}
 	}
-	return false
+	return e.acksReady()
 }
 
 // pollLoop is the poller goroutine: it consumes the rings while no
@@ -180,10 +186,10 @@ func (e *Endpoint) park(ask bool, d time.Duration) {
 	e.parked.Store(false)
 }
 
-// Progress delivers frames on the calling goroutine until done() returns
-// true or nothing has arrived for Options.Spin (transport.Progresser). A
-// rank waiting for a message thus receives it without a hand-off between
-// goroutines.
+// Progress delivers frames and completes acknowledged started sends on the
+// calling goroutine until done() returns true or nothing has arrived for
+// Options.Spin (transport.Progresser). A rank waiting for a message or an
+// acknowledgement thus gets it without a hand-off between goroutines.
 func (e *Endpoint) Progress(done func() bool) {
 	if e.spin <= 0 || e.closing.Load() {
 		return
@@ -272,19 +278,22 @@ func (e *Endpoint) checkPeer(peer int) {
 	e.tryPoll()
 }
 
-// peerFailed records and reports (once) that peer failed.
+// peerFailed records and reports (once) that peer failed, and fails the
+// sends to it that await its acknowledgement.
 func (e *Endpoint) peerFailed(peer int, cause error) {
 	perr := &transport.PeerError{Peer: peer, Err: cause}
 	if !e.live[peer].failed.CompareAndSwap(nil, perr) {
 		return
 	}
+	e.failStarted(peer, perr)
 	if e.fh != nil && !e.closing.Load() {
 		e.fh.PeerFailed(peer, perr)
 	}
 }
 
 // Close says goodbye to every peer (waiting up to 2 s for ring space),
-// stops the poller and releases the peers' process handles. After Close
+// stops the poller, fails the started sends not yet acknowledged with
+// transport.ErrClosed and releases the peers' process handles. After Close
 // no frames are delivered and Send returns transport.ErrClosed. The
 // mappings stay until the process exits (a concurrent caller may still be
 // touching them). Close is idempotent and returns nil.
@@ -321,6 +330,9 @@ func (e *Endpoint) close() {
 	}
 	for !e.polling.CompareAndSwap(false, true) {
 		runtime.Gosched() // a Progress call finishing its frame
+	}
+	for _, p := range e.outList {
+		e.failStarted(p.rank, transport.ErrClosed)
 	}
 	for _, l := range e.live {
 		if l != nil && l.pidfd >= 0 {

@@ -16,8 +16,11 @@ const DefaultRingBytes = 128 << 10
 
 // DefaultCMABytes is the smallest payload sent by single copy
 // (process_vm_readv) when Options.CMABytes is 0; shorter payloads are
-// copied through the ring.
-const DefaultCMABytes = 16 << 10
+// copied through the ring. A process_vm_readv costs a few microseconds
+// before the first byte moves (it pins the sender's pages), more than two
+// copies of 16 KiB through the ring; docs/runtime-progress.md has the
+// measurement.
+const DefaultCMABytes = 32 << 10
 
 // Options configure one rank's shared-memory endpoint.
 type Options struct {

@@ -44,12 +44,19 @@ type outPeer struct {
 	hdr  *ringHdr
 	data []byte
 
-	mu     sync.Mutex
-	tail   uint64 // published bytes (guarded by mu)
-	err    error  // sticky send error (guarded by mu)
-	closed bool   // Close has said goodbye (guarded by mu)
+	mu      sync.Mutex
+	tail    uint64 // published bytes (guarded by mu)
+	err     error  // sticky send error (guarded by mu)
+	closed  bool   // Close has said goodbye (guarded by mu)
+	cmaSent uint32 // single-copy frames written (guarded by mu); ticket of the last one
 
 	gone atomic.Bool // the peer said goodbye
+
+	// Single-copy sends awaiting the receiver's acknowledgement, oldest
+	// first (see started_linux.go). pendMu is never held while waiting.
+	pendMu sync.Mutex
+	pend   []startedSend
+	npend  atomic.Int32 // len(pend), readable without pendMu
 }
 
 // liveness watches one peer's process through a pidfd.

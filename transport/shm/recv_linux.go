@@ -63,6 +63,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 		p.goodbye = true
 		e.out[p.rank].gone.Store(true)
 		e.publishHead(p)
+		e.failStarted(p.rank, &transport.PeerError{Peer: p.rank, Err: errGone})
 		return true, nil
 	}
 	if int(h.Source) != p.rank {
@@ -88,6 +89,9 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 		// a copy that will never be made.
 		p.hdr.acks.Add(1)
 		p.hdr.ackBell.ring()
+		// The sender may sleep in its runtime while its poller waits to
+		// complete the send.
+		e.out[p.rank].dst.ctl().notify()
 	}
 	if p.readErr != nil {
 		return false, p.readErr

@@ -31,63 +31,89 @@ func carriesPayload(k transport.Kind) bool {
 // the ring to dst, in pieces as the receiver frees space if they do not
 // fit; a payload of at least Options.CMABytes is instead announced by
 // address and read by the receiver straight from this process's memory,
-// and Send waits for its acknowledgement. For Eager, Data and Control
-// frames len(payload) must equal h.Length. Errors: a *transport.PeerError if
-// dst failed or closed its endpoint, transport.ErrClosed after Close.
+// and Send waits for its acknowledgement, delivering the frames that
+// arrive meanwhile. For Eager, Data and Control frames len(payload) must
+// equal h.Length. Errors: a *transport.PeerError if dst failed or closed
+// its endpoint, transport.ErrClosed after Close.
 func (e *Endpoint) Send(dst int, h transport.Header, payload []byte) error {
+	p, ticket, pending, err := e.start(dst, h, payload, nil)
+	if err != nil || !pending {
+		return err
+	}
+	err = e.waitAck(p, ticket, len(payload))
+	e.reap()
+	runtime.KeepAlive(payload)
+	return err
+}
+
+// StartSend is Send for a runtime that drives progress
+// (transport.SendStarter): a single-copy frame is announced and the call
+// returns at once; c is told when the receiver has read the payload (by a
+// Progress call or the poller goroutine, whichever sees the
+// acknowledgement first), or that the send failed. Other frames are
+// written as by Send and reported done.
+func (e *Endpoint) StartSend(dst int, h transport.Header, payload []byte, c transport.Completion) (bool, error) {
+	_, _, pending, err := e.start(dst, h, payload, c)
+	return !pending, err
+}
+
+// start writes a frame to dst. A single-copy frame is queued as a started
+// send with completion c before its header is published, and start
+// reports pending with its ticket; other frames are written whole.
+func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transport.Completion) (p *outPeer, ticket uint32, pending bool, err error) {
 	if dst < 0 || dst >= e.size || dst == e.rank {
-		return fmt.Errorf("shm: send from rank %d to rank %d: want a peer rank in 0..%d other than itself", e.rank, dst, e.size-1)
+		return nil, 0, false, fmt.Errorf("shm: send from rank %d to rank %d: want a peer rank in 0..%d other than itself", e.rank, dst, e.size-1)
 	}
 	var body []byte
 	if carriesPayload(h.Kind) {
 		if uint64(len(payload)) != h.Length {
-			return fmt.Errorf("shm: send %v frame: header length %d but payload of %d bytes", h.Kind, h.Length, len(payload))
+			return nil, 0, false, fmt.Errorf("shm: send %v frame: header length %d but payload of %d bytes", h.Kind, h.Length, len(payload))
 		}
 		body = payload
 	}
-	p := e.out[dst]
+	p = e.out[dst]
 	if p == nil {
-		return fmt.Errorf("shm: rank %d is not on this host: no shared-memory ring to it", dst)
+		return nil, 0, false, fmt.Errorf("shm: rank %d is not on this host: no shared-memory ring to it", dst)
 	}
 	if e.closing.Load() {
-		return transport.ErrClosed
+		return nil, 0, false, transport.ErrClosed
 	}
 	if err := e.peerState(dst); err != nil {
-		return err
+		return nil, 0, false, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return transport.ErrClosed
+		return nil, 0, false, transport.ErrClosed
 	}
 	if p.err != nil {
-		return p.err
+		return nil, 0, false, p.err
 	}
 	var hb [transport.HeaderSize + cmaExt]byte
 	h.Encode(hb[:])
-	hl := transport.HeaderSize
-	cma := e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1
-	var ticket uint32
-	if cma {
-		hb[1] = flagCMA
-		binary.LittleEndian.PutUint64(hb[transport.HeaderSize:], addrOf(body))
-		hl += cmaExt
-		ticket = p.hdr.acks.Load() + 1
-	}
-	var err error
-	if cma {
-		err = e.write(p, hb[:hl], nil, time.Time{})
-		if err == nil {
-			err = e.waitAck(p, ticket, len(body))
+	if !(e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1) {
+		err = e.write(p, hb[:transport.HeaderSize], body, time.Time{})
+		if err != nil && err != transport.ErrClosed {
+			p.err = err
 		}
-	} else {
-		err = e.write(p, hb[:hl], body, time.Time{})
+		return p, 0, false, err
 	}
-	runtime.KeepAlive(payload)
-	if err != nil && err != transport.ErrClosed {
-		p.err = err
+	hb[1] = flagCMA
+	binary.LittleEndian.PutUint64(hb[transport.HeaderSize:], addrOf(body))
+	ticket = p.cmaSent + 1
+	p.push(startedSend{ticket: ticket, payload: body, c: c})
+	if err = e.write(p, hb[:], nil, time.Time{}); err != nil {
+		if err != transport.ErrClosed {
+			p.err = err
+		}
+		if p.unpush(ticket) {
+			return p, 0, false, err
+		}
+		// A failure already completed it (with its error) through c.
+		return p, ticket, true, nil
 	}
-	return err
+	p.cmaSent = ticket
+	return p, ticket, true, nil
 }
 
 // peerState returns the error of a Send to peer: it failed or left.
@@ -163,23 +189,40 @@ func (e *Endpoint) waitSpace(p *outPeer, need uint64, deadline time.Time) error 
 }
 
 // waitAck waits until the receiver has read the single-copy frame with
-// this ticket. Reading n bytes takes a while: the sender keeps spinning
-// for about that long (at 8 GB/s) when it has a CPU of its own.
+// this ticket, delivering incoming frames meanwhile: the receiver may be
+// waiting here too, for a single-copy frame of ours it has not read (both
+// ranks of a Sendrecv or PingPing). Reading n bytes takes a while: the
+// sender keeps polling for about that long (at 8 GB/s) when it has a CPU
+// of its own, then sleeps while its poller goroutine serves its rings.
 func (e *Endpoint) waitAck(p *outPeer, ticket uint32, n int) error {
-	acked := func() bool { return int32(p.hdr.acks.Load()-ticket) >= 0 }
+	acked := func() bool { return p.acked(ticket) }
 	spin := e.spin
 	if spin > 0 && !e.oversubscribed {
 		spin += time.Duration(n/8) * time.Nanosecond
 	}
-	if spinUntil(acked, spin) {
+	if e.pollUntil(acked, spin) {
 		return nil
 	}
-	// The receiver may be waiting here too, for a single-copy frame of
-	// ours it has not read (both ranks of a Sendrecv or PingPing): while
-	// this rank sleeps, its poller must read incoming frames at once, not
-	// after a quiet slice, or both stall for up to a millisecond a frame.
 	e.askPoller()
 	return e.waitFor(p.rank, acked, &p.hdr.ackBell, 0, time.Time{})
+}
+
+// pollUntil polls the rings and completes started sends until cond holds
+// or d passes; it reports whether cond held.
+func (e *Endpoint) pollUntil(cond func() bool, d time.Duration) bool {
+	if d <= 0 {
+		return cond()
+	}
+	start := time.Now()
+	for i := 0; ; i++ {
+		if cond() {
+			return true
+		}
+		e.tryPoll()
+		if i&63 == 63 && time.Since(start) > d {
+			return false
+		}
+	}
 }
 
 // waitFor spins for up to spin, then sleeps on b until cond holds. It
