@@ -126,6 +126,9 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	if len(run.Rows) == 0 {
 		rep.Notes = append(rep.Notes, "no measured rows")
 	}
+	if v := run.Meta.Info["processes_inferred"]; v != "" {
+		rep.Notes = append(rep.Notes, "the output does not print its process count; inferred: "+v)
+	}
 	return rep
 }
 

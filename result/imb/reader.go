@@ -46,6 +46,11 @@ var ErrNotIMB = errors.New("not IMB output (no benchmark table found)")
 //     PerfKitBenchmarker's "[ ... ]" tail-latency lines (Row.Extra
 //     "tail_p50" ...).
 //
+// Lines outside every run that are not notable (job-scheduler mail, shell
+// prompts, launcher banners, checksums) are counted in one Problem
+// "skipped N line(s) ..." per run: of the run they follow, or of the first
+// run for lines before it.
+//
 // Noise is tolerated and reported: CRLF, tag-output/timestamp prefixes,
 // text glued before a '#' separator, spreadsheet pastes (tabs, appended
 // line numbers), shell and launcher lines (a launcher line naming the IMB
@@ -100,7 +105,8 @@ type readerParser struct {
 	// real is set once a run has an IMB banner (its title, or its rule
 	// line of dashes alone) or a table row: IMB output, even when cut
 	// right after the banner.
-	real bool
+	real    bool
+	skipped textline.Skipped // lines outside any run, for the next run
 }
 
 // readerRun is a run being read.
@@ -282,6 +288,7 @@ func (p *readerParser) foreign(t string, ln int) {
 			return
 		}
 		if !textline.IsNotable(t) {
+			p.skipped.Add(t, ln)
 			return
 		}
 		if r == nil {
@@ -392,6 +399,7 @@ func (p *readerParser) hashLine(t string, ln int) {
 		} else if _, _, _, ok := textline.Command(t, readerIsIMBProgram); ok {
 			r = p.ensureRun(ln)
 		} else {
+			p.skipped.Add(t, ln)
 			return
 		}
 	}
@@ -642,6 +650,7 @@ func (p *readerParser) pushRun() {
 		return
 	}
 	p.cur = nil
+	r.run.Problems = p.skipped.Flush(r.run.Problems, p.name)
 	p.real = p.real || r.banner || r.rule || len(r.run.Rows) > 0
 	m := &r.run.Meta
 	if len(r.listed) > 0 {

@@ -75,11 +75,13 @@ var readerCorpusCases = []readerCase{
 		file: "005-imb2018u1-pingpong-wrapped.txt", runs: 1, tool: "IMB-MPI1", version: "2018 Update 1", mbyte: result.MB, rows: 24,
 		sections: []string{"PingPong"},
 		cells:    []readerCell{{"PingPong", 2, 4194304, -1, "mbps", 11937.62}, {"PingPong", 2, 0, -1, "tmax", 1.09}},
+		problems: []readerWantProblem{{1, `skipped 2 line(s) that are not part of any run (first at 005-imb2018u1-pingpong-wrapped.txt:1: "Nodes:, host[01-02]")`}},
 	},
 	{
 		file: "006-imb2019u3-pingpong.txt", runs: 1, tool: "IMB-MPI1", version: "2019 Update 3", mbyte: result.MB, rows: 24,
 		sections: []string{"PingPong"},
 		cells:    []readerCell{{"PingPong", 2, 4194304, -1, "mbps", 11940.07}, {"PingPong", 2, 65536, -1, "reps", 640}},
+		problems: []readerWantProblem{{1, `skipped 2 line(s) that are not part of any run (first at 006-imb2019u3-pingpong.txt:1: "Nodes:, host[01-02]")`}},
 	},
 	{
 		file: "008-imb2017-pingpong-wrapped-callseq.txt", runs: 1, tool: "IMB-MPI1", version: "2017", mbyte: result.MiB, rows: 26,
@@ -87,6 +89,7 @@ var readerCorpusCases = []readerCase{
 		cells:    []readerCell{{"PingPong", 2, 16777216, -1, "tmax", 3617.98}, {"PingPong", 2, 16777216, -1, "reps", 1000}},
 		options:  map[string]string{"iter": "1000", "msglog": "0:24", "iter_policy": "off", "time": "200"},
 		info:     map[string]string{"max_msglen": "16777216", "selected": "PingPong"},
+		problems: []readerWantProblem{{1, `skipped 1 line(s) that are not part of any run (first at 008-imb2017-pingpong-wrapped-callseq.txt:1: "#HOSTS=1")`}},
 	},
 	{
 		file: "010-imb2019u6-multi-pingpong.txt", runs: 1, tool: "IMB-MPI1", version: "2019 Update 6", mbyte: result.MB, rows: 2,
@@ -105,7 +108,7 @@ var readerCorpusCases = []readerCase{
 	},
 	{
 		file: "013-imb2019-impi-debug-prefix.txt", runs: 1, tool: "IMB", mbyte: result.MB, aborted: true,
-		problems: []readerWantProblem{{11, "no benchmark table"}},
+		problems: []readerWantProblem{{1, "skipped 10 line(s) that are not part of any run"}, {11, "no benchmark table"}},
 	},
 	{
 		file: "014-imb2019u6-pingpong-showtail.txt", runs: 1, tool: "IMB-MPI1", version: "2019 Update 6", mbyte: result.MB, rows: 2,
@@ -147,7 +150,8 @@ var readerCorpusCases = []readerCase{
 			{"Uniband", 2, 524288, -1, "mbps", 12152.08}, {"Uniband", 4, 524288, -1, "msg", 21995},
 			{"Uniband", 28, 524288, -1, "mbps", 12341.93}, {"Uniband", 2, 0, -1, "tmax", math.NaN()},
 		},
-		info: map[string]string{"world_size": "28"},
+		info:     map[string]string{"world_size": "28"},
+		problems: []readerWantProblem{{1, `skipped 1 line(s) that are not part of any run (first at 030-imb-uniband-csd3-impi19.txt:1: "[0] MPI startup(): I_MPI_OFA`}},
 	},
 	{
 		file: "031-imb2017-alltoall-spreadsheet-paste-issue.txt", runs: 1, tool: "IMB-MPI1", version: "2017", mbyte: result.MiB, aborted: true, rows: 10,
@@ -170,7 +174,8 @@ var readerCorpusCases = []readerCase{
 	},
 	{
 		file: "037-imb23-sendrecv-segfault-mailinglist.txt", runs: 1, tool: "IMB-MPI1", version: "2.3", mbyte: result.MiB, aborted: true,
-		problems: []readerWantProblem{{3, "cannot resize completion queue"}, {4, "cannot resize completion queue"},
+		problems: []readerWantProblem{{2, `skipped 1 line(s) that are not part of any run (first at 037-imb23-sendrecv-segfault-mailinglist.txt:2: "salloc: Granted job allocation 90732")`},
+			{3, "cannot resize completion queue"}, {4, "cannot resize completion queue"},
 			{26, "abort: \"[host01:06482] *** Process received signal ***\""}, {53, "no benchmark table"}},
 		info:    map[string]string{"machine": "x86_64", "system": "Linux", "aborted_benchmark": "Sendrecv"},
 		options: map[string]string{"npmin": "16"},

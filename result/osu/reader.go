@@ -29,9 +29,12 @@ var ErrNotOSU = errors.New("not OSU output (no benchmark table found)")
 // result.MB: OSU computes MB/s as bytes/1e6 per second (osu_bw.c:
 // size / 1e6 * iterations * window / time). Rows have Benchmark set to the
 // executable name derived from the title ("osu_latency", "osu_ialltoall"),
-// Processes 2 for point-to-point tests, 2*pairs for osu_mbw_mr, the
-// launcher's -np/-n for collectives when a launcher line precedes the
-// title, else -1. "# Key: value" lines around the title (Datatype, pairs
+// Processes 2 for point-to-point tests, 2*pairs for osu_mbw_mr, for
+// collectives (OSU prints no process count) the launcher's -np/-n when a
+// launcher line precedes the title, else the ranks of a launcher's
+// pinning report before it (Intel MPI's I_MPI_DEBUG table, Open MPI's
+// --report-bindings), with Info["processes_inferred"] saying which; else
+// -1. "# Key: value" lines around the title (Datatype, pairs
 // and window size, window creation, synchronization, thread and process
 // counts) go to Meta.Info; a launcher line naming an osu_ program goes to
 // Meta.Command and its options (OSU names without '-': "m", "i", "x",
@@ -39,6 +42,11 @@ var ErrNotOSU = errors.New("not OSU output (no benchmark table found)")
 //
 // Rows have Headline result.HeadlineAvg: OSU quotes "Avg Latency(us)" as
 // a test's time, Min/Max (with -f) are further statistics.
+//
+// Lines outside every table that are not notable (job-scheduler mail,
+// shell prompts, launcher banners, separators) are counted in one Problem
+// "skipped N line(s) ..." per run: of the run they follow, or of the
+// first run for lines before it.
 //
 // Column headers are parsed by known names (see knownCols), with or
 // without the leading '#'. Lines that are not rows between rows (vendor
@@ -78,6 +86,12 @@ type parser struct {
 	cur  *table
 	info map[string]string // "# Key: value" lines not yet given to a run
 	cmd  string            // launcher line naming an osu_ program
+	// skipped counts lines outside every table (before the first, after
+	// each last row), reported once per run.
+	skipped textline.Skipped
+	// pinned is the process count a launcher's pinning report gives (the
+	// highest rank + 1), pinLine its last line; 0 when none was seen.
+	pinned, pinLine int
 }
 
 // table is the run being read.
@@ -91,6 +105,7 @@ type table struct {
 	last      int64
 	lastLine  int
 	notes     []result.Problem // lines after the last row, kept if rows follow
+	noteText  []string         // their text
 	partial   string
 	partLine  int
 	maxBytes  int64 // -m maximum from the command line, 0 unknown
@@ -107,6 +122,12 @@ func (p *parser) line(raw string, ln int) {
 	t := strings.TrimSpace(raw)
 	if t == "" {
 		return
+	}
+	if rank, ok := textline.PinnedRank(t); ok {
+		if ln > p.pinLine+1 {
+			p.pinned = 0 // a new report
+		}
+		p.pinned, p.pinLine = max(p.pinned, rank+1), ln
 	}
 	if sm := titleRE.FindStringSubmatch(t); sm != nil {
 		p.title(sm, ln)
@@ -207,6 +228,10 @@ func (p *parser) newRun(ln int, desc, version string) *table {
 		p.setCommand(c, p.cmd)
 		p.cmd = ""
 	}
+	if c.procs < 0 && p.pinned > 0 {
+		c.procs = p.pinned
+		m.Info["processes_inferred"] = fmt.Sprintf("%d, the ranks of the launcher's pinning report ending at line %d", p.pinned, p.pinLine)
+	}
 	p.cur = c
 	return c
 }
@@ -234,6 +259,7 @@ func (p *parser) setCommand(c *table, line string) {
 	if c.procs < 0 {
 		if sm := npRE.FindStringSubmatch(" " + strings.Join(before, " ") + " "); sm != nil {
 			c.procs, _ = strconv.Atoi(sm[1])
+			c.run.Meta.Info["processes_inferred"] = sm[1] + ", the launcher's " + strings.TrimSpace(sm[0])
 		}
 	}
 }
@@ -250,6 +276,7 @@ func (p *parser) foreign(t string, ln int) {
 	}
 	c := p.cur
 	if c == nil {
+		p.skipped.Add(t, ln)
 		return
 	}
 	if textline.IsAbort(t) {
@@ -264,6 +291,7 @@ func (p *parser) foreign(t string, ln int) {
 			return
 		}
 		c.notes = append(c.notes, result.Problem{File: p.name, Line: ln, Msg: c.bench + ": unexpected text between rows: " + textline.Quote(t)})
+		c.noteText = append(c.noteText, t)
 		return
 	}
 	p.problem(c, ln, msg)
@@ -277,7 +305,7 @@ func isNumber(s string) bool {
 // row parses a table line.
 func (p *parser) row(c *table, t string, ln int) {
 	c.run.Problems = append(c.run.Problems, c.notes...)
-	c.notes = nil
+	c.notes, c.noteText = nil, nil
 	if c.partial != "" {
 		joined := c.partial + " " + t
 		if len(strings.Fields(joined)) == len(c.cols) {
@@ -363,11 +391,14 @@ func (p *parser) endRun() {
 		return
 	}
 	p.cur = nil
-	for _, n := range c.notes {
-		if textline.IsNotable(n.Msg) {
+	for i, n := range c.notes {
+		if textline.IsNotable(c.noteText[i]) {
 			c.run.Problems = append(c.run.Problems, n)
+		} else {
+			p.skipped.Add(c.noteText[i], n.Line)
 		}
 	}
+	c.run.Problems = p.skipped.Flush(c.run.Problems, p.name)
 	switch {
 	case c.partial != "":
 		c.run.Aborted = true

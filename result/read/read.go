@@ -97,7 +97,8 @@ func Detect(data []byte) Format {
 	return Unknown
 }
 
-// Read reads all of r, detects its format and returns its runs; name
+// Read reads all of r, detects its format and returns its runs (all runs
+// of IMB and OSU text in file order, whichever tool printed them); name
 // names the input in errors, problems and Row.File. The error wraps
 // ErrNotBenchmark when the text is in no known format, and is non-nil
 // when r fails; runs that are truncated or aborted are returned with
@@ -109,10 +110,8 @@ func Read(r io.Reader, name string) ([]result.Run, error) {
 	}
 	var runs []result.Run
 	switch Detect(data) {
-	case IMB:
-		runs, err = imb.Parse(data, name)
-	case OSU:
-		runs, err = osu.Parse(data, name)
+	case IMB, OSU:
+		runs, err = parseText(data, name)
 	case JSONLines:
 		runs, err = native.ReadJSONL(bytes.NewReader(data), name)
 	case CSV:
@@ -124,6 +123,94 @@ func Read(r io.Reader, name string) ([]result.Run, error) {
 		return nil, fmt.Errorf("%s: %w", name, ErrNotBenchmark)
 	}
 	return runs, err
+}
+
+// part is the text of one tool within a file: the file's lines, those of
+// other tools blanked, so that line numbers stay the file's.
+type part struct {
+	format Format
+	data   []byte
+}
+
+// splitTools cuts IMB and OSU text into the parts of each tool, in file
+// order: a part ends at the last line the tool printed ('#' lines and
+// table rows) before the other tool's first marker (IMB's banner, rule,
+// "# Benchmarking" line; OSU's title), and the lines in between (a
+// launcher line, a shell prompt) go to the part that follows. Text of one
+// tool is one part.
+func splitTools(data []byte) []part {
+	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0 {
+		data = bytes.ReplaceAll(data, []byte{'\r'}, []byte{'\n'}) // as textline.Lines
+	}
+	raw := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines := textline.Lines(data)
+	type cut struct {
+		format Format
+		start  int
+	}
+	var cuts []cut
+	cur, lastOwn := Unknown, -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		f := Unknown
+		switch {
+		case osuMarkRE.MatchString(t):
+			f = OSU
+		case imbMarkRE.MatchString(t):
+			f = IMB
+		}
+		switch {
+		case f != Unknown && cur == Unknown:
+			cuts, cur = append(cuts, cut{f, 0}), f
+		case f != Unknown && f != cur:
+			cuts, cur = append(cuts, cut{f, lastOwn + 1}), f
+		}
+		if t[0] == '#' || t[0] >= '0' && t[0] <= '9' {
+			lastOwn = i
+		}
+	}
+	if len(cuts) < 2 {
+		return []part{{cur, data}}
+	}
+	out := make([]part, len(cuts))
+	for i, c := range cuts {
+		end := len(raw)
+		if i+1 < len(cuts) {
+			end = cuts[i+1].start
+		}
+		text := strings.Repeat("\n", c.start) + strings.Join(raw[c.start:end], "\n") + "\n"
+		out[i] = part{c.format, []byte(text)}
+	}
+	return out
+}
+
+// parseText reads IMB and OSU text, each tool's part with its reader
+// (splitTools): a log of an IMB run then an OSU run, or the reverse,
+// gives all of them in file order. A part its reader finds no run in
+// (a quoted marker) is left out when other parts have runs.
+func parseText(data []byte, name string) ([]result.Run, error) {
+	var runs []result.Run
+	var firstErr error
+	for _, p := range splitTools(data) {
+		var rs []result.Run
+		var err error
+		if p.format == OSU {
+			rs, err = osu.Parse(p.data, name)
+		} else {
+			rs, err = imb.Parse(p.data, name)
+		}
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		runs = append(runs, rs...)
+	}
+	if len(runs) > 0 {
+		return runs, nil
+	}
+	return nil, firstErr
 }
 
 // File reads the result file at path (see Read); problems and rows name

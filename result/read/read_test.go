@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,32 +28,32 @@ var corpusSummary = []struct {
 	{"002-imb41-ext-intranode.txt", IMB, 1, 242, 0, 0},
 	{"003-osu532-bibw.txt", OSU, 1, 23, 0, 0},
 	{"004-osu532-latency.txt", OSU, 1, 24, 0, 0},
-	{"005-imb2018u1-pingpong-wrapped.txt", IMB, 1, 24, 0, 0},
-	{"006-imb2019u3-pingpong.txt", IMB, 1, 24, 0, 0},
+	{"005-imb2018u1-pingpong-wrapped.txt", IMB, 1, 24, 1, 0},
+	{"006-imb2019u3-pingpong.txt", IMB, 1, 24, 1, 0},
 	{"007-osu58-bw.txt", OSU, 1, 23, 0, 0},
-	{"008-imb2017-pingpong-wrapped-callseq.txt", IMB, 1, 26, 0, 0},
+	{"008-imb2017-pingpong-wrapped-callseq.txt", IMB, 1, 26, 1, 0},
 	{"010-imb2019u6-multi-pingpong.txt", IMB, 1, 2, 0, 0},
 	{"011-imb2019u6-multi-barrier.txt", IMB, 1, 2, 0, 0},
-	{"013-imb2019-impi-debug-prefix.txt", IMB, 1, 0, 1, 1},
+	{"013-imb2019-impi-debug-prefix.txt", IMB, 1, 0, 2, 1},
 	{"014-imb2019u6-pingpong-showtail.txt", IMB, 1, 2, 0, 0},
 	{"015-imbrma2019-invalid-benchmark-names.txt", IMB, 1, 2, 3, 1},
-	{"016-osu571-allreduce-full-impi-debug.txt", OSU, 1, 2, 0, 0},
-	{"017-osu571-ialltoall-nbc.txt", OSU, 1, 2, 0, 0},
-	{"018-osu571-mbw-mr.txt", OSU, 1, 2, 0, 0},
-	{"020-osu571-latency-mt.txt", OSU, 1, 2, 0, 0},
-	{"021-osu571-put-bibw.txt", OSU, 1, 2, 0, 0},
-	{"022-osu571-barrier.txt", OSU, 1, 1, 0, 0},
-	{"023-osu571-latency-mp.txt", OSU, 1, 2, 0, 0},
+	{"016-osu571-allreduce-full-impi-debug.txt", OSU, 1, 2, 1, 0},
+	{"017-osu571-ialltoall-nbc.txt", OSU, 1, 2, 1, 0},
+	{"018-osu571-mbw-mr.txt", OSU, 1, 2, 1, 0},
+	{"020-osu571-latency-mt.txt", OSU, 1, 2, 1, 0},
+	{"021-osu571-put-bibw.txt", OSU, 1, 2, 1, 0},
+	{"022-osu571-barrier.txt", OSU, 1, 1, 1, 0},
+	{"023-osu571-latency-mp.txt", OSU, 1, 2, 1, 0},
 	{"025-imb2017u2-alltoallv-darwin.txt", IMB, 1, 24, 0, 0},
 	{"027-imb2021.3-allreduce-np1-prompt.txt", IMB, 1, 22, 0, 0},
 	{"028-imbp2p-pingpong-msgsec-snippet.txt", IMB, 1, 9, 2, 1},
-	{"030-imb-uniband-csd3-impi19.txt", IMB, 1, 120, 0, 0},
+	{"030-imb-uniband-csd3-impi19.txt", IMB, 1, 120, 1, 0},
 	{"031-imb2017-alltoall-spreadsheet-paste-issue.txt", IMB, 1, 10, 2, 1},
 	{"032-imb-allreduce-check-defects-timestamped-issue.txt", IMB, 1, 7, 2, 1},
 	{"033-imb-allreduce-np1024-hang-truncated-issue.txt", IMB, 1, 13, 2, 1},
-	{"034-osu75-alltoallv-full-tail-markdown-issue.txt", OSU, 1, 1, 0, 0},
-	{"036-osu532-alltoall-full-two-runs-issue.txt", OSU, 2, 8, 2, 2},
-	{"037-imb23-sendrecv-segfault-mailinglist.txt", IMB, 1, 0, 4, 1},
+	{"034-osu75-alltoallv-full-tail-markdown-issue.txt", OSU, 1, 1, 1, 0},
+	{"036-osu532-alltoall-full-two-runs-issue.txt", OSU, 2, 8, 3, 2},
+	{"037-imb23-sendrecv-segfault-mailinglist.txt", IMB, 1, 0, 5, 1},
 	{"038-osu70-alltoallw-avgonly-customver-issue.txt", OSU, 1, 13, 0, 0},
 }
 
@@ -202,6 +203,69 @@ func BenchmarkReadCorpus(b *testing.B) {
 			if _, err := Read(bytes.NewReader(d), files[i]); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestMixedToolsOneFile: a log with an IMB run then two OSU runs, and one
+// with an OSU run then an IMB run, with shell prompts, a checksum line,
+// job-scheduler mail and a job-step line between them: every run is read,
+// in file order, with its rows on the file's own line numbers, and the
+// lines of no run are counted in one problem per run.
+func TestMixedToolsOneFile(t *testing.T) {
+	type want struct {
+		tool, bench string
+		procs, rows int
+		firstLine   int    // file line of the first row
+		skipped     string // the run's skipped-lines problem, "" for none
+	}
+	for _, c := range []struct {
+		file string
+		runs []want
+	}{
+		{"imb-then-osu.txt", []want{
+			{"IMB-MPI1", "PingPong", 2, 12, 39, `skipped 3 line(s) that are not part of any run (first at imb-then-osu.txt:1: "$ srun -N 2 hostname")`},
+			{"OSU", "osu_allreduce", 8, 9, 60, `skipped 1 line(s) that are not part of any run (first at imb-then-osu.txt:55: "md5sum: 3b5d5c3712955042212316173ccf37be  imb.out")`},
+			{"OSU", "osu_bw", 2, 23, 73, `skipped 2 line(s) that are not part of any run (first at imb-then-osu.txt:97: "From: SLURM workload manager <slurm@cluster>")`},
+		}},
+		{"osu-then-imb.txt", []want{
+			{"OSU", "osu_latency", 2, 11, 5, ""},
+			{"IMB-MPI1", "PingPong", 2, 10, 51, `skipped 1 line(s) that are not part of any run (first at osu-then-imb.txt:16: "Job 1235 step 1 completed")`},
+		}},
+	} {
+		data, err := os.ReadFile(testcorpus.Class(t, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := Read(bytes.NewReader(data), c.file)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if len(runs) != len(c.runs) {
+			t.Fatalf("%s: %d runs, want %d", c.file, len(runs), len(c.runs))
+		}
+		lines := strings.Split(string(data), "\n")
+		for i, w := range c.runs {
+			r := runs[i]
+			if r.Meta.Tool != w.tool || len(r.Rows) != w.rows || r.Rows[0].Benchmark != w.bench || r.Rows[0].Processes != w.procs ||
+				r.Rows[0].Line != w.firstLine || r.Aborted {
+				t.Errorf("%s run %d: %s %d rows of %s on %d, first at line %d, aborted %v; want %+v", c.file, i, r.Meta.Tool, len(r.Rows),
+					r.Rows[0].Benchmark, r.Rows[0].Processes, r.Rows[0].Line, r.Aborted, w)
+				continue
+			}
+			if f := strings.Fields(lines[r.Rows[0].Line-1]); f[0] != strconv.FormatInt(r.Rows[0].Bytes, 10) {
+				t.Errorf("%s run %d: row line %d reads %q, not the row of %d B", c.file, i, r.Rows[0].Line, lines[r.Rows[0].Line-1], r.Rows[0].Bytes)
+			}
+			var got []string
+			for _, p := range r.Problems {
+				got = append(got, p.Msg)
+			}
+			if w.skipped == "" && len(got) != 0 || w.skipped != "" && (len(got) != 1 || got[0] != w.skipped) {
+				t.Errorf("%s run %d: problems %q, want %q", c.file, i, got, w.skipped)
+			}
+		}
+		if c.file == "imb-then-osu.txt" && runs[1].Meta.Info["processes_inferred"] != "8, the launcher's -np 8" {
+			t.Errorf("osu_allreduce: processes_inferred %q", runs[1].Meta.Info["processes_inferred"])
 		}
 	}
 }
