@@ -1,0 +1,54 @@
+//go:build mpi
+
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/transport/mpi"
+)
+
+func init() { appMPIRank = runAppMPIRank }
+
+// runAppMPIRank is one rank of "mpbench app NAME" in a job started by an
+// MPI launcher, e.g.
+//
+//	mpirun --allow-run-as-root --oversubscribe -np 2 ./mpbench-mpi app ep --class A
+//
+// The application runs on MPI_COMM_WORLD of the linked library, with the
+// library's own collectives unless --coll overrides them. Bad options and
+// a failed verification end every rank with MPI_Finalize, the message
+// printed once by rank 0; a failed run exits without MPI_Finalize and the
+// launcher ends the other ranks.
+func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) error {
+	world, err := mpi.InitThread(mpi.ThreadFunneled)
+	if err != nil {
+		return err
+	}
+	if err := checkLauncherSize(world.Size()); err != nil {
+		r, _ := mpiLauncherRank()
+		err = reportOnce(cmd.ErrOrStderr(), r, err)
+		_ = mpi.Finalize()
+		return err
+	}
+	if f.flags.Changed("np") && f.np != world.Size() {
+		err := usageErrorf("-np %d: the launcher started %d ranks; give the process count to the launcher and leave -np out, or make them agree", f.np, world.Size())
+		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
+		_ = mpi.Finalize()
+		return err
+	}
+	version, _, _ := strings.Cut(strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " "), ",")
+	name := "mpi (" + version + ")"
+	err = appRank(cmd, f, inv, world, name, body)
+	switch {
+	case err == nil:
+		return mpi.Finalize()
+	case strings.HasSuffix(err.Error(), errNotVerified.Error()):
+		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
+		_ = mpi.Finalize()
+		return err
+	}
+	return err
+}
