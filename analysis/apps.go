@@ -29,6 +29,12 @@ type AppShare struct {
 	// CommGrowth is CommS over the previous (smaller) node count's CommS;
 	// NaN for the first run and when that was 0.
 	CommGrowth float64
+	// Efficiency is Speedup / N, 1 for a perfect split.
+	Efficiency float64
+	// BudgetS is C1 - C1/N, seconds: the most communication time N nodes
+	// may spend and still finish before one node (the threshold curve of
+	// the thesis's figure 4.87).
+	BudgetS float64
 }
 
 // Decompose splits each run into C1/N and T(N) - C1/N. Runs are sorted by
@@ -48,10 +54,32 @@ func Decompose(c1S float64, runs []AppRun) ([]AppShare, error) {
 		s := AppShare{Nodes: r.Nodes, TotalS: r.Seconds, ComputeS: c, CommS: r.Seconds - c,
 			Speedup: c1S / r.Seconds, CommGrowth: math.NaN()}
 		s.CommShare = s.CommS / s.TotalS
+		s.Efficiency = s.Speedup / float64(r.Nodes)
+		s.BudgetS = c1S - c
 		if i > 0 && out[i-1].CommS > 0 {
 			s.CommGrowth = s.CommS / out[i-1].CommS
 		}
 		out[i] = s
 	}
 	return out, nil
+}
+
+// Payoff says where adding nodes stops paying in a decomposition sorted by
+// node count (Decompose's output): Best is the node count with the
+// shortest T(N); StopsAt is the first node count whose T(N) is not below
+// that of the count before it (0 when every added node shortened the
+// run). Zero values for no shares.
+func Payoff(shares []AppShare) (best, stopsAt int) {
+	for i, s := range shares {
+		if i == 0 || s.TotalS < shares[best].TotalS {
+			best = i
+		}
+		if i > 0 && stopsAt == 0 && s.TotalS >= shares[i-1].TotalS {
+			stopsAt = s.Nodes
+		}
+	}
+	if len(shares) == 0 {
+		return 0, stopsAt
+	}
+	return shares[best].Nodes, stopsAt
 }

@@ -153,3 +153,48 @@ func TestMatmulSwitchedAndGrid(t *testing.T) {
 		t.Errorf("one node communicates %g s", one.TotalS)
 	}
 }
+
+// TestPayoffMatmulStudy reads the 1000 x 1000 matrix product rows of table
+// 4.22 as section 4.3.3 does: on the 100 Mbit/s switch the run time falls
+// at every node count up to 16; on every other network two nodes are
+// already slower than one (T(1) = C1).
+func TestPayoffMatmulStudy(t *testing.T) {
+	ref := readRef(t, "thesis-apps-comm-latency.csv")
+	seen := 0
+	for i := range ref.recs {
+		if ref.str(t, i, "app") != "matmul_1000_measured" {
+			continue
+		}
+		net := ref.str(t, i, "network")
+		c1, runs, _ := appRuns(t, ref, i)
+		sh, err := Decompose(c1, append(runs, AppRun{1, c1}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		best, stops := Payoff(sh)
+		wantBest, wantStops := 1, 2
+		if net == "switch100" {
+			wantBest, wantStops = 16, 0
+		}
+		if best != wantBest || stops != wantStops {
+			t.Errorf("%s: fastest on %d nodes, stops paying at %d; want %d and %d", net, best, stops, wantBest, wantStops)
+		}
+		for _, s := range sh {
+			if math.Abs(s.Efficiency-s.Speedup/float64(s.Nodes)) > 1e-12 || math.Abs(s.BudgetS-(c1-c1/float64(s.Nodes))) > 1e-12 {
+				t.Errorf("%s N=%d: efficiency %g, budget %g", net, s.Nodes, s.Efficiency, s.BudgetS)
+			}
+			// N nodes beat one exactly when the communication stays
+			// within the budget of figure 4.87.
+			if (s.CommS < s.BudgetS) != (s.TotalS < c1) {
+				t.Errorf("%s N=%d: comm %g within budget %g but T %g vs C1 %g", net, s.Nodes, s.CommS, s.BudgetS, s.TotalS, c1)
+			}
+		}
+		seen++
+	}
+	if seen != 4 {
+		t.Errorf("%d matrix-product rows, want 4", seen)
+	}
+	if b, s := Payoff(nil); b != 0 || s != 0 {
+		t.Errorf("Payoff(nil) = %d, %d", b, s)
+	}
+}

@@ -254,14 +254,21 @@ func openAppFiles(f *appFlags, inv *invocation, transport string, np int, start 
 		},
 	}
 	f.flags.Visit(func(fl *pflag.Flag) { meta.Options[fl.Name] = fl.Value.String() })
+	return openResultWriters(f.jsonFile, f.csvFile, meta)
+}
+
+// openResultWriters opens the JSON Lines file jsonPath and the CSV file
+// csvPath (either "" for none), truncating them, and writes meta to each.
+// The files are returned to be closed even when an error is.
+func openResultWriters(jsonPath, csvPath string, meta result.Meta) ([]native.Writer, []io.Closer, error) {
 	var out []native.Writer
 	var closers []io.Closer
 	for _, fl := range []struct {
 		path string
 		make func(io.Writer) native.Writer
 	}{
-		{f.jsonFile, func(w io.Writer) native.Writer { return native.NewJSONLWriter(w) }},
-		{f.csvFile, func(w io.Writer) native.Writer { return native.NewCSVWriter(w) }},
+		{jsonPath, func(w io.Writer) native.Writer { return native.NewJSONLWriter(w) }},
+		{csvPath, func(w io.Writer) native.Writer { return native.NewCSVWriter(w) }},
 	} {
 		if fl.path == "" {
 			continue

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// TestScalingE2E sweeps the matrix product over 1 and 2 ranks and checks
+// the table's rows and the JSON rows written per run.
+func TestScalingE2E(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "sc.jsonl")
+	cmd, out, errb := e2eCmd(t, "scaling", "--np", "1,2", "--repeats", "2", "--json", jsonPath, "--", "app", "matmul", "-n", "100")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", exitCode(err), err, out, errb)
+	}
+	var rows []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) == 9 && (f[0] == "1" || f[0] == "2") {
+			rows = append(rows, f[0])
+		}
+	}
+	if len(rows) != 2 || strings.Count(errb.String(), "scaling: N = ") != 4 {
+		t.Errorf("table rows %v, progress:\n%s\noutput:\n%s", rows, errb, out)
+	}
+	f, err := os.Open(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := native.ReadJSONL(f, jsonPath)
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 4 || runs[0].Aborted {
+		t.Fatalf("JSON: %v %+v", err, runs)
+	}
+	if r := runs[0].Rows[1]; r.Benchmark != "matmul" || r.Processes != 2 || !(r.Extra["comm_max_s"] > 0) {
+		t.Errorf("second run's row %+v", r)
+	}
+}
+
+// TestScalingBadInput checks the usage errors (exit 2, one line).
+func TestScalingBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"scaling", "--np", "2,4", "--", "app", "ep"},
+		{"scaling", "--", "sleep", "1"},
+		{"scaling", "--", "app", "ep", "-np", "2"},
+		{"scaling", "--repeats", "0", "--", "app", "ep"},
+		{"scaling", "app", "ep"},
+	} {
+		cmd, _, errb := e2eCmd(t, args...)
+		if err := cmd.Run(); exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, exitCode(err), errb)
+		}
+	}
+}

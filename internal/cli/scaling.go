@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/app/scaling"
+	"github.com/mpbench/mpbench/internal/sink"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/native"
+)
+
+// scalingFlags are the options of "mpbench scaling".
+type scalingFlags struct {
+	np       []int
+	repeats  int
+	c1       float64
+	jsonFile string
+	csvFile  string
+}
+
+// newScalingCmd is "mpbench scaling [options] -- COMMAND".
+func newScalingCmd(inv *invocation) *cobra.Command {
+	var f scalingFlags
+	cmd := &cobra.Command{
+		Use:   "scaling [--np 1,2,4,8] [--repeats 3] -- app NAME [options] | COMMAND with {np}",
+		Short: "Run an application at several process counts and print the study's scaling table",
+		Long: `scaling runs an application at every process count of --np, --repeats times in
+interleaved rounds, and prints the table of the study's section 4.3: T(N) (the
+median of the repeats, with the fastest and slowest), the computation time
+C1/N (C1 the one-process time), the communication estimate T(N) - C1/N,
+speedup C1/T(N), efficiency, the budget C1 - C1/N (the most communication N
+processes may spend and still beat one) and where adding processes stops
+paying.
+
+After "--" comes either an mpbench application ("app matmul -n 2000", "app ep
+--class A": T(N) is the time it reports, and the communication it measures
+inside its calls is printed beside the estimate), or any command with an
+{np} placeholder, timed from start to exit, as the study ran GROMACS and
+LAMMPS:
+
+  mpbench scaling --np 1,2,4 -- mpirun -np {np} lmp -in in.lj
+
+Without 1 in --np, --c1 SECONDS gives the one-process time. --json and
+--csv write every run as a row as soon as it ends; a failing run stops the
+sweep, keeps the rows and exits 1.`,
+		Example: `  mpbench scaling --np 1,2,4 --repeats 3 -- app matmul -n 1000
+  mpbench scaling --np 2,4,8 --c1 16.2 -- mpirun -np {np} ./ft.A.x`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runScaling(cmd, &f, inv, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntSliceVar(&f.np, "np", []int{1, 2, 4}, "process counts to run at, e.g. 1,2,4,8")
+	fs.IntVar(&f.repeats, "repeats", 3, "runs per process count (T(N) is their median)")
+	fs.Float64Var(&f.c1, "c1", 0, "one-process time C1 in seconds, when 1 is not in --np")
+	fs.StringVar(&f.jsonFile, "json", "", "also write every run to FILE as JSON Lines, as it ends")
+	fs.StringVar(&f.csvFile, "csv", "", "also write every run to FILE as CSV, as it ends")
+	return cmd
+}
+
+// runScaling checks the input, runs the sweep and prints the table.
+func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []string) error {
+	if cmd.ArgsLenAtDash() != 0 || len(args) == 0 {
+		return usageErrorf("scaling needs the command after \"--\": mpbench scaling --np 1,2,4 -- app matmul -n 1000, or -- mpirun -np {np} PROGRAM")
+	}
+	if f.repeats < 1 {
+		return usageErrorf("--repeats %d: need at least 1 run per process count", f.repeats)
+	}
+	for _, np := range f.np {
+		if np < 1 {
+			return usageErrorf("--np: process count %d must be >= 1", np)
+		}
+	}
+	if f.c1 < 0 || (f.c1 == 0 && !slices.Contains(f.np, 1)) {
+		return usageErrorf("--np %s has no 1: give the one-process time with --c1 SECONDS, or add 1", joinInts(f.np))
+	}
+	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+		return err
+	}
+	isApp := args[0] == "app"
+	if isApp {
+		for _, a := range args {
+			if a == "-np" || a == "--np" || strings.HasPrefix(a, "-np=") || strings.HasPrefix(a, "--np=") {
+				return usageErrorf("%s: scaling sets the process count of every run from --np; leave -np out of the application's options", a)
+			}
+		}
+	} else if !strings.Contains(strings.Join(args, " "), "{np}") {
+		return usageErrorf("%s: the command needs an {np} placeholder for the process count (e.g. mpirun -np {np} %s), or run an mpbench application with '-- app NAME'", args[0], args[0])
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("cannot find the mpbench executable: %w", err)
+	}
+	writers, closers, err := openScalingFiles(f, inv)
+	defer func() {
+		for _, c := range closers {
+			c.Close()
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
+	tmp, err := os.MkdirTemp("", "mpbench-scaling")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	stderr := cmd.ErrOrStderr()
+	var last result.Row
+	run := func(np, rep int) (scaling.Measurement, error) {
+		if isApp {
+			m, row, err := runScalingApp(ctx, exe, args, np, filepath.Join(tmp, "run.jsonl"))
+			last = row
+			return m, err
+		}
+		m, err := runScalingCommand(ctx, args, np)
+		last = result.NewRow(filepath.Base(args[0]), np, -1)
+		last.Repetitions, last.TMax = 1, m.T*1e6
+		return m, err
+	}
+	each := func(m scaling.Measurement) error {
+		comm := ""
+		if !math.IsNaN(m.CommS) {
+			comm = fmt.Sprintf(", communication %.4g s", m.CommS)
+		}
+		fmt.Fprintf(stderr, "scaling: N = %d, run %d of %d: T = %.4g s%s\n", m.NP, m.Repeat+1, f.repeats, m.T, comm)
+		for _, w := range writers {
+			if err := w.WriteRow(last); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	ms, err := scaling.Sweep(f.np, f.repeats, run, each)
+	if ctx.Err() != nil {
+		err = cancelCause(ctx, errInterrupted)
+	}
+	for _, w := range writers {
+		if werr := w.WriteEnd(err); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	tb, err := scaling.Build(ms, f.c1)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "# Scaling of: %s\n", strings.Join(args, " "))
+	return tb.Print(cmd.OutOrStdout())
+}
+
+// runScalingApp runs "mpbench app ..." on np ranks with its row written to
+// jsonPath, and returns T(N) and the measured communication from that row.
+func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonPath string) (scaling.Measurement, result.Row, error) {
+	argv := append(append([]string{}, args...), "--np", strconv.Itoa(np), "--json", jsonPath)
+	c := exec.CommandContext(ctx, exe, argv...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil {
+		return scaling.Measurement{}, result.Row{}, fmt.Errorf("mpbench %s: %v; its output ended:\n%s", strings.Join(argv, " "), err, tail(out.String(), 10))
+	}
+	file, err := os.Open(jsonPath)
+	if err != nil {
+		return scaling.Measurement{}, result.Row{}, err
+	}
+	defer file.Close()
+	runs, err := native.ReadJSONL(file, jsonPath)
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 {
+		return scaling.Measurement{}, result.Row{}, fmt.Errorf("reading the application's row from %s: %v", jsonPath, err)
+	}
+	row := runs[0].Rows[0]
+	comm, ok := row.Extra["comm_max_s"]
+	if !ok {
+		comm = math.NaN()
+	}
+	return scaling.Measurement{T: row.TMax / 1e6, CommS: comm}, row, nil
+}
+
+// runScalingCommand runs an external command with {np} replaced by np and
+// times it from start to exit.
+func runScalingCommand(ctx context.Context, args []string, np int) (scaling.Measurement, error) {
+	argv := make([]string, len(args))
+	for i, a := range args {
+		argv[i] = strings.ReplaceAll(a, "{np}", strconv.Itoa(np))
+	}
+	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	t0 := time.Now()
+	err := c.Run()
+	t := time.Since(t0).Seconds()
+	if err != nil {
+		return scaling.Measurement{}, fmt.Errorf("%s: %v; its output ended:\n%s", strings.Join(argv, " "), err, tail(out.String(), 10))
+	}
+	return scaling.Measurement{T: t, CommS: math.NaN()}, nil
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// openScalingFiles opens --json and --csv and writes their meta record.
+func openScalingFiles(f *scalingFlags, inv *invocation) ([]native.Writer, []io.Closer, error) {
+	m := sink.LocalMachine()
+	meta := result.Meta{
+		Tool: "mpbench", Version: Version, MByte: 1e6, Date: time.Now().Format(time.RFC3339Nano),
+		Host: m.Host, Command: inv.commandLine(),
+		Options: map[string]string{"np": joinInts(f.np), "repeats": strconv.Itoa(f.repeats)},
+		Info: map[string]string{"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
+			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release},
+	}
+	return openResultWriters(f.jsonFile, f.csvFile, meta)
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
