@@ -234,11 +234,3 @@ func openScalingFiles(f *scalingFlags, inv *invocation) ([]native.Writer, []io.C
 	}
 	return openResultWriters(f.jsonFile, f.csvFile, meta)
 }
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
-}
