@@ -90,11 +90,11 @@ func TestE2ETune(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("tune: %v\nstderr:\n%s", err, errb)
 	}
-	// 2 rounds x 2 process counts x (default + 4 bcast configurations:
+	// 2 rounds x 2 process counts x (2 x default + 4 bcast configurations:
 	// linear, binomial, pipeline:seg=1024, scatter_allgather; barrier's
 	// two ride along in the first two).
-	if !strings.Contains(errb.String(), "tune: [20/20] round 2/2, 3 procs") {
-		t.Errorf("progress does not end with job 20 of 20:\n%s", errb)
+	if !strings.Contains(errb.String(), "tune: [24/24] round 2/2, 3 procs") {
+		t.Errorf("progress does not end with job 24 of 24:\n%s", errb)
 	}
 	if !strings.Contains(out.String(), "collective   procs  bytes") {
 		t.Errorf("no summary table on stdout:\n%s", out)
@@ -124,7 +124,7 @@ func TestE2ETune(t *testing.T) {
 	if n := strings.Count(string(b), `"collective":`); n != 4*2*5+2*3 {
 		t.Errorf("points.json has %d points, want %d", n, 4*2*5+2*3)
 	}
-	cmd, out, errb = e2eCmd(t, "tune", "--verify", dir)
+	cmd, out, errb = e2eCmd(t, "tune", "--verify", dir, "--rounds", "2")
 	err = cmd.Run()
 	if code := exitCode(err); code != 0 && code != ExitFailed {
 		t.Fatalf("tune --verify: exit %d\n%s", code, errb)
@@ -134,5 +134,19 @@ func TestE2ETune(t *testing.T) {
 	}
 	if exitCode(err) == ExitFailed && !strings.Contains(errb.String(), "slower than the default beyond noise") {
 		t.Errorf("verify failed for another reason: %s", errb)
+	}
+	page := filepath.Join(t.TempDir(), "tuning.html")
+	cmd, _, errb = e2eCmd(t, "report", dir, "-o", page)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("report of the tuning: %v\n%s", err, errb)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h3>bcast</h3>", "<h3>barrier</h3>", "<th>2 processes</th><th>3 processes</th>", `<td class="bytes">4096</td>`} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("tuning page lacks %q", want)
+		}
 	}
 }

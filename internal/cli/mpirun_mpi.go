@@ -76,7 +76,7 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		opts, err = f.benchOptions()
 	}
 	if err == nil {
-		err = checkOutputPaths(f.jsonFile, f.csvFile)
+		err = checkOutputs(f.jsonFile, f.csvFile, world.Rank() == 0)
 	}
 	if err != nil {
 		// Every rank checks the same options and ends here.

@@ -12,6 +12,14 @@ import (
 // creates each file, so an unwritable path is reported at once. Errors are
 // usage errors naming the option.
 func checkOutputPaths(jsonPath, csvPath string) error {
+	return checkOutputs(jsonPath, csvPath, true)
+}
+
+// checkOutputs is checkOutputPaths; with truncate false an existing file
+// is opened without being emptied. The ranks of an MPI job other than 0
+// check that way: rank 0 may already be writing the file, and truncating
+// it under rank 0's file offset would leave NUL bytes before its rows.
+func checkOutputs(jsonPath, csvPath string, truncate bool) error {
 	outs := []struct{ flag, path string }{{"json", jsonPath}, {"csv", csvPath}}
 	for _, out := range outs {
 		if out.path == "-" {
@@ -25,7 +33,11 @@ func checkOutputPaths(jsonPath, csvPath string) error {
 		if out.path == "" {
 			continue
 		}
-		file, err := os.Create(out.path)
+		flags := os.O_WRONLY | os.O_CREATE
+		if truncate {
+			flags |= os.O_TRUNC
+		}
+		file, err := os.OpenFile(out.path, flags, 0o666)
 		if err != nil {
 			return usageErrorf("--%s %s: cannot create the file (%v); expected a writable path", out.flag, out.path, unwrapPath(err))
 		}

@@ -24,13 +24,28 @@ a summary of the runs, plots of time and bandwidth against message size (runs
 sharing a benchmark overlaid) and of the aggregate bandwidth against the
 process count, then every run's tables, anomaly flags and reading problems.
 The page loads nothing from outside (plots are inline SVG): it reads offline
-and can be mailed. --png-dir also writes each plot as a PNG file.`,
+and can be mailed. --png-dir also writes each plot as a PNG file.
+
+Given directories written by "mpbench tune" (or their decisions.json), it
+writes instead a page of heat maps, one per collective: message size by
+process count, the colour naming the winning algorithm and the text its
+speedup over the default.`,
 		Example: `  mpbench report imb-*.txt osu_latency.log -o cluster.html
+  mpbench report tuned/ -o tuning.html
   mpbench report --wire ib:hdr run.txt -o run.html --png-dir plots/`,
 		Args: needFiles(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageErrorf("report needs -o FILE.html, the page to write")
+			}
+			if tunings, rest, err := splitTuningInputs(args); err != nil || len(tunings) > 0 {
+				if err == nil && len(rest) > 0 {
+					err = usageErrorf("%s: give tuning directories (mpbench tune -o DIR) and result files to separate report commands", rest[0])
+				}
+				if err != nil {
+					return err
+				}
+				return writeTuningPage(out, tunings, title)
 			}
 			opt, err := f.options(cmd)
 			if err != nil {

@@ -56,7 +56,8 @@ result is DIR/openmpi.rules, a coll_tuned dynamic rules file for
 
 Every configuration and the runtime's default are measured in --rounds
 interleaved rounds (one job per round and configuration, each job running
-every collective that has such a configuration). The time of a point is
+every collective that has such a configuration; the default runs twice per
+round, first and halfway). The time of a point is
 IMB's headline time of a collective, t_max. An algorithm replaces the default
 at a size only when it is faster beyond the spread of the rounds: its slowest
 round beats the default's fastest and its median is at least --min-gain
@@ -95,10 +96,10 @@ controls), 130/143 interrupted.`,
 	fs.StringVar(&f.colls, "colls", defaultTuneColls, "collectives to tune, comma-separated ("+strings.Join(tuneCollectives(), ", ")+")")
 	fs.StringVar(&f.msglog, "msglog", "0:20", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes")
 	fs.IntVar(&f.msgstep, "msgstep", 2, "measure every msgstep-th power of two of -msglog (2: 1, 4, 16, ... bytes)")
-	fs.IntVar(&f.rounds, "rounds", 3, "interleaved rounds per configuration (at least 2: the spread needs repeats)")
+	fs.IntVar(&f.rounds, "rounds", 4, "interleaved rounds per configuration, the default measured twice per round (at least 2: the spread needs repeats; --verify: default 5)")
 	fs.StringVar(&f.segments, "segments", "16384,65536", "segment sizes in bytes for the pipelined algorithms")
 	fs.Float64Var(&f.minGain, "min-gain", 0.03, "smallest relative gain of the median that can replace the default (0.03 = 3%)")
-	fs.StringVar(&f.iter, "iter", "100,40", "IMB -iter of every measuring run")
+	fs.StringVar(&f.iter, "iter", "50,40", "IMB -iter of every measuring run")
 	fs.Float64Var(&f.timeLimit, "time", 0.1, "IMB -time of every measuring run: seconds per message size")
 	fs.StringVar(&f.transport, "transport", "auto", "auto|shm|tcp: mpbench's runtime; mpi: the linked MPI library's algorithms (binary built with -tags mpi)")
 	fs.StringVarP(&f.out, "output", "o", "", "directory for the tuning files and the measurements (created if missing)")

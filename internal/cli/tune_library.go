@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -110,12 +111,10 @@ func newOMPILibrary() (*ompiLibrary, error) {
 	if err != nil {
 		return nil, usageErrorf("tune --transport mpi: %v", err)
 	}
-	v, _ := exec.Command("ompi_info", "--parsable", "--version").Output()
+	v, _ := exec.Command("ompi_info", "--version").Output()
 	version := "Open MPI"
-	for _, l := range strings.Split(string(v), "\n") {
-		if s, ok := strings.CutPrefix(l, "ompi:version:full:"); ok {
-			version = "Open MPI v" + s
-		}
+	if l, _, _ := strings.Cut(string(v), "\n"); strings.HasPrefix(l, "Open MPI") {
+		version = strings.TrimSpace(l)
 	}
 	return &ompiLibrary{info: info, version: version}, nil
 }
@@ -213,3 +212,61 @@ func tuneEnv(extra []string) []string {
 
 // itoa is strconv.Itoa.
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// loadChecker is a tuneLibrary that can show its tuning file is loaded.
+type loadChecker interface {
+	// loadCheck runs a job that behaves differently only if the library
+	// reads and applies the tuning file of dir, and returns a sentence
+	// saying what was seen.
+	loadCheck(ctx context.Context, r *tuneRunner, dir string, m tuneManifest, tables []tune.Table) (string, error)
+}
+
+// loadCheck shows that Open MPI parses the whole rules file and applies
+// it. coll_tuned prints nothing about the file in release builds, and
+// drops a file with any error silently; so a copy of the tuned file whose
+// rule for the first collective on the fewest ranks names the algorithm
+// one past the last that ompi_info lists must make that collective fail
+// with MPI_ERR_ARG, while the tuned file itself ran (the verification
+// jobs).
+func (o *ompiLibrary) loadCheck(ctx context.Context, r *tuneRunner, dir string, m tuneManifest, tables []tune.Table) (string, error) {
+	c, np := m.Colls[0], m.Procs[0]
+	bad := len(o.info.Algorithms[c]) + 1
+	for _, a := range o.info.Algorithms[c] {
+		bad = max(bad, a.ID+1)
+	}
+	probe := []tune.Table{{Collective: c, Ranks: np, Ranges: []tune.Range{{Winner: tune.Config{Algorithm: "invalid", ID: bad}}}}}
+	for _, t := range tables {
+		if t.Collective != c || t.Ranks != np {
+			probe = append(probe, t)
+		}
+	}
+	path := filepath.Join(dir, ".probe.rules")
+	defer os.Remove(path)
+	header := []string{"Probe: " + o.rulesFile() + " with " + c + " on " + itoa(np) + " ranks forced to a number no algorithm has."}
+	if err := o.write(path, header, probe); err != nil {
+		return "", err
+	}
+	abs, _ := filepath.Abs(path)
+	job := tuneJob{np: np, label: "load check", colls: []string{c},
+		env: []string{"OMPI_MCA_coll_tuned_use_dynamic_rules=1", "OMPI_MCA_coll_tuned_dynamic_rules_filename=" + abs}}
+	_, err := r.run(ctx, job)
+	if ctx.Err() != nil {
+		return "", err
+	}
+	if err == nil {
+		return "", fmt.Errorf("Open MPI did not apply the rules file: a copy of %s naming %s algorithm %d (which does not exist) on %d ranks ran without error", o.rulesFile(), c, bad, np)
+	}
+	return fmt.Sprintf("Open MPI loads %s: a copy whose %s rule on %d ranks names algorithm %d (one past the last ompi_info lists) makes MPI_%s fail (%s), and coll_tuned drops a file with any error, so it parsed the whole file and applies its rules.",
+		o.rulesFile(), c, np, bad, tuneBench[c], lastWords(err.Error(), 14)), nil
+}
+
+// lastWords is the last n words of s, without the launcher's note on
+// where the job was.
+func lastWords(s string, n int) string {
+	s, _, _ = strings.Cut(s, "; the job was at")
+	w := strings.Fields(s)
+	if len(w) > n {
+		w = w[len(w)-n:]
+	}
+	return strings.Join(w, " ")
+}

@@ -35,18 +35,23 @@ type tuneJob struct {
 	env     []string
 }
 
-// tuneJobs builds one round of jobs on np ranks: the default with every
-// collective, then job k forcing the k-th configuration of each collective
-// that has one.
+// tuneJobs builds one round of jobs on np ranks: job k forcing the k-th
+// configuration of each collective that has one, with the default (every
+// collective) first and again halfway, so that the default has twice the
+// rounds of any configuration it is compared with.
 func tuneJobs(lib tuneLibrary, p tunePlan, np, round int) []tuneJob {
-	jobs := []tuneJob{{np: np, round: round, label: "default", colls: p.colls}}
+	def := tuneJob{np: np, round: round, label: "default", colls: p.colls}
 	per := map[string][]tune.Config{}
 	most := 0
 	for _, c := range p.colls {
 		per[c] = lib.configs(c, np, p.segments)
 		most = max(most, len(per[c]))
 	}
+	jobs := []tuneJob{def}
 	for k := 0; k < most; k++ {
+		if k == most/2 {
+			jobs = append(jobs, def)
+		}
 		j := tuneJob{np: np, round: round, configs: map[string]tune.Config{}}
 		var label []string
 		for _, c := range p.colls {
@@ -132,19 +137,19 @@ type pointKey struct {
 	config       tune.Config
 }
 
-// pointSet collects the time of every point in every round.
+// pointSet collects the time of every point in every job that measured
+// it.
 type pointSet struct {
-	rounds int
-	order  []pointKey
-	times  map[pointKey][]float64
+	order []pointKey
+	times map[pointKey][]float64
 }
 
-func newPointSet(rounds int) *pointSet {
-	return &pointSet{rounds: rounds, times: map[pointKey][]float64{}}
+func newPointSet() *pointSet {
+	return &pointSet{times: map[pointKey][]float64{}}
 }
 
-// add records the rows of a job of round round (0-based).
-func (s *pointSet) add(job tuneJob, round int, rows []result.Row) {
+// add records the rows of a job.
+func (s *pointSet) add(job tuneJob, rows []result.Row) {
 	byBench := map[string]string{}
 	for _, c := range job.colls {
 		byBench[tuneBench[c]] = c
@@ -155,16 +160,10 @@ func (s *pointSet) add(job tuneJob, round int, rows []result.Row) {
 			continue
 		}
 		k := pointKey{coll: c, ranks: row.Processes, bytes: int(max(row.Bytes, 0)), config: job.configs[c]}
-		t, ok := s.times[k]
-		if !ok {
-			t = make([]float64, s.rounds)
-			for i := range t {
-				t[i] = math.NaN()
-			}
-			s.times[k] = t
+		if _, ok := s.times[k]; !ok {
 			s.order = append(s.order, k)
 		}
-		t[round] = row.Time()
+		s.times[k] = append(s.times[k], row.Time())
 	}
 }
 

@@ -69,7 +69,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "tune: %s, %d jobs: %d rounds of %s on %s processes, %d sizes\n",
 		lib.describe(), len(jobs), p.rounds, strings.Join(p.colls, ","), joinInts(p.procs), len(p.sizes))
-	set := newPointSet(p.rounds)
+	set := newPointSet()
 	start := time.Now()
 	failed := 0
 	for i, job := range jobs {
@@ -82,7 +82,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 		if err != nil {
 			failed++
 		} else {
-			set.add(job, job.round, rows)
+			set.add(job, rows)
 		}
 		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, p.rounds, time.Since(t0), time.Since(start), err)
 		if err := writeTuneJSON(p.dir, "points.json", toJSONPoints(set.points())); err != nil {
