@@ -3,7 +3,9 @@ package launch
 import (
 	"bufio"
 	"context"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/auth"
 	"github.com/mpbench/mpbench/transport/hybrid"
 	"github.com/mpbench/mpbench/transport/shm"
 	"github.com/mpbench/mpbench/transport/tcp"
@@ -119,7 +122,10 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, J
 	}
 	me.host = hostID()
 	if w.transport != TransportShm {
-		ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf})
+		refuse := &refusals{report: func(m string) { fmt.Fprintln(os.Stderr, m) }}
+		where := fmt.Sprintf("rank %d's TCP port", w.rank)
+		ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf,
+			Refused: func(remote string, reason error) { refuse.refused(where, remote, reason) }})
 		if err != nil {
 			if pend != nil {
 				pend.Abort()
@@ -136,7 +142,7 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, J
 			ln.Close()
 		}
 	}
-	t, err := exchange(ctx, ctl, register{Secret: w.secret, Rank: w.rank, Size: w.size, Addr: formatAddr(me)})
+	t, err := exchange(ctx, ctl, []byte(w.secret), register{Rank: w.rank, Size: w.size, Addr: formatAddr(me)})
 	if err != nil {
 		abort()
 		return nil, Job{}, err
@@ -204,27 +210,54 @@ func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend
 	return hybrid.New(w.rank, w.size, parts, route)
 }
 
-// exchange sends the registration and waits for the address table.
-func exchange(ctx context.Context, ctl net.Conn, m register) (table, error) {
+// exchange reads the launcher's challenge, sends the registration with its
+// MAC and waits for the address table, which must carry the launcher's MAC
+// (rvauth.go).
+func exchange(ctx context.Context, ctl net.Conn, secret []byte, m register) (table, error) {
 	stop := context.AfterFunc(ctx, func() { ctl.SetDeadline(time.Now()) })
 	defer stop()
+	in := bufio.NewReaderSize(ctl, maxLine)
+	wait := func(what string, v any) error {
+		line, err := in.ReadSlice('\n')
+		if err != nil {
+			if ctx.Err() != nil {
+				err = context.Cause(ctx)
+			}
+			return fmt.Errorf("waiting for the %s: %w", what, err)
+		}
+		if err := json.Unmarshal(line, v); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+	var ch challenge
+	if err := wait("rendezvous challenge", &ch); err != nil {
+		return table{}, err
+	}
+	launcherNonce, err := hex.DecodeString(ch.Nonce)
+	if err != nil || len(launcherNonce) != auth.NonceSize {
+		return table{}, fmt.Errorf("rendezvous challenge %q: not a nonce", ch.Nonce)
+	}
+	rankNonce, err := auth.NewNonce()
+	if err != nil {
+		return table{}, err
+	}
+	m.Nonce = hex.EncodeToString(rankNonce)
+	m.MAC = hex.EncodeToString(rankMAC(secret, launcherNonce, rankNonce, m))
 	b, _ := json.Marshal(m)
 	if _, err := ctl.Write(append(b, '\n')); err != nil {
 		return table{}, fmt.Errorf("registering with the rendezvous: %w", err)
 	}
-	line, err := bufio.NewReaderSize(ctl, maxLine).ReadSlice('\n')
-	if err != nil {
-		if ctx.Err() != nil {
-			err = context.Cause(ctx)
-		}
-		return table{}, fmt.Errorf("waiting for the rendezvous table: %w", err)
-	}
 	var t table
-	if err := json.Unmarshal(line, &t); err != nil {
-		return table{}, fmt.Errorf("rendezvous table: %w", err)
+	if err := wait("rendezvous table", &t); err != nil {
+		return table{}, err
 	}
 	if t.Error != "" {
 		return table{}, fmt.Errorf("rendezvous rejected this rank: %s", t.Error)
+	}
+	mac, err := hex.DecodeString(t.MAC)
+	if err != nil || !auth.Verify(mac, secret, roleLauncher, launcherNonce, rankNonce, auth.Ints(m.Rank, m.Size), tableBody(t)) {
+		return table{}, errors.New("the rendezvous table failed authentication (not made with this job's secret)")
 	}
 	if len(t.Addrs) != m.Size {
 		return table{}, fmt.Errorf("rendezvous table has %d addresses for %d ranks", len(t.Addrs), m.Size)

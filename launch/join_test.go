@@ -2,14 +2,22 @@ package launch
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/transport/auth"
 )
 
 // execTest starts the test binary in the given mode with extra environment.
@@ -48,12 +56,20 @@ func TestWorkerExitsWhenControlDrops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	nonce := bytes.Repeat([]byte{7}, auth.NonceSize)
+	reply(c, challenge{Nonce: hex.EncodeToString(nonce)})
 	line, err := bufio.NewReader(c).ReadSlice('\n')
 	var m register
-	if err != nil || json.Unmarshal(line, &m) != nil || m.Secret != "s3cret" || m.Rank != 0 || m.Size != 1 {
-		t.Fatalf("registration %q (%v): want secret, rank 0, size 1", line, err)
+	if err != nil || json.Unmarshal(line, &m) != nil || m.Rank != 0 || m.Size != 1 || bytes.Contains(line, []byte("s3cret")) {
+		t.Fatalf("registration %q (%v): want rank 0, size 1, no secret", line, err)
 	}
-	reply(c, table{Addrs: []string{m.Addr}, Hosts: []string{"h"}})
+	rankNonce, err := checkRegistration([]byte("s3cret"), nonce, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := table{Addrs: []string{m.Addr}, Hosts: []string{"h"}}
+	tb.MAC = hex.EncodeToString(tableMAC([]byte("s3cret"), nonce, rankNonce, 0, 1, tb))
+	reply(c, tb)
 	time.Sleep(200 * time.Millisecond) // let the worker get past Join
 	c.Close()
 	done := make(chan error, 1)
@@ -103,5 +119,86 @@ func TestReadWorkerEnv(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.wantVar) {
 			t.Errorf("%s=%q: got %v, want an error naming %s", tc.key, tc.value, err, tc.wantVar)
 		}
+	}
+}
+
+// TestRendezvousRefusesForeignClients: clients without the job secret (a
+// wrong MAC, a registration that is no JSON) are refused and reported
+// once per address, and the job's rank still registers and gets a table it
+// can authenticate; a table forged without the secret is refused by the
+// rank.
+func TestRendezvousRefusesForeignClients(t *testing.T) {
+	var reports []string
+	var mu sync.Mutex
+	refuse := &refusals{report: func(m string) { mu.Lock(); reports = append(reports, m); mu.Unlock() }}
+	rv, err := startRendezvous("127.0.0.1:0", 1, "s3cret", []string{"h"}, refuse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	foreign := func(secret string, raw string) string {
+		c, err := net.Dial("tcp", rv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if raw != "" {
+			bufio.NewReader(c).ReadSlice('\n')
+			c.Write([]byte(raw))
+			b, _ := io.ReadAll(c)
+			return string(b)
+		}
+		_, err = exchange(ctx, c, []byte(secret), register{Rank: 0, Size: 1, Addr: "127.0.0.1:1"})
+		return fmt.Sprint(err)
+	}
+	for range 2 {
+		if got := foreign("guess", ""); !strings.Contains(got, "rendezvous rejected this rank: failed authentication (wrong job secret)") {
+			t.Errorf("foreign client with a wrong secret: %s", got)
+		}
+	}
+	if got := foreign("", "GET / HTTP/1.0\r\n\r\n"); !strings.Contains(got, "malformed registration") {
+		t.Errorf("foreign client speaking HTTP: %q", got)
+	}
+	c, err := net.Dial("tcp", rv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tb, err := exchange(ctx, c, []byte("s3cret"), register{Rank: 0, Size: 1, Addr: "127.0.0.1:1"})
+	if err != nil || len(tb.Addrs) != 1 || tb.Addrs[0] != "127.0.0.1:1" || tb.Hosts[0] != "h" {
+		t.Fatalf("the job's rank after refused clients: %+v %v", tb, err)
+	}
+	mu.Lock()
+	if len(reports) != 1 || !strings.HasPrefix(reports[0], "mpbench: refused a connection to the rendezvous from 127.0.0.1:") ||
+		!strings.HasSuffix(reports[0], ": failed authentication (wrong job secret); the job goes on") {
+		t.Errorf("reports %q: want one line for 127.0.0.1 naming the cause", reports)
+	}
+	mu.Unlock()
+
+	// A launcher without the secret: the rank refuses its table.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		reply(c, challenge{Nonce: hex.EncodeToString(bytes.Repeat([]byte{1}, auth.NonceSize))})
+		bufio.NewReader(c).ReadSlice('\n')
+		reply(c, table{Addrs: []string{"10.0.0.66:1"}, Hosts: []string{"h"}, MAC: hex.EncodeToString(bytes.Repeat([]byte{2}, auth.MACSize))})
+	}()
+	c2, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	if _, err := exchange(ctx, c2, []byte("s3cret"), register{Rank: 0, Size: 1, Addr: "127.0.0.1:1"}); err == nil || !strings.Contains(err.Error(), "table failed authentication") {
+		t.Errorf("forged table: %v", err)
 	}
 }

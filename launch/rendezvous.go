@@ -2,21 +2,24 @@ package launch
 
 import (
 	"bufio"
-	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"sync"
 	"time"
+
+	"github.com/mpbench/mpbench/transport/auth"
 )
 
 // register is a worker's first message on the control connection.
 type register struct {
-	Secret string `json:"secret"`
-	Rank   int    `json:"rank"`
-	Size   int    `json:"size"`
-	Addr   string `json:"addr"`
+	Rank  int    `json:"rank"`
+	Size  int    `json:"size"`
+	Addr  string `json:"addr"`
+	Nonce string `json:"nonce"` // the rank's nonce, hex
+	MAC   string `json:"mac"`   // rankMAC, hex (rvauth.go)
 }
 
 // table is the launcher's answer once every rank has registered.
@@ -24,6 +27,7 @@ type table struct {
 	Addrs []string `json:"addrs,omitempty"`
 	Hosts []string `json:"hosts,omitempty"` // host of each rank (Spec.Hosts or this host)
 	Error string   `json:"error,omitempty"`
+	MAC   string   `json:"mac,omitempty"` // tableMAC, hex (rvauth.go)
 }
 
 // maxLine bounds a control message in bytes.
@@ -39,10 +43,12 @@ type rendezvous struct {
 	ln     net.Listener
 	secret string
 	np     int
-	hosts  []string // host of each rank, sent with the table
+	hosts  []string  // host of each rank, sent with the table
+	refuse *refusals // reports connections that fail authentication
 
 	mu     sync.Mutex
-	conns  []net.Conn // registered control connection by rank
+	conns  []net.Conn  // registered control connection by rank
+	nonces [][2][]byte // launcher's and rank's nonce by rank
 	addrs  []string
 	n      int        // ranks registered
 	open   []net.Conn // every accepted connection, closed by Close
@@ -54,12 +60,12 @@ type rendezvous struct {
 
 // startRendezvous listens on bind for np ranks proving secret; hosts[r]
 // is rank r's host, sent with the table.
-func startRendezvous(bind string, np int, secret string, hosts []string) (*rendezvous, error) {
+func startRendezvous(bind string, np int, secret string, hosts []string, refuse *refusals) (*rendezvous, error) {
 	ln, err := net.Listen("tcp", bind)
 	if err != nil {
 		return nil, fmt.Errorf("launch: rendezvous listener on %s: %w", bind, err)
 	}
-	r := &rendezvous{ln: ln, secret: secret, np: np, hosts: hosts, conns: make([]net.Conn, np), addrs: make([]string, np),
+	r := &rendezvous{ln: ln, secret: secret, np: np, hosts: hosts, refuse: refuse, conns: make([]net.Conn, np), nonces: make([][2][]byte, np), addrs: make([]string, np),
 		failC: make(chan struct{})}
 	r.wg.Add(1)
 	go r.accept()
@@ -107,30 +113,45 @@ func (r *rendezvous) accept() {
 // or with the table when the last rank has registered.
 func (r *rendezvous) serve(c net.Conn) {
 	defer r.wg.Done()
-	c.SetReadDeadline(time.Now().Add(registerTimeout))
+	nonce, err := auth.NewNonce()
+	if err != nil {
+		c.Close()
+		return
+	}
+	b, _ := json.Marshal(challenge{Nonce: hex.EncodeToString(nonce)})
+	c.SetDeadline(time.Now().Add(registerTimeout))
+	if _, err := c.Write(append(b, '\n')); err != nil {
+		c.Close()
+		return
+	}
 	line, err := bufio.NewReaderSize(c, maxLine).ReadSlice('\n')
 	if err != nil {
 		c.Close()
 		return
 	}
-	c.SetReadDeadline(time.Time{})
+	c.SetDeadline(time.Time{})
 	var m register
 	if err := json.Unmarshal(line, &m); err != nil {
+		r.refuse.refused("the rendezvous", c.RemoteAddr().String(), errors.New("not an mpbench rank (malformed registration)"))
 		reply(c, table{Error: "malformed registration: " + err.Error()})
 		c.Close()
 		return
 	}
-	if err := r.add(c, m); err != nil {
+	rankNonce, err := checkRegistration([]byte(r.secret), nonce, m)
+	if err != nil {
+		r.refuse.refused("the rendezvous", c.RemoteAddr().String(), err)
+		reply(c, table{Error: err.Error()})
+		c.Close()
+		return
+	}
+	if err := r.add(c, m, [2][]byte{nonce, rankNonce}); err != nil {
 		reply(c, table{Error: err.Error()})
 		c.Close()
 	}
 }
 
 // add registers rank m.Rank; the last registration sends the table to all.
-func (r *rendezvous) add(c net.Conn, m register) error {
-	if subtle.ConstantTimeCompare([]byte(m.Secret), []byte(r.secret)) != 1 {
-		return errors.New("wrong job secret")
-	}
+func (r *rendezvous) add(c net.Conn, m register, nonces [2][]byte) error {
 	if m.Size != r.np {
 		return fmt.Errorf("job has %d ranks, worker says %d", r.np, m.Size)
 	}
@@ -145,19 +166,22 @@ func (r *rendezvous) add(c net.Conn, m register) error {
 	if r.conns[m.Rank] != nil {
 		return fmt.Errorf("rank %d registered twice", m.Rank)
 	}
-	r.conns[m.Rank], r.addrs[m.Rank] = c, m.Addr
+	r.conns[m.Rank], r.addrs[m.Rank], r.nonces[m.Rank] = c, m.Addr, nonces
 	r.n++
 	if r.n == r.np {
 		r.ln.Close() // no one else may join
-		for _, rc := range r.conns {
-			reply(rc, table{Addrs: r.addrs, Hosts: r.hosts})
+		for rank, rc := range r.conns {
+			t := table{Addrs: r.addrs, Hosts: r.hosts}
+			t.MAC = hex.EncodeToString(tableMAC([]byte(r.secret), r.nonces[rank][0], r.nonces[rank][1], rank, r.np, t))
+			reply(rc, t)
 		}
 	}
 	return nil
 }
 
-func reply(c net.Conn, t table) {
-	b, _ := json.Marshal(t)
+// reply writes v as one JSON line to c.
+func reply(c net.Conn, v any) {
+	b, _ := json.Marshal(v)
 	c.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	c.Write(append(b, '\n'))
 	c.SetWriteDeadline(time.Time{})

@@ -104,13 +104,15 @@ func Run(ctx context.Context, s Spec) error {
 	if err != nil {
 		return err
 	}
-	rv, err := startRendezvous(bind, s.NP, secret, s.rankHosts())
+	out := &output{stdout: s.Stdout, stderr: s.Stderr}
+	refuse := &refusals{report: func(msg string) { out.write(out.stderr, []byte(msg+"\n")) }}
+	rv, err := startRendezvous(bind, s.NP, secret, s.rankHosts(), refuse)
 	if err != nil {
 		return err
 	}
 	defer rv.Close()
 
-	j := &job{spec: s, out: &output{stdout: s.Stdout, stderr: s.Stderr}, exits: make(chan exitEvent, s.NP), rv: rv}
+	j := &job{spec: s, out: out, exits: make(chan exitEvent, s.NP), rv: rv}
 	startErr := j.spawn(append(os.Environ(), s.Env...), rv.Addr(), secret)
 	defer close(j.release)
 	return j.supervise(ctx, startErr)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,14 +80,18 @@ func TestE2EHostsNetns(t *testing.T) {
 }
 
 // fakeAgent writes a launch agent script that runs the rank's command on
-// this host, with its first word replaced by exe when exe is not "".
+// this host, with its first word replaced by exe when exe is not "". It
+// appends its arguments and environment to the files "argv" and "env" in
+// its directory.
 func fakeAgent(t *testing.T, exe string) string {
 	t.Helper()
-	script := "#!/bin/sh\nshift\nexec \"$@\"\n" // drop the host name
+	dir := t.TempDir()
+	log := "echo \"$@\" >> " + dir + "/argv\nenv >> " + dir + "/env\n"
+	script := "#!/bin/sh\n" + log + "shift\nexec \"$@\"\n" // drop the host name
 	if exe != "" {
-		script = "#!/bin/sh\nshift 2\nexec " + exe + " \"$@\"\n"
+		script = "#!/bin/sh\n" + log + "shift 2\nexec " + exe + " \"$@\"\n"
 	}
-	path := filepath.Join(t.TempDir(), "agent.sh")
+	path := filepath.Join(dir, "agent.sh")
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -96,15 +101,27 @@ func fakeAgent(t *testing.T, exe string) string {
 // TestE2EAgentBootstrap runs ranks on two named hosts through a launch
 // agent that starts them here: they get their arguments and secret on
 // standard input (the rank's command line is the executable and one flag)
-// and the job runs as with -np.
+// and the job runs as with -np. Neither the agent's command line nor its
+// environment holds the job secret.
 func TestE2EAgentBootstrap(t *testing.T) {
-	cmd, out, errb := e2eCmd(t, "run", "--host", "hostA,hostB", "--launch-agent", fakeAgent(t, "")+" {host}", "--if", "127.0.0.0/8",
+	agent := fakeAgent(t, "")
+	cmd, out, errb := e2eCmd(t, "run", "--host", "hostA,hostB", "--launch-agent", agent+" {host}", "--if", "127.0.0.0/8",
 		"-msglog", "0:1", "-iter", "10", "--settle", "0", "--timeout", "60s", "PingPong")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("run: %v\nstderr:\n%s", err, errb)
 	}
 	if !strings.Contains(out.String(), "# Hosts                 : hostA: 0; hostB: 1\n") || tableRows(out.String(), "PingPong", "# #processes = 2 \n#---") != 3 {
 		t.Errorf("output:\n%s", out)
+	}
+	argv, _ := os.ReadFile(filepath.Join(filepath.Dir(agent), "argv"))
+	env, _ := os.ReadFile(filepath.Join(filepath.Dir(agent), "env"))
+	lines := strings.Split(strings.TrimSpace(string(argv)), "\n")
+	slices.Sort(lines) // the two agents run at the same time
+	if want := []string{"hostA " + mpbenchBin + " --mpbench-bootstrap=stdin", "hostB " + mpbenchBin + " --mpbench-bootstrap=stdin"}; !slices.Equal(lines, want) {
+		t.Errorf("agent command lines %q, want %q", lines, want)
+	}
+	if len(env) == 0 || strings.Contains(string(env), "MPBENCH_SECRET") || strings.Contains(string(env), "MPBENCH_RANK") {
+		t.Errorf("agent environment holds bootstrap variables:\n%s", env)
 	}
 }
 

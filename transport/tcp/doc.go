@@ -13,24 +13,30 @@
 //
 // # Handshake
 //
-// Both directions of a new connection start with a hello of 16 bytes followed
-// by the job secret (all integers little endian):
+// Every new connection proves, in both directions, that the other side
+// holds the job secret, without sending it (package transport/auth:
+// HMAC-SHA256 over fresh nonces). The dialer sends a hello of 48 bytes
+// (integers little endian):
 //
 //	offset  size  field
 //	0       4     magic "MPBT"
-//	4       1     protocol version (1)
-//	5       1     status (0 ok; in a reply: 1 bad secret, 2 bad size, 3 bad rank)
-//	6       2     secret length in bytes (at most MaxSecretBytes)
+//	4       1     protocol version (2)
+//	5       1     status (0 ok; from the acceptor: 2 bad size, 3 bad rank)
+//	6       2     unused (0)
 //	8       4     sender's rank
 //	12      4     job size (number of ranks)
-//	16      n     secret
+//	16      32    sender's nonce
 //
-// The dialer sends first; the acceptor checks magic, version, size, that the
-// rank is a lower rank not yet connected, and compares the secret in constant
-// time (crypto/subtle). On success it answers with its own hello; otherwise it
-// answers with a non-zero status and an empty secret, closes the connection
-// and keeps waiting for the right peer. The dialer checks the reply the same
-// way (the acceptor must be the rank it meant to reach and know the secret).
+// The acceptor checks magic, version, size and that the rank is a lower
+// rank not yet connected, and answers with its own hello (its nonce) and
+// 32 more bytes: HMAC(secret, "mpbench tcp acceptor v2", dialer's nonce,
+// acceptor's nonce, dialer's rank, acceptor's rank, size). The dialer checks
+// that MAC (the acceptor must be the rank it meant to reach and know the
+// secret) and sends its own, with the role "mpbench tcp dialer v2"; the
+// acceptor checks it and ends the handshake with one status byte (0, or 1
+// for a wrong secret). A connection refused by the acceptor is closed and
+// reported to Options.Refused with its address; the acceptor keeps waiting
+// for the right peer, so a stray or hostile client cannot stop the job.
 //
 // # Frames
 //

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/auth"
 )
 
 // TestOrderPerSource sends frames of varied kinds and sizes from every rank
@@ -173,19 +175,44 @@ func TestBadSecretRejected(t *testing.T) {
 		eps := make([]*Endpoint, 2)
 		errs := make([]error, 2)
 		done := make(chan struct{})
+		var refusedMu sync.Mutex
+		var refused []string
+		lns[1].opts.Refused = func(remote string, reason error) {
+			refusedMu.Lock()
+			refused = append(refused, remote+": "+reason.Error())
+			refusedMu.Unlock()
+		}
 		go func() { eps[1], errs[1] = lns[1].Connect(ctx, addrs); close(done) }()
 		c, err := net.Dial("tcp", addrs[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := (&hello{rank: 0, size: 2, secret: []byte("guess")}).write(c); err != nil {
+		nonce := make([]byte, auth.NonceSize)
+		if err := (&hello{rank: 0, size: 2, nonce: nonce}).write(c); err != nil {
 			t.Fatal(err)
 		}
-		reply, err := readHello(c)
-		c.Close()
-		if err != nil || reply.status != statusBadSecret || len(reply.secret) != 0 {
-			t.Fatalf("intruder got reply %+v, %v; want status %d and no secret", reply, err, statusBadSecret)
+		reply, err := readHello(c, true)
+		if err != nil || reply.status != statusOK || reply.rank != 1 {
+			t.Fatalf("intruder got reply %+v, %v", reply, err)
 		}
+		// A MAC made with a guessed secret.
+		c.Write(auth.Sum([]byte("guess"), roleDialer, macParts(nonce, reply.nonce, 0, 1, 2)...))
+		var st [1]byte
+		_, err = io.ReadFull(c, st[:])
+		c.Close()
+		if err != nil || st[0] != statusBadSecret {
+			t.Fatalf("intruder got status %d, %v; want %d", st[0], err, statusBadSecret)
+		}
+		// Another client that is not an mpbench peer at all.
+		c2, err := net.Dial("tcp", addrs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c2.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
+		io.Copy(io.Discard, c2)
+		c2.Close()
+		intruders := []string{c.LocalAddr().String() + ": failed authentication (wrong job secret)",
+			c2.LocalAddr().String() + ": not an mpbench tcp peer"}
 		eps[0], errs[0] = lns[0].Connect(ctx, addrs)
 		<-done
 		defer closeAll(eps)
@@ -193,6 +220,11 @@ func TestBadSecretRejected(t *testing.T) {
 			if err != nil {
 				t.Fatalf("rank %d after a rejected intruder: %v", r, err)
 			}
+		}
+		refusedMu.Lock()
+		defer refusedMu.Unlock()
+		if len(refused) != 2 || refused[0] != intruders[0] || !strings.HasPrefix(refused[1], intruders[1]) {
+			t.Errorf("refused connections reported as %q, want %q", refused, intruders)
 		}
 	})
 }

@@ -143,30 +143,26 @@ func (l *Listener) acceptLower(ctx context.Context, addrs []string, conns []*net
 }
 
 // acceptHandshake runs the acceptor's side of the handshake on c.
+// A refused connection is reported to Options.Refused.
 func (l *Listener) acceptHandshake(c *net.TCPConn, addrs []string, conns []*net.TCPConn, mu *sync.Mutex) (int, bool) {
 	o := &l.opts
 	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
-	h, err := readHello(c)
-	if err != nil {
-		return 0, false
-	}
-	status, _ := h.check(o, func(r int) bool {
+	rank, err := o.acceptHello(c, func(r int) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return r >= 0 && r < o.Rank && addrs[r] != "" && conns[r] == nil
 	})
-	reply := hello{status: status, rank: o.Rank, size: o.Size}
-	if status == statusOK {
-		reply.secret = o.Secret
+	if err == nil {
+		err = o.tune(c)
 	}
-	if err := reply.write(c); err != nil || status != statusOK {
-		return 0, false
-	}
-	if err := o.tune(c); err != nil {
+	if err != nil {
+		if o.Refused != nil {
+			o.Refused(c.RemoteAddr().String(), err)
+		}
 		return 0, false
 	}
 	c.SetDeadline(time.Time{})
-	return h.rank, true
+	return rank, true
 }
 
 // dial connects to peer at addr, retrying refused or dropped connections with
@@ -200,18 +196,8 @@ func (l *Listener) dial(ctx context.Context, peer int, addr string) (*net.TCPCon
 func (l *Listener) dialHandshake(c *net.TCPConn, peer int) error {
 	o := &l.opts
 	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
-	if err := (&hello{rank: o.Rank, size: o.Size, secret: o.Secret}).write(c); err != nil {
+	if err := o.dialHello(c, peer); err != nil {
 		return err
-	}
-	h, err := readHello(c)
-	if err != nil {
-		return err
-	}
-	if h.status != statusOK {
-		return fmt.Errorf("%w by rank %d: %s", errRejected, h.rank, statusText(h.status))
-	}
-	if _, err := h.check(o, func(r int) bool { return r == peer }); err != nil {
-		return fmt.Errorf("%w: %v", errRejected, err)
 	}
 	if err := o.tune(c); err != nil {
 		return err

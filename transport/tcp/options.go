@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// MaxSecretBytes is the longest job secret the handshake carries.
+// MaxSecretBytes is the longest job secret (the handshake's MAC key).
 const MaxSecretBytes = 1024
 
 // DefaultSocketBufferBytes is the SO_SNDBUF and SO_RCVBUF size (4 MiB) set on
@@ -33,6 +33,11 @@ type Options struct {
 	SocketBufferBytes int
 	// HandshakeTimeout bounds one connection's handshake. 0 means 10 s.
 	HandshakeTimeout time.Duration
+	// Refused, if not nil, is called with the remote address and the
+	// reason for every incoming connection that fails the handshake (not
+	// an mpbench peer, wrong job secret, wrong size or rank). The
+	// connection is closed and the rank goes on waiting for its peers.
+	Refused func(remote string, reason error)
 	// CloseTimeout bounds how long Close waits for peers to close their
 	// side. 0 means 10 s.
 	CloseTimeout time.Duration
