@@ -29,25 +29,15 @@ const bwTolerance = 0.03
 // bytes/usec), or neither. ok is true when the column matches or cannot
 // be checked (no row with both columns).
 func CheckBandwidthColumn(rows []result.Row, mbyte float64) (msg string, ok bool) {
-	var q []float64
-	for _, r := range rows {
-		if r.Bytes >= 1024 && r.MBps >= 1 && r.TMax > 0 {
-			q = append(q, r.MBps*mbyte/1e6/(float64(r.Bytes)/r.TMax))
-		}
-	}
-	if len(q) == 0 {
-		return "", true
-	}
-	sort.Float64s(q)
-	m := median(q)
-	if factorNear(m) {
+	m, n := bandwidthRatio(rows, mbyte)
+	if n == 0 || factorNear(m) {
 		return "", true
 	}
 	other, otherName, name := float64(result.MiB), "MB=2^20", "MB=10^6"
 	if mbyte == result.MiB {
 		other, otherName, name = result.MB, "MB=10^6", "MB=2^20"
 	}
-	head := fmt.Sprintf("Mbytes/sec column does not match bytes/t_max under %s (median ratio %.4g of bytes/t_max over %d sizes >= 1 KiB)", name, m, len(q))
+	head := fmt.Sprintf("Mbytes/sec column does not match bytes/t_max under %s (median ratio %.4g of bytes/t_max over %d sizes >= 1 KiB)", name, m, n)
 	switch alt := m * other / mbyte; {
 	case factorNear(alt):
 		return head + fmt.Sprintf("; it matches under %s: the file's Mbyte is %s, not the %s its version implies (bandwidths and the Mbyte of this run are in doubt)", otherName, otherName, name), false
@@ -55,6 +45,40 @@ func CheckBandwidthColumn(rows []result.Row, mbyte float64) (msg string, ok bool
 		return head + "; it is off by a factor 10^6 (bytes/s or bytes/usec printed as Mbytes/sec)", false
 	}
 	return head + "; the column is not IMB's factor x bytes / t_max (1, 2 or 4) under either Mbyte: times or bandwidths are edited or mislabelled", false
+}
+
+// bandwidthRatio is the median over the sizes >= 1 KiB with both columns
+// of printed Mbytes/sec (in Mbytes of mbyte bytes) over bytes / t_max,
+// and how many sizes it is taken over.
+func bandwidthRatio(rows []result.Row, mbyte float64) (float64, int) {
+	var q []float64
+	for _, r := range rows {
+		if r.Bytes >= 1024 && r.MBps >= 1 && r.TMax > 0 {
+			q = append(q, r.MBps*mbyte/1e6/(float64(r.Bytes)/r.TMax))
+		}
+	}
+	if len(q) == 0 {
+		return math.NaN(), 0
+	}
+	sort.Float64s(q)
+	return median(q), len(q)
+}
+
+// CheckedMByte returns the Mbyte (result.MB or result.MiB) under which a
+// sweep's Mbytes/sec column matches IMB's factor x bytes / t_max
+// (CheckBandwidthColumn), trying mbyte first; 0 when it cannot be checked
+// or matches under neither.
+func CheckedMByte(rows []result.Row, mbyte float64) float64 {
+	m, n := bandwidthRatio(rows, mbyte)
+	if n == 0 {
+		return 0
+	}
+	for _, mb := range []float64{mbyte, result.MB, result.MiB} {
+		if factorNear(m * mb / mbyte) {
+			return mb
+		}
+	}
+	return 0
 }
 
 // factorNear reports whether q is within bwTolerance of one of bwFactors.

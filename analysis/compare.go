@@ -64,8 +64,13 @@ type CompareRow struct {
 	Change float64
 	// Noise is the larger relative spread of the repeats of this point in
 	// either run (see spreadOf), at least the noise floor (NoiseFloor);
-	// NaN when neither run repeats it.
+	// when neither run repeats it but a file prints the distribution of
+	// its repetitions (Spread: OSU's P50/P90 tail columns, IMB -show_tail),
+	// the larger Spread.Noise; NaN when neither run has either.
 	Noise float64
+	// NoiseFrom says where Noise comes from: "repeats", "spread" (the
+	// per-repetition distribution a file prints) or "" (no noise).
+	NoiseFrom string
 	// Significant is true when repeats exist and |Change| exceeds Noise:
 	// both are the larger time over the smaller minus 1, so a 2x speed-up
 	// and a 2x slow-down weigh alike (|Ratio - 1| would call the speed-up
@@ -80,7 +85,10 @@ type Unmatched struct {
 	In     []int // indices of the runs that measured it, ascending
 }
 
-type pointStats struct{ median, spread, msgRate float64 }
+// pointStats is one point of a run: the median of its repeats, their
+// spread (spreadOf), the messages per second and the largest
+// per-repetition spread (Spread.Noise) its rows print.
+type pointStats struct{ median, spread, msgRate, distNoise float64 }
 
 // MinNoise is the least relative noise a comparison assumes when repeats
 // exist: repeats within one file come from one job and agree better than
@@ -117,6 +125,7 @@ type sourcePoints struct {
 func runPoints(runs []result.Run) sourcePoints {
 	raw := map[SeriesKey]map[int64][]float64{}
 	rates := map[SeriesKey]map[int64][]float64{}
+	dist := map[SeriesKey]map[int64]float64{}
 	sp := sourcePoints{pts: map[SeriesKey]map[int64]pointStats{}, bandwidth: map[SeriesKey]bool{}}
 	for _, run := range runs {
 		mbyte := run.Meta.MByte
@@ -131,9 +140,12 @@ func runPoints(runs []result.Run) sourcePoints {
 			}
 			k, b := RunKeyOf(r, run.Meta), max(r.Bytes, -1)
 			if raw[k] == nil {
-				raw[k], rates[k] = map[int64][]float64{}, map[int64][]float64{}
+				raw[k], rates[k], dist[k] = map[int64][]float64{}, map[int64][]float64{}, map[int64]float64{}
 			}
 			raw[k][b] = append(raw[k][b], t)
+			if sp, ok := SpreadOf(r); ok && !(sp.Noise() <= dist[k][b]) {
+				dist[k][b] = sp.Noise()
+			}
 			if r.MsgRate > 0 {
 				rates[k][b] = append(rates[k][b], r.MsgRate)
 			}
@@ -149,7 +161,11 @@ func runPoints(runs []result.Run) sourcePoints {
 				sort.Float64s(rs)
 				rate = median(rs)
 			}
-			sp.pts[k][b] = pointStats{median(ts), spreadOf(ts), rate}
+			dn, ok := dist[k][b]
+			if !ok {
+				dn = math.NaN()
+			}
+			sp.pts[k][b] = pointStats{median(ts), spreadOf(ts), rate, dn}
 		}
 	}
 	return sp
@@ -246,7 +262,14 @@ func comparePoint(k SeriesKey, b int64, run int, q, p pointStats, bandwidth bool
 	c.Noise = math.NaN()
 	for _, s := range []float64{p.spread, q.spread} {
 		if !math.IsNaN(s) && (math.IsNaN(c.Noise) || s > c.Noise) {
-			c.Noise = s
+			c.Noise, c.NoiseFrom = s, "repeats"
+		}
+	}
+	if c.NoiseFrom == "" {
+		for _, s := range []float64{p.distNoise, q.distNoise} {
+			if !math.IsNaN(s) && (math.IsNaN(c.Noise) || s > c.Noise) {
+				c.Noise, c.NoiseFrom = s, "spread"
+			}
 		}
 	}
 	if !math.IsNaN(c.Noise) {

@@ -39,6 +39,11 @@ type RunReport struct {
 	ABG     []analysis.ABGRow
 	Scaling []analysis.Scaling
 	ABGNote string // how the ABG was obtained when not from printed times
+	// CheckedMByte is the Mbyte (result.MB or result.MiB) the run's
+	// Mbytes/sec columns check against bytes / t_max when it is not the one
+	// its version implies (Meta.MByte); 0 when they agree or cannot be
+	// checked (analysis.CheckedMByte).
+	CheckedMByte float64
 	// Sizeless holds the benchmarks without a message size (Barrier):
 	// their time per process count (analysis.CountTimes).
 	Sizeless []analysis.CountTime
@@ -108,6 +113,9 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 		if msg, ok := analysis.CheckBandwidthColumn(rows, mbyte); !ok {
 			// A problem of the input, at the sweep's first row.
 			rep.Problems = append(rep.Problems, result.Problem{File: rows[0].File, Line: rows[0].Line, Msg: s.Label() + ": " + msg})
+			if mb := analysis.CheckedMByte(rows, mbyte); mb != 0 && mb != mbyte {
+				rep.CheckedMByte = mb
+			}
 		}
 		rep.Series = append(rep.Series, s)
 	}

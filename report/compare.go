@@ -181,19 +181,27 @@ func (c Comparison) section(rows []analysis.CompareRow) Section {
 	} else {
 		sec.table(CompareTableView(title, rows))
 	}
-	sig, repeats := 0, 0
+	sig, noisy, spread := 0, 0, 0
 	for _, r := range rows {
 		if !math.IsNaN(r.Noise) {
-			repeats++
+			noisy++
 			if r.Significant {
 				sig++
 			}
 		}
+		if r.NoiseFrom == "spread" {
+			spread++
+		}
 	}
-	if repeats == 0 {
-		sec.line("no repeated measurements: the runs' noise is unknown, so no difference is marked significant")
-	} else {
-		sec.line("%d of %d points with repeats differ by more than the runs' noise", sig, repeats)
+	switch {
+	case noisy == 0:
+		sec.line("no repeated measurements and no printed spread: the runs' noise is unknown, so no difference is marked significant")
+	case spread == 0:
+		sec.line("%d of %d points with repeats differ by more than the runs' noise", sig, noisy)
+	default:
+		sec.line("%d of %d points with a noise differ by more than it; for %d without repeats the noise is the spread of the repetitions "+
+			"the files print, p90/p50 - 1 (OSU tail columns, IMB -show_tail), which overstates the uncertainty of a mean: "+
+			"a difference beyond it is clearly beyond the run's noise", sig, noisy, spread)
 	}
 	return sec
 }

@@ -44,14 +44,19 @@ func (s Section) Tables() []analysis.Table {
 }
 
 // Heading is the run's one-line description: tool, version, the Mbyte
-// of its bandwidth columns, host and date as far as known.
+// of its bandwidth columns (the one its numbers check against when that is
+// not the one its version implies), host and date as far as known.
 func (r RunReport) Heading() string {
 	parts := []string{r.Label() + ":"}
 	tool := strings.TrimSpace(r.Meta.Tool + " " + r.Meta.Version)
 	if tool != "" {
 		parts = append(parts, tool)
 	}
-	parts = append(parts, "(Mbytes/sec in "+MByteName(r.Meta.MByte)+")")
+	if r.CheckedMByte != 0 && r.CheckedMByte != r.Meta.MByte {
+		parts = append(parts, "(Mbytes/sec in "+MByteName(r.CheckedMByte)+" as its numbers check, not the "+MByteName(r.Meta.MByte)+" its version implies)")
+	} else {
+		parts = append(parts, "(Mbytes/sec in "+MByteName(r.Meta.MByte)+")")
+	}
 	if r.Meta.Host != "" {
 		parts = append(parts, "host "+r.Meta.Host)
 	}
@@ -109,6 +114,10 @@ func (s SeriesReport) section(k int) Section {
 				"no bandwidth or n1/2, and the fit is not drawn", seg.name, seg.fit.BetaInv, seg.fit.MinBytes, seg.fit.MaxBytes)
 		}
 	}
+	if t, ok := SpreadTableView(s.Rows); ok {
+		sec.table(t)
+		sec.line("the distribution of the per-repetition times as the file prints it; p99/p50 shows how far the slowest repetitions lie from the median")
+	}
 	if n := directionFor(s.Benchmark).note; n != "" {
 		sec.line("%s", n)
 	}
@@ -116,6 +125,25 @@ func (s SeriesReport) section(k int) Section {
 		sec.line("%s", n)
 	}
 	return sec
+}
+
+// SpreadTableView lays out the per-repetition distribution of the rows
+// that print one (analysis.SpreadOf): size, headline time, min, p50,
+// p90, p99, max in usec and p99/p50; ok false when no row has one.
+func SpreadTableView(rows []result.Row) (analysis.Table, bool) {
+	t := analysis.Table{Columns: []analysis.Column{{Name: "bytes", Unit: "B"}, {Name: "t", Unit: "usec"},
+		{Name: "min", Unit: "usec"}, {Name: "p50", Unit: "usec"}, {Name: "p90", Unit: "usec"}, {Name: "p99", Unit: "usec"},
+		{Name: "max", Unit: "usec"}, {Name: "p99/p50"}}}
+	for i := range rows {
+		sp, ok := analysis.SpreadOf(&rows[i])
+		if !ok {
+			continue
+		}
+		t.Title = "Spread of the repetitions (" + sp.Source + ")"
+		t.Rows = append(t.Rows, []analysis.Cell{sizeCell(rows[i].Bytes), num(rows[i].Time(), 2), num(sp.MinUsec, 2), num(sp.P50Usec, 2),
+			num(sp.P90Usec, 2), num(sp.P99Usec, 2), num(sp.MaxUsec, 2), num(sp.TailRatio(), 2)})
+	}
+	return t, len(t.Rows) > 0
 }
 
 // namedFit is a fit segment with its name in the fit table.

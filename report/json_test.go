@@ -76,6 +76,13 @@ func TestBandwidthColumnMismatchReported(t *testing.T) {
 		!strings.Contains(rep.Problems[1].Msg, "matches under MB=10^6") || rep.Problems[1].Line == 0 {
 		t.Errorf("problems %v", rep.Problems)
 	}
+	// The heading states the Mbyte the numbers check against, once.
+	if h := rep.Heading(); !strings.Contains(h, "(Mbytes/sec in MB = 10^6 B as its numbers check, not the MiB = 2^20 B its version implies)") {
+		t.Errorf("heading %q", h)
+	}
+	if h := Analyze(p, 1, 1, runs[0], Options{}).Heading(); !strings.Contains(h, "(Mbytes/sec in MB = 10^6 B)") {
+		t.Errorf("consistent heading %q", h)
+	}
 }
 
 // TestEndedEarlyNpUnknown: an OSU collective cut short names its

@@ -271,3 +271,46 @@ func TestRobustFitSpikeCliff(t *testing.T) {
 		t.Errorf("hollow points %v, want 1024 B", cs[0].left)
 	}
 }
+
+// TestSpreadShownAndUsedAsNoise: OSU 7.3's P50/P90/P99 tail columns and
+// IMB's -show_tail line are shown per size; compare takes p90/p50 - 1 as
+// the noise of a point without repeats: a 10% slower point stays within
+// the 18% the repetitions spread by, a 30% slower one is beyond it.
+func TestSpreadShownAndUsedAsNoise(t *testing.T) {
+	path, runs := classRuns(t, "imb-then-osu.txt")
+	rep := Analyze(path, 2, 3, runs[1], Options{})
+	tab, ok := SpreadTableView(rep.Series[0].Rows)
+	if !ok || tab.Title != "Spread of the repetitions (OSU tail columns)" || len(tab.Rows) != 9 ||
+		tab.Rows[8][3].String() != "5.97" || tab.Rows[8][4].String() != "7.03" || tab.Rows[8][7].String() != "1.68" {
+		t.Errorf("OSU spread table %v", tab)
+	}
+	p, tail := corpusRuns(t, "014-imb2019u6-pingpong-showtail.txt")
+	imbRep := Analyze(p, 1, 1, tail[0], Options{})
+	if tab, ok := SpreadTableView(imbRep.Series[0].Rows); !ok || tab.Rows[1][2].String() != "1.16" || tab.Rows[1][3].String() != "1.81" || tab.Rows[1][6].String() != "215.10" || tab.Rows[1][7].String() != "1.91" {
+		t.Errorf("IMB -show_tail spread table %v", tab)
+	}
+	slow := runs[1]
+	slow.Rows = append([]result.Row(nil), runs[1].Rows...)
+	for i := range slow.Rows {
+		switch slow.Rows[i].Bytes {
+		case 512:
+			slow.Rows[i].TAvg *= 1.3
+		case 1024:
+			slow.Rows[i].TAvg *= 1.1
+		}
+	}
+	c := Compare([]Source{{"a", runs[1:2]}, {"b", []result.Run{slow}}})
+	got := map[int64]analysis.CompareRow{}
+	for _, r := range c.Rows {
+		got[r.Bytes] = r
+	}
+	if r := got[1024]; r.NoiseFrom != "spread" || math.Abs(r.Noise-(7.03/5.97-1)) > 1e-9 || r.Significant {
+		t.Errorf("1024 B, 10%% slower: %+v", r)
+	}
+	if r := got[512]; !r.Significant || r.NoiseFrom != "spread" {
+		t.Errorf("512 B, 30%% slower: %+v", r)
+	}
+	if r := got[4]; r.Change != 0 || r.Significant {
+		t.Errorf("4 B unchanged: %+v", r)
+	}
+}

@@ -1,0 +1,71 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// Spread is the distribution of one point's per-repetition times as its
+// source printed it: OSU 7.3+'s tail-latency columns (P50/P90/P99 Tail
+// Lat(us), percentiles of the iterations' latencies, osu_util.c) or the
+// tail line of PerfKitBenchmarker's IMB (-show_tail: min, p10 ... p99.99,
+// max). Times in usec; NaN where the source printed none.
+type Spread struct {
+	MinUsec, P50Usec, P90Usec, P99Usec, MaxUsec float64
+	Source                                      string // "OSU tail columns", "IMB -show_tail"
+}
+
+// spreadSources maps a source's Row.Extra keys to the Spread fields: min,
+// p50, p90, p99, max ("" when the source prints none).
+var spreadSources = []struct {
+	name                     string
+	min, p50, p90, p99, max_ string
+}{
+	{"OSU tail columns", "", "P50 Tail Lat(us)", "P90 Tail Lat(us)", "P99 Tail Lat(us)", ""},
+	{"IMB -show_tail", "tail_min", "tail_p50", "tail_p90", "tail_p99", "tail_max"},
+}
+
+// SpreadOf returns the distribution a row carries, ok false when it has
+// no median and no upper percentile (P90 or P99).
+func SpreadOf(r *result.Row) (Spread, bool) {
+	get := func(k string) float64 {
+		if v, ok := r.Extra[k]; ok && k != "" {
+			return v
+		}
+		return math.NaN()
+	}
+	for _, s := range spreadSources {
+		sp := Spread{get(s.min), get(s.p50), get(s.p90), get(s.p99), get(s.max_), s.name}
+		if sp.P50Usec > 0 && (sp.P90Usec > 0 || sp.P99Usec > 0) {
+			return sp, true
+		}
+	}
+	return Spread{}, false
+}
+
+// Noise is the relative spread of the repetitions above their median,
+// P90/P50 - 1 (P99/P50 - 1 when no P90 is printed): how much a repetition
+// typically varies, used by CompareRuns as a point's noise when it has
+// no repeated measurement. It overstates the uncertainty of a mean over
+// many repetitions, so a difference beyond it is clearly beyond the
+// run's noise. NaN without a median.
+func (s Spread) Noise() float64 {
+	hi := s.P90Usec
+	if !(hi > 0) {
+		hi = s.P99Usec
+	}
+	if !(s.P50Usec > 0) || !(hi > 0) {
+		return math.NaN()
+	}
+	return math.Max(hi/s.P50Usec-1, 0)
+}
+
+// TailRatio is P99/P50, how far the slowest repetitions lie from the
+// median (1 for a tight distribution); NaN when either is missing.
+func (s Spread) TailRatio() float64 {
+	if s.P50Usec > 0 && s.P99Usec > 0 {
+		return s.P99Usec / s.P50Usec
+	}
+	return math.NaN()
+}
