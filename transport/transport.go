@@ -8,6 +8,16 @@
 // source rank are delivered to the Handler in the order they were sent
 // (which gives MPI's non-overtaking rule) and never lost or duplicated.
 //
+// Transports register themselves (Register, from their package's init, as
+// database/sql drivers do) with their Properties: name, eager threshold,
+// reach (one process, one host, any hosts), progress model, and whether
+// mpbench's launcher starts ranks on them. The CLI's --transport check and
+// help, the runtime's default eager threshold and comm's tests
+// (comm/commtest) iterate the registry; package transport/transporttest is
+// the conformance suite every transport passes. Adding a transport means
+// its package (with its Driver and a call of transporttest.Run in its
+// tests) and, for a launchable one, its set-up step in launch.Join.
+//
 // Wire layout of Header (little endian, 32 bytes):
 //
 //	offset  size  field

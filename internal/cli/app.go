@@ -44,7 +44,7 @@ type appFlags struct {
 func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
 	f.flags = fs
 	fs.IntVar(&f.np, "np", 1, "number of processes (ranks) to start, as mpirun -np")
-	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts")
+	fs.StringVar(&f.transport, "transport", "auto", transportHelp(false))
 	fs.StringVar(&f.coll, "coll", "", "collective algorithms, e.g. bcast=binomial,alltoall=pairwise (default: the decision table; see 'mpbench run --show-algorithms')")
 	fs.IntVar(&f.load, "load", 0, "start K CPU-consuming processes beside each rank, to emulate a slower processor (the study's figures 4.120-4.123)")
 	fs.StringVar(&f.jsonFile, "json", "", "also write the run's row to FILE as JSON Lines")
@@ -98,10 +98,8 @@ func checkAppFlags(f *appFlags) error {
 	case f.load < 0:
 		return usageErrorf("--load %d: the number of load processes per rank must be >= 0", f.load)
 	}
-	switch f.transport {
-	case launch.TransportAuto, launch.TransportTCP, launch.TransportShm:
-	default:
-		return usageErrorf("--transport %s: use auto, shm or tcp (an MPI library runs the application when mpbench built with -tags mpi is started by mpirun)", f.transport)
+	if err := checkTransport(f.transport, false); err != nil {
+		return fmt.Errorf("%w (an MPI library runs the application when mpbench built with -tags mpi is started by mpirun)", err)
 	}
 	if _, err := coll.ParseAlgorithms(f.coll); err != nil {
 		return usageErrorf("--coll: %v", err)

@@ -90,7 +90,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
 	fs.DurationVar(&f.stall, "stall", 0, "stop the job when rank 0 prints nothing for this long (default: 10 x -time, at least 2m; -1s: never)")
 	fs.IntVar(&f.eager, "eager", 0, "eager threshold in bytes: longer messages use rendezvous (0: the transport's default)")
-	fs.StringVar(&f.transport, "transport", "auto", "tcp, shm, or auto: shared memory between ranks on one host, TCP between hosts; mpi: the linked MPI library, started with its launcher (mpi builds)")
+	fs.StringVar(&f.transport, "transport", "auto", transportHelp(true))
 	fs.StringVar(&f.ifaddr, "ifaddr", "", "IP address of the interface TCP binds and advertises (default: the launcher's loopback)")
 	addHostFlags(fs, &f.hostOpts)
 	fs.DurationVar(&f.settle, "settle", bench.DefaultSettle, "barriers between the ranks for this long before the first benchmark, so that start-up activity is over before timing (0: none)")
@@ -241,10 +241,8 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if f.eager < 0 {
 		return o, usageErrorf("--eager %d: expected --eager BYTES with BYTES >= 0", f.eager)
 	}
-	switch f.transport {
-	case "auto", "tcp", "shm", "mpi":
-	default:
-		return o, usageErrorf("--transport %s: expected --transport auto, tcp, shm or mpi", f.transport)
+	if err := checkTransport(f.transport, true); err != nil {
+		return o, err
 	}
 	if f.ifaddr != "" && net.ParseIP(f.ifaddr) == nil {
 		return o, usageErrorf("--ifaddr %s: expected an IP address of this host's interface, e.g. 10.0.0.2", f.ifaddr)

@@ -101,7 +101,7 @@ controls), 130/143 interrupted.`,
 	fs.Float64Var(&f.minGain, "min-gain", 0.03, "smallest relative gain of the median that can replace the default (0.03 = 3%)")
 	fs.StringVar(&f.iter, "iter", "50,40", "IMB -iter of every measuring run")
 	fs.Float64Var(&f.timeLimit, "time", 0.1, "IMB -time of every measuring run: seconds per message size")
-	fs.StringVar(&f.transport, "transport", "auto", "auto|shm|tcp: mpbench's runtime; mpi: the linked MPI library's algorithms (binary built with -tags mpi)")
+	fs.StringVar(&f.transport, "transport", "auto", transportHelp(true))
 	fs.StringVarP(&f.out, "output", "o", "", "directory for the tuning files and the measurements (created if missing)")
 	fs.StringVar(&f.verify, "verify", "", "check the tuning in DIR (written by mpbench tune) against the default instead of tuning")
 	return cmd

@@ -1,7 +1,6 @@
 package shm
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,54 +91,6 @@ func newJob(t *testing.T, n int, o Options) ([]*Endpoint, []*collector) {
 	return out, cs
 }
 
-// TestFramesInOrder sends frames of every kind and many sizes, including
-// payloads many times the ring that must be streamed, and checks order and
-// content, with and without single copy.
-func TestFramesInOrder(t *testing.T) {
-	sizes := []int{0, 1, 7, 8, 31, 4096, 4097, 16383, 16384, 65536, 300000, 1 << 20}
-	for _, cma := range []int{-1, 0} {
-		t.Run(fmt.Sprintf("cma%d", cma), func(t *testing.T) {
-			eps, cs := newJob(t, 3, Options{RingBytes: 16 << 10, CMABytes: cma})
-			if got := eps[1].SingleCopy(0); got != (cma == 0) {
-				t.Logf("single copy from rank 0: %v (process_vm_readv permitted here?)", got)
-			}
-			var wg sync.WaitGroup
-			for src := range 3 {
-				if src == 1 {
-					continue
-				}
-				wg.Go(func() {
-					for i, n := range sizes {
-						h := transport.Header{Kind: transport.Eager, Context: 7, Source: int32(src), Tag: int32(i), Length: uint64(n)}
-						if err := eps[src].Send(1, h, pattern(n, src*100+i)); err != nil {
-							t.Errorf("rank %d send %d bytes: %v", src, n, err)
-							return
-						}
-						if err := eps[src].Send(1, transport.Header{Kind: transport.RTS, Source: int32(src), Tag: int32(i), Length: 1 << 40, Cookie: uint64(i)}, nil); err != nil {
-							t.Errorf("rank %d send RTS: %v", src, err)
-						}
-					}
-				})
-			}
-			wg.Wait()
-			frames := cs[1].wait(t, 4*len(sizes))
-			next := map[int32]int{}
-			for _, f := range frames {
-				src := f.h.Source
-				i := next[src] / 2
-				if next[src]%2 == 1 {
-					if f.h.Kind != transport.RTS || f.h.Length != 1<<40 || f.h.Cookie != uint64(i) || f.payload != nil {
-						t.Fatalf("from %d: frame %d is %+v, want the RTS with cookie %d", src, next[src], f.h, i)
-					}
-				} else if f.h.Kind != transport.Eager || int(f.h.Tag) != i || !bytes.Equal(f.payload, pattern(sizes[i], int(src)*100+i)) {
-					t.Fatalf("from %d: frame %d: %+v, %d payload bytes differ from the %d sent", src, next[src], f.h, len(f.payload), sizes[i])
-				}
-				next[src]++
-			}
-		})
-	}
-}
-
 // TestDiscardedPayload: a Handler that does not read still leaves the
 // stream in step and acknowledges a single-copy frame.
 func TestDiscardedPayload(t *testing.T) {
@@ -182,40 +133,6 @@ func TestDiscardedPayload(t *testing.T) {
 type handlerFunc func(transport.Header, func([]byte) error) error
 
 func (f handlerFunc) Deliver(h transport.Header, read func([]byte) error) error { return f(h, read) }
-
-// TestSendErrors: bad destinations and lengths, and sends after Close.
-func TestSendErrors(t *testing.T) {
-	eps, _ := newJob(t, 2, Options{})
-	if err := eps[0].Send(0, transport.Header{Kind: transport.CTS}, nil); err == nil {
-		t.Error("send to self: no error")
-	}
-	if err := eps[0].Send(2, transport.Header{Kind: transport.CTS}, nil); err == nil {
-		t.Error("send to rank 2 of 2: no error")
-	}
-	if err := eps[0].Send(1, transport.Header{Kind: transport.Eager, Length: 3}, []byte{1}); err == nil {
-		t.Error("length mismatch: no error")
-	}
-	eps[0].Close()
-	if err := eps[0].Send(1, transport.Header{Kind: transport.CTS}, nil); err != transport.ErrClosed {
-		t.Errorf("send after close: %v, want ErrClosed", err)
-	}
-	// The peer learns of the orderly close: its sends fail, no failure report.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		err := eps[1].Send(0, transport.Header{Kind: transport.CTS, Source: 1}, nil)
-		if err != nil {
-			var pe *transport.PeerError
-			if !asPeerError(err, &pe) || pe.Peer != 0 {
-				t.Errorf("send to a closed peer: %v, want a PeerError for rank 0", err)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("sends to a closed peer keep succeeding")
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
 
 func asPeerError(err error, pe **transport.PeerError) bool {
 	p, ok := err.(*transport.PeerError)

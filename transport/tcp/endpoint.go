@@ -227,3 +227,19 @@ func (e *Endpoint) close() {
 		}
 	}
 }
+
+// Kill fails the endpoint as a crashing process would: every connection is
+// closed at once, without a goodbye, so peers report this rank as failed
+// (fault injection for tests, transporttest.Killer). Nothing is reported
+// locally; Sends fail with ErrClosed; a later Close only waits for the
+// readers.
+func (e *Endpoint) Kill() {
+	e.startMu.Lock()
+	e.closing.Store(true)
+	e.startMu.Unlock()
+	for _, p := range e.peers {
+		if p != nil {
+			p.conn.Close()
+		}
+	}
+}
