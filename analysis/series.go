@@ -79,45 +79,52 @@ func ModeOf(r *result.Row) string {
 }
 
 // runConditionDefaults lists the run conditions that change what a
-// benchmark measures, by Meta.Info or Meta.Options key, with the values
-// that mean the tool's default (lower case; a condition at its default is
+// benchmark measures: the condition's name, where a run states it (a
+// Meta.Info key from the output's header, or a Meta.Options key from its
+// calling sequence; the first found counts) and the values that mean the
+// tool's default. Values are compared without an "MPI_" prefix, a final
+// '.' and case, so IMB's header "MPI_Datatype : MPI_INT" and its option
+// "-data_type int" state the same condition. A condition at its default is
 // left out of the key, so that a file that does not print it matches one
-// that prints the default). Sources: IMB's header ("MPI_Datatype : MPI_BYTE",
-// "MPI_Datatype for reductions : MPI_FLOAT", "MPI_Op : MPI_SUM") and its
-// -root_shift option (default off); OSU's "# Datatype: MPI_CHAR." line and
-// "[ window size: 64 ]" (osu_bw/osu_bibw/osu_mbw_mr default window 64).
+// that prints the default. Sources: IMB's header ("MPI_Datatype :
+// MPI_BYTE", "MPI_Datatype for reductions : MPI_FLOAT", "MPI_Op :
+// MPI_SUM") and options (-data_type, -red_data_type, -root_shift off,
+// -window_size 64 for Uniband/Biband); OSU's "# Datatype: MPI_CHAR." line
+// and "[ window size: 64 ]" (osu_bw/osu_bibw/osu_mbw_mr default 64).
 var runConditionDefaults = []struct {
-	key      string
-	options  bool // in Meta.Options, else Meta.Info
+	name     string
+	info     string // Meta.Info key, "" none
+	option   string // Meta.Options key, "" none
 	defaults []string
 }{
-	{"datatype", false, []string{"mpi_byte", "mpi_char"}},
-	{"red_datatype", false, []string{"mpi_float"}},
-	{"op", false, []string{"mpi_sum"}},
-	{"window_size", false, []string{"64"}},
-	{"root_shift", true, []string{"0", "off"}},
+	{"datatype", "datatype", "data_type", []string{"byte", "char"}},
+	{"reduction datatype", "red_datatype", "red_data_type", []string{"float"}},
+	{"op", "op", "", []string{"sum"}},
+	{"window", "window_size", "window_size", []string{"64"}},
+	{"root shift", "", "root_shift", []string{"0", "off"}},
 }
 
 // RunConditions returns the conditions of a run that change what is
-// measured and are not the tool's defaults, as "key=value" pairs joined
-// by ", " in a fixed order ("datatype=MPI_INT, window_size=16"), or "".
+// measured and are not the tool's defaults, as "name=value" pairs joined
+// by ", " in a fixed order ("datatype=int, window=16"), or "".
 func RunConditions(m result.Meta) string {
 	var out []string
 	for _, c := range runConditionDefaults {
-		src := m.Info
-		if c.options {
-			src = m.Options
+		v := m.Info[c.info]
+		if v == "" || c.info == "" {
+			v = m.Options[c.option]
 		}
-		v := strings.TrimSuffix(strings.TrimSpace(src[c.key]), ".")
-		if v == "" {
+		v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
+		v = strings.TrimPrefix(v, "mpi_")
+		if v == "" || c.option == "" && c.info == "" {
 			continue
 		}
 		def := false
 		for _, d := range c.defaults {
-			def = def || strings.EqualFold(v, d)
+			def = def || v == d
 		}
 		if !def {
-			out = append(out, c.key+"="+v)
+			out = append(out, c.name+"="+v)
 		}
 	}
 	return strings.Join(out, ", ")

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"math"
 
+	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/result"
 )
 
@@ -12,14 +14,28 @@ import (
 // flags, then see every count. Rows keep their file and line; the meta is
 // the first run's. When the runs' Mbytes differ, bandwidths are converted
 // to MB = 10^6 bytes. Problems stay with their own runs and are not
-// repeated. Only runs of one network should be combined: the result mixes
-// whatever it is given.
+// repeated. Runs whose conditions (analysis.RunConditions: a datatype,
+// op, window size or root shift other than the tool's default) differ
+// from the first run's measure something else: they are left out, each
+// named in a problem of the combined run. Only runs of one network
+// should be combined: the result mixes whatever else it is given.
 func Combine(runs []result.Run) result.Run {
 	var out result.Run
 	if len(runs) == 0 {
 		return out
 	}
 	out.Meta = runs[0].Meta
+	cond := analysis.RunConditions(runs[0].Meta)
+	kept := runs[:0:0]
+	for i, r := range runs {
+		if c := analysis.RunConditions(r.Meta); c != cond {
+			out.Problems = append(out.Problems, result.Problem{Msg: fmt.Sprintf("run %d%s is not combined: its conditions (%s) differ from the first run's (%s)",
+				i+1, runFile(r), orDefaults(c), orDefaults(cond))})
+			continue
+		}
+		kept = append(kept, r)
+	}
+	runs = kept
 	mbyte := runs[0].Meta.MByte
 	for _, r := range runs[1:] {
 		if r.Meta.MByte != mbyte {
@@ -41,4 +57,21 @@ func Combine(runs []result.Run) result.Run {
 	}
 	out.Meta.MByte = mbyte
 	return out
+}
+
+// runFile names the file a run was read from, " of FILE", from its first
+// row; "" when it has no row with a file.
+func runFile(r result.Run) string {
+	if len(r.Rows) > 0 && r.Rows[0].File != "" {
+		return " of " + r.Rows[0].File
+	}
+	return ""
+}
+
+// orDefaults names run conditions, "the tool's defaults" when none.
+func orDefaults(c string) string {
+	if c == "" {
+		return "the tool's defaults"
+	}
+	return c
 }

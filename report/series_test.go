@@ -314,3 +314,21 @@ func TestSpreadShownAndUsedAsNoise(t *testing.T) {
 		t.Errorf("4 B unchanged: %+v", r)
 	}
 }
+
+// TestCombineKeepsConditionsApart: --combine leaves out a run whose
+// conditions differ from the first run's (osu_bw with a window of 16
+// against the default 64) and says so.
+func TestCombineKeepsConditionsApart(t *testing.T) {
+	_, a := classRuns(t, "osu-bw-a.txt")
+	_, b := classRuns(t, "osu-bw-b-two-runs.txt")
+	b[1].Meta.Info = map[string]string{"window_size": "16"}
+	all := Combine([]result.Run{a[0], b[0], b[1]})
+	if len(all.Rows) != 2*23 || len(all.Problems) != 1 ||
+		!strings.Contains(all.Problems[0].Msg, "run 3 of ") || !strings.Contains(all.Problems[0].Msg, "conditions (window=16) differ from the first run's (the tool's defaults)") {
+		t.Errorf("%d rows, problems %v", len(all.Rows), all.Problems)
+	}
+	c := Compare([]Source{{"a", a}, {"b", b}})
+	if len(c.Unmatched) != 1 || c.Unmatched[0].Series.Conditions != "window=16" || c.Unmatched[0].In[0] != 1 {
+		t.Errorf("unmatched %+v", c.Unmatched)
+	}
+}

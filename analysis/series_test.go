@@ -1,0 +1,26 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+// TestRunConditions: a condition at the tool's default is no condition;
+// IMB's header and its option state one datatype alike.
+func TestRunConditions(t *testing.T) {
+	for _, c := range []struct {
+		info, options map[string]string
+		want          string
+	}{
+		{map[string]string{"datatype": "MPI_BYTE", "red_datatype": "MPI_FLOAT", "op": "MPI_SUM"}, nil, ""},
+		{map[string]string{"datatype": "MPI_CHAR."}, map[string]string{"root_shift": "off"}, ""},
+		{map[string]string{"datatype": "MPI_INT"}, map[string]string{"data_type": "int"}, "datatype=int"},
+		{nil, map[string]string{"data_type": "int", "root_shift": "1", "window_size": "16"}, "datatype=int, window=16, root shift=1"},
+		{map[string]string{"window_size": "64", "op": "MPI_MAX"}, nil, "op=max"},
+	} {
+		if got := RunConditions(result.Meta{Info: c.info, Options: c.options}); got != c.want {
+			t.Errorf("info %v options %v: %q, want %q", c.info, c.options, got, c.want)
+		}
+	}
+}
