@@ -95,6 +95,9 @@ type MatmulPrediction struct {
 	RowsUsec    float64 // q x multi_p Bcast_q(M/n), usec
 	ColsUsec    float64 // p x multi_q Bcast_p(M/n), usec
 	TotalS      float64 // (RowsUsec + ColsUsec) / 10^6, seconds
+	// BcastQ and BcastP are the Bcast times used, Bcast_q and Bcast_p of
+	// one block, with their sources.
+	BcastQ, BcastP BcastEstimate
 }
 
 // PredictMatmulComm predicts the communication time of the block matrix
@@ -105,29 +108,39 @@ type MatmulPrediction struct {
 //
 // where multi_p Bcast_q is p simultaneous Bcasts among q ranks, costing
 // one Bcast_q on a Switched network and p of them on a Shared one
-// (expression 4.5). Errors: n < 1, matrixBytes <= 0, or a Bcast time
-// missing for p or q ranks.
+// (expression 4.5), the Bcast times by the thesis's rule (BcastTimes.Usec).
+// Errors: n < 1, matrixBytes <= 0, or a Bcast time missing for p or q
+// ranks.
 func PredictMatmulComm(matrixBytes int64, n int, medium Medium, bt BcastTimes) (MatmulPrediction, error) {
+	return PredictMatmul(matrixBytes, n, medium, func(procs int, bytes int64) (BcastEstimate, error) {
+		u, err := bt.Usec(procs, bytes)
+		return BcastEstimate{Procs: procs, Bytes: bytes, Usec: u, Source: "thesis rule"}, err
+	})
+}
+
+// PredictMatmul is expression 4.4 with the Bcast times of est (for
+// example BcastEstimator.Estimate: measured, interpolated or modelled).
+// Errors: n < 1, matrixBytes <= 0, or est's error for p or q ranks.
+func PredictMatmul(matrixBytes int64, n int, medium Medium, est func(procs int, bytes int64) (BcastEstimate, error)) (MatmulPrediction, error) {
 	if n < 1 || matrixBytes <= 0 {
 		return MatmulPrediction{}, fmt.Errorf("matrix product prediction: need n >= 1 nodes and a matrix > 0 bytes (got %d, %d)", n, matrixBytes)
 	}
 	p, q := Grid(n)
 	block := int64(math.Round(float64(matrixBytes) / float64(n)))
 	pr := MatmulPrediction{Nodes: n, P: p, Q: q, Medium: medium, BlockBytes: block}
-	bq, err := bt.Usec(q, block)
-	if err != nil {
+	var err error
+	if pr.BcastQ, err = est(q, block); err != nil {
 		return pr, fmt.Errorf("matrix product on %d = %dx%d nodes: %w", n, p, q, err)
 	}
-	bp, err := bt.Usec(p, block)
-	if err != nil {
+	if pr.BcastP, err = est(p, block); err != nil {
 		return pr, fmt.Errorf("matrix product on %d = %dx%d nodes: %w", n, p, q, err)
 	}
 	multiP, multiQ := 1.0, 1.0
 	if medium == Shared {
 		multiP, multiQ = float64(p), float64(q)
 	}
-	pr.RowsUsec = float64(q) * multiP * bq
-	pr.ColsUsec = float64(p) * multiQ * bp
+	pr.RowsUsec = float64(q) * multiP * pr.BcastQ.Usec
+	pr.ColsUsec = float64(p) * multiQ * pr.BcastP.Usec
 	pr.TotalS = (pr.RowsUsec + pr.ColsUsec) / 1e6
 	return pr, nil
 }

@@ -1,0 +1,193 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/result"
+)
+
+// Interp returns the Bcast time in usec for bytes on procs ranks
+// interpolated between the two measured sizes around it, linearly in
+// log(time) against log(size) (exact at a measured size), and whether it
+// could: false when procs ranks were not measured or bytes lies outside
+// the measured sizes.
+func (bt BcastTimes) Interp(procs int, bytes int64) (float64, bool) {
+	pts := bt.byProcs[procs]
+	if len(pts) == 0 || bytes < pts[0].Bytes || bytes > pts[len(pts)-1].Bytes {
+		return math.NaN(), false
+	}
+	i := sort.Search(len(pts), func(i int) bool { return pts[i].Bytes >= bytes })
+	if pts[i].Bytes == bytes {
+		return pts[i].Usec, true
+	}
+	lo, hi := pts[i-1], pts[i]
+	w := math.Log(float64(bytes)/float64(lo.Bytes)) / math.Log(float64(hi.Bytes)/float64(lo.Bytes))
+	return math.Exp(math.Log(lo.Usec) + w*math.Log(hi.Usec/lo.Usec)), true
+}
+
+// Procs returns the rank counts with measured Bcast times, ascending.
+func (bt BcastTimes) Procs() []int {
+	var out []int
+	for p := range bt.byProcs {
+		out = append(out, p)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// BcastModel predicts Bcast times from a Hockney fit of point-to-point
+// times (a message of n bytes costs alpha + n beta) and the cost formula
+// of the algorithm that Algorithms (coll's decision table by default,
+// modelled on MPICH's) picks for the rank count and size, as package
+// coll documents them (Thakur, Rabenseifner & Gropp 2005; Barnett et al.
+// 1996):
+//
+//	linear             (p-1)(alpha + n beta)
+//	binomial           ceil(log2 p)(alpha + n beta)
+//	pipeline, seg s    (p-1 + ceil(n/s)-1)(alpha + s beta)
+//	scatter_allgather  (log2 p + p-1) alpha + 2 (p-1)/p n beta
+//
+// It is a model: it knows neither the MPI library's real algorithm nor
+// contention beyond the formula.
+type BcastModel struct {
+	Fit  Fit             // alpha = Fit.AlphaUsec, beta = Fit.BetaInv (usec, usec/byte)
+	From string          // what the fit was made from, e.g. "PingPong, 2 ranks"
+	Alg  coll.Algorithms // the algorithm choice (zero: coll's decision table)
+}
+
+// Usec returns the modelled Bcast time in usec of bytes on p ranks, and
+// the algorithm whose formula gave it.
+func (m BcastModel) Usec(p int, bytes int64) (float64, string) {
+	if p <= 1 {
+		return 0, "none"
+	}
+	a, b, n, pf := m.Fit.AlphaUsec, m.Fit.BetaInv, float64(bytes), float64(p)
+	ch, _ := m.Alg.Select("bcast", p, int(bytes))
+	switch ch.Algorithm {
+	case "linear":
+		return (pf - 1) * (a + n*b), ch.Algorithm
+	case "pipeline":
+		seg := float64(ch.Segment)
+		if seg <= 0 {
+			seg = coll.DefaultSegment
+		}
+		seg = min(seg, max(n, 1))
+		return (pf - 1 + math.Ceil(n/seg) - 1) * (a + seg*b), ch.String()
+	case "scatter_allgather":
+		return (math.Log2(pf)+pf-1)*a + 2*(pf-1)/pf*n*b, ch.Algorithm
+	}
+	return math.Ceil(math.Log2(pf)) * (a + n*b), "binomial"
+}
+
+// FitBcastModel fits the point-to-point model of a BcastModel to rows:
+// the PingPong rows (t = alpha + n beta, half the round trip) when there
+// are any, else the Bcast rows on 2 ranks (one message). Error when
+// neither gives a fit.
+func FitBcastModel(rows []result.Row) (BcastModel, error) {
+	var pp, b2 []Point
+	for i := range rows {
+		r := &rows[i]
+		if r.Bytes <= 0 || !(r.Time() > 0) || r.Multi != result.MultiNone {
+			continue
+		}
+		switch n := normBenchmark(r.Benchmark); {
+		case n == "pingpong" || n == "osulatency":
+			pp = append(pp, Point{r.Bytes, r.Time()})
+		case (n == "bcast" || n == "osubcast") && r.Processes == 2:
+			b2 = append(b2, Point{r.Bytes, r.Time()})
+		}
+	}
+	for _, src := range []struct {
+		pts  []Point
+		from string
+	}{{pp, "PingPong"}, {b2, "Bcast on 2 ranks"}} {
+		if len(src.pts) == 0 {
+			continue
+		}
+		f, err := FitHockney(src.pts, FitOptions{})
+		if err == nil && f.AlphaUsec >= 0 && f.BetaInv > 0 {
+			return BcastModel{Fit: f, From: src.from}, nil
+		}
+	}
+	return BcastModel{}, fmt.Errorf("no PingPong rows and no Bcast rows on 2 ranks to fit the Hockney model to (need sizes > 0 with a positive time)")
+}
+
+// BcastEstimate is one Bcast time used in a prediction and where it came
+// from.
+type BcastEstimate struct {
+	Procs  int
+	Bytes  int64
+	Usec   float64
+	Source string // "measured", "interpolated", or "model (<algorithm>)"
+}
+
+// BcastEstimator gives Bcast times from measured tables where it can and
+// from a model elsewhere.
+type BcastEstimator struct {
+	Times BcastTimes
+	Model *BcastModel // nil: measured and interpolated times only
+}
+
+// Estimate returns the Bcast time of bytes on procs ranks: 0 on one rank;
+// the measured time, or one interpolated on a log scale between measured
+// sizes (Interp); else the model's. Error when neither applies.
+func (e BcastEstimator) Estimate(procs int, bytes int64) (BcastEstimate, error) {
+	est := BcastEstimate{Procs: procs, Bytes: bytes}
+	if procs <= 1 {
+		est.Source = "none (1 rank)"
+		return est, nil
+	}
+	if u, ok := e.Times.Interp(procs, bytes); ok {
+		est.Usec, est.Source = u, "interpolated"
+		if pts := e.Times.byProcs[procs]; pts[sort.Search(len(pts), func(i int) bool { return pts[i].Bytes >= bytes })].Bytes == bytes {
+			est.Source = "measured"
+		}
+		return est, nil
+	}
+	if e.Model == nil {
+		return est, fmt.Errorf("no Bcast measured on %d ranks around %d bytes, and no model to fall back on", procs, bytes)
+	}
+	u, alg := e.Model.Usec(procs, bytes)
+	est.Usec, est.Source = u, "model ("+alg+")"
+	return est, nil
+}
+
+// MediumFromABG takes the switched/shared verdict for the matrix product's
+// simultaneous Bcasts from the ABG classification of rows
+// (ClassifyScaling of ABGTable): at the largest size classified, the
+// majority of the benchmarks' verdicts between switch-like and
+// shared-medium-like. The evidence names the votes. Error when rows hold
+// no series to classify, or the verdicts tie.
+func MediumFromABG(rows []result.Row) (Medium, string, error) {
+	abg, _ := ABGTable(rows, -1)
+	sc := ClassifyScaling(abg)
+	var top int64 = -1
+	for _, s := range sc {
+		top = max(top, s.Bytes)
+	}
+	sw, sh := 0, 0
+	for _, s := range sc {
+		if s.Bytes != top {
+			continue
+		}
+		switch s.Class {
+		case SwitchLike:
+			sw++
+		case SharedMedium:
+			sh++
+		}
+	}
+	ev := fmt.Sprintf("ABG at %d B: %d benchmarks switch-like, %d shared-medium-like", top, sw, sh)
+	switch {
+	case top < 0:
+		return Switched, "", fmt.Errorf("no benchmark with ABG at several process counts to classify the network by (run Multi-PingPong, Sendrecv or Exchange at 2 or more process counts)")
+	case sw > sh:
+		return Switched, ev, nil
+	case sh > sw:
+		return Shared, ev, nil
+	}
+	return Switched, ev, fmt.Errorf("the network's class is undecided (%s)", ev)
+}

@@ -1,0 +1,112 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/mpbench/mpbench/result"
+)
+
+func bcastRow(procs int, bytes int64, usec float64) result.Row {
+	r := result.NewRow("Bcast", procs, bytes)
+	r.TMax = usec
+	return r
+}
+
+// TestBcastInterp checks the log-scale interpolation: exact at measured
+// sizes, exact between them for a power law (t = c x^0.5 here), and
+// refused outside the measured sizes or rank counts.
+func TestBcastInterp(t *testing.T) {
+	bt := NewBcastTimes([]result.Row{bcastRow(4, 1024, 32), bcastRow(4, 4096, 64), bcastRow(2, 1024, 10)})
+	if u, ok := bt.Interp(4, 4096); !ok || u != 64 {
+		t.Errorf("at a measured size: %g %v", u, ok)
+	}
+	if u, ok := bt.Interp(4, 2048); !ok || math.Abs(u-32*math.Sqrt2) > 1e-9 {
+		t.Errorf("2048 B between 1024 (32 us) and 4096 (64 us): %g, want %g", u, 32*math.Sqrt2)
+	}
+	for _, c := range []struct {
+		p int
+		b int64
+	}{{4, 512}, {4, 8192}, {8, 2048}} {
+		if _, ok := bt.Interp(c.p, c.b); ok {
+			t.Errorf("%d ranks, %d B interpolated", c.p, c.b)
+		}
+	}
+	if p := bt.Procs(); len(p) != 2 || p[0] != 2 || p[1] != 4 {
+		t.Errorf("Procs %v", p)
+	}
+}
+
+// TestBcastModelFormulas checks the cost formulas against coll's decision
+// table choices with alpha = 10 us, beta = 0.01 us/B.
+func TestBcastModelFormulas(t *testing.T) {
+	m := BcastModel{Fit: Fit{AlphaUsec: 10, BetaInv: 0.01}}
+	if u, alg := m.Usec(8, 100); alg != "binomial" || math.Abs(u-3*(10+1)) > 1e-9 {
+		t.Errorf("8 ranks, 100 B: %g us by %s, want binomial 33", u, alg)
+	}
+	// A long message on 8 ranks: MPICH's scatter + allgather.
+	n := int64(1 << 20)
+	if u, alg := m.Usec(8, n); alg != "scatter_allgather" || math.Abs(u-((3+7)*10+2*7.0/8*float64(n)*0.01)) > 1e-6 {
+		t.Errorf("8 ranks, 1 MiB: %g us by %s", u, alg)
+	}
+	if u, _ := m.Usec(1, n); u != 0 {
+		t.Errorf("one rank: %g", u)
+	}
+}
+
+// TestFitBcastModelAndEstimate fits the model to exact PingPong rows and
+// checks the estimator's order: measured, interpolated, model.
+func TestFitBcastModelAndEstimate(t *testing.T) {
+	var rows []result.Row
+	for _, b := range []int64{1, 1024, 65536, 1 << 20} {
+		r := result.NewRow("PingPong", 2, b)
+		r.TMax = 5 + 0.001*float64(b)
+		rows = append(rows, r)
+	}
+	rows = append(rows, bcastRow(2, 1024, 7), bcastRow(2, 4096, 11))
+	m, err := FitBcastModel(rows)
+	if err != nil || math.Abs(m.Fit.AlphaUsec-5) > 1e-6 || math.Abs(m.Fit.BetaInv-0.001) > 1e-9 || m.From != "PingPong" {
+		t.Fatalf("fit %+v %v", m, err)
+	}
+	e := BcastEstimator{Times: NewBcastTimes(rows), Model: &m}
+	for _, c := range []struct {
+		p      int
+		b      int64
+		source string
+		usec   float64
+	}{{2, 1024, "measured", 7}, {2, 2048, "interpolated", 7 * math.Pow(11.0/7, 0.5)}, {2, 1 << 20, "model (binomial)", 5 + 0.001*(1<<20)}, {1, 5, "none (1 rank)", 0}} {
+		got, err := e.Estimate(c.p, c.b)
+		if err != nil || got.Source != c.source || math.Abs(got.Usec-c.usec) > 1e-6*math.Max(1, c.usec) {
+			t.Errorf("%d ranks, %d B: %+v %v; want %s %g", c.p, c.b, got, err, c.source, c.usec)
+		}
+	}
+	if _, err := (BcastEstimator{Times: NewBcastTimes(rows)}).Estimate(4, 100); err == nil {
+		t.Error("no model, nothing measured on 4 ranks: estimated anyway")
+	}
+	if _, err := FitBcastModel(rows[4:5]); err == nil {
+		t.Error("one Bcast size fitted")
+	}
+}
+
+// TestMediumFromABGStudy takes the verdict for the study's networks from
+// the ABG of tables 4.5-4.16: switches carry simultaneous Bcasts in
+// parallel, hub and wifi serialise them (expression 4.5).
+func TestMediumFromABGStudy(t *testing.T) {
+	rows, _, _ := abgRows(t)
+	for net, want := range map[string]Medium{"switch100": Switched, "switch10": Switched, "hub10": Shared, "wifi54": Shared} {
+		var sub []result.Row
+		for _, r := range rows {
+			if r.File == net {
+				sub = append(sub, r)
+			}
+		}
+		got, ev, err := MediumFromABG(sub)
+		if err != nil || got != want || !strings.Contains(ev, "ABG at 4194304 B") {
+			t.Errorf("%s: %v (%s) %v, want %v", net, got, ev, err, want)
+		}
+	}
+	if _, _, err := MediumFromABG([]result.Row{bcastRow(2, 1024, 7)}); err == nil {
+		t.Error("a verdict without ABG series")
+	}
+}
