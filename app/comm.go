@@ -25,6 +25,7 @@ type Comm struct {
 type clock struct {
 	seconds float64
 	calls   int64
+	wait    float64 // seconds in Sync barriers, not in seconds
 }
 
 // NewComm wraps c, whose collectives run with alg.
@@ -55,8 +56,23 @@ func (c *Comm) CommSeconds() float64 { return c.clock.seconds }
 // CommCalls is the number of calls counted in CommSeconds.
 func (c *Comm) CommCalls() int64 { return c.clock.calls }
 
-// ResetClock sets CommSeconds and CommCalls to zero, at the start of a
-// timed part.
+// WaitSeconds is the wall time spent so far in Sync, in seconds.
+func (c *Comm) WaitSeconds() float64 { return c.clock.wait }
+
+// Sync is a barrier whose time counts as waiting, not as communication:
+// an application calls it before a collective so that the collective's
+// time is its transfer alone, as IMB measures collectives (the ranks enter
+// it together), and the time ranks spend waiting for each other (load
+// imbalance, a root still computing) is told apart.
+func (c *Comm) Sync() error {
+	t0 := c.c.Wtime()
+	err := c.alg.Barrier(c.c)
+	c.clock.wait += c.c.Wtime() - t0
+	return err
+}
+
+// ResetClock sets CommSeconds, CommCalls and WaitSeconds to zero, at the
+// start of a timed part.
 func (c *Comm) ResetClock() { *c.clock = clock{} }
 
 // timed runs f and adds its wall time to the clock.

@@ -15,6 +15,7 @@ type RankTimes struct {
 	Total   float64 // wall time of the timed part, T(N)
 	Compute float64 // time inside the application's own kernels
 	Comm    float64 // time inside communication calls (Comm.CommSeconds)
+	Wait    float64 // time in synchronising barriers (Comm.WaitSeconds), 0 without
 }
 
 // Report is the outcome of one run of an application, complete on rank 0
@@ -50,7 +51,7 @@ type Report struct {
 func (r *Report) Max() RankTimes {
 	var m RankTimes
 	for _, t := range r.Ranks {
-		m.Total, m.Compute, m.Comm = max(m.Total, t.Total), max(m.Compute, t.Compute), max(m.Comm, t.Comm)
+		m.Total, m.Compute, m.Comm, m.Wait = max(m.Total, t.Total), max(m.Compute, t.Compute), max(m.Comm, t.Comm), max(m.Wait, t.Wait)
 	}
 	return m
 }
@@ -59,10 +60,10 @@ func (r *Report) Max() RankTimes {
 func (r *Report) Avg() RankTimes {
 	var a RankTimes
 	for _, t := range r.Ranks {
-		a.Total, a.Compute, a.Comm = a.Total+t.Total, a.Compute+t.Compute, a.Comm+t.Comm
+		a.Total, a.Compute, a.Comm, a.Wait = a.Total+t.Total, a.Compute+t.Compute, a.Comm+t.Comm, a.Wait+t.Wait
 	}
 	if n := float64(len(r.Ranks)); n > 0 {
-		a.Total, a.Compute, a.Comm = a.Total/n, a.Compute/n, a.Comm/n
+		a.Total, a.Compute, a.Comm, a.Wait = a.Total/n, a.Compute/n, a.Comm/n, a.Wait/n
 	}
 	return a
 }
@@ -73,10 +74,10 @@ func GatherTimes(c *Comm, mine RankTimes) ([]RankTimes, error) {
 	if c.Size() == 1 {
 		return []RankTimes{mine}, nil
 	}
-	send := []float64{mine.Total, mine.Compute, mine.Comm}
+	send := []float64{mine.Total, mine.Compute, mine.Comm, mine.Wait}
 	var recv []float64
 	if c.Rank() == 0 {
-		recv = make([]float64, 3*c.Size())
+		recv = make([]float64, 4*c.Size())
 	}
 	if err := c.alg.Gather(c.Raw(), Float64Bytes(send), Float64Bytes(recv), 0); err != nil {
 		return nil, fmt.Errorf("gathering the ranks' times: %w", err)
@@ -86,7 +87,7 @@ func GatherTimes(c *Comm, mine RankTimes) ([]RankTimes, error) {
 	}
 	out := make([]RankTimes, c.Size())
 	for i := range out {
-		out[i] = RankTimes{recv[3*i], recv[3*i+1], recv[3*i+2]}
+		out[i] = RankTimes{recv[4*i], recv[4*i+1], recv[4*i+2], recv[4*i+3]}
 	}
 	return out, nil
 }
@@ -116,7 +117,8 @@ func (r *Report) Name() string {
 // Row is the run as a result row: Benchmark is Name(), Processes NP,
 // Bytes the problem size in elements, Repetitions 1, t_min/t_max/t_avg
 // the total time over the ranks in usec, and Extra the times split
-// (compute_max_s, compute_avg_s, comm_max_s, comm_avg_s, in seconds), mops
+// (compute_max_s, compute_avg_s, comm_max_s, comm_avg_s, and
+// wait_max_s, wait_avg_s when the run synchronised, in seconds), mops
 // and verified (1 or 0; left out when Unchecked).
 func (r *Report) Row() result.Row {
 	row := result.NewRow(r.Name(), r.NP, r.Elements)
@@ -131,6 +133,9 @@ func (r *Report) Row() result.Row {
 		"compute_max_s": mx.Compute, "compute_avg_s": av.Compute,
 		"comm_max_s": mx.Comm, "comm_avg_s": av.Comm,
 		"mops": r.Mops,
+	}
+	if mx.Wait > 0 {
+		row.Extra["wait_max_s"], row.Extra["wait_avg_s"] = mx.Wait, av.Wait
 	}
 	switch {
 	case r.Verified:
@@ -178,14 +183,26 @@ func (r *Report) Print(w io.Writer) error {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, " %s\n", n)
 	}
-	fmt.Fprintf(&b, "\n Time split (seconds; compute: the application's kernels, comm: inside communication calls)\n")
-	fmt.Fprintf(&b, " %8s %12s %12s %12s %8s\n", "rank", "total", "compute", "comm", "comm %")
+	wait := mx.Wait > 0
+	fmt.Fprintf(&b, "\n Time split (seconds; compute: the application's kernels, comm: inside communication calls")
+	if wait {
+		fmt.Fprintf(&b, ",\n wait: in the barriers before them")
+	}
+	fmt.Fprintf(&b, ")\n %8s %12s %12s %12s", "rank", "total", "compute", "comm")
+	if wait {
+		fmt.Fprintf(&b, " %12s", "wait")
+	}
+	fmt.Fprintf(&b, " %8s\n", "comm %")
 	row := func(name string, t RankTimes) {
 		share := 0.0
 		if t.Total > 0 {
 			share = 100 * t.Comm / t.Total
 		}
-		fmt.Fprintf(&b, " %8s %12.4f %12.4f %12.4f %8.1f\n", name, t.Total, t.Compute, t.Comm, share)
+		fmt.Fprintf(&b, " %8s %12.4f %12.4f %12.4f", name, t.Total, t.Compute, t.Comm)
+		if wait {
+			fmt.Fprintf(&b, " %12.4f", t.Wait)
+		}
+		fmt.Fprintf(&b, " %8.1f\n", share)
 	}
 	for i, t := range r.Ranks {
 		row(fmt.Sprint(i), t)

@@ -61,6 +61,12 @@ type Config struct {
 	// Verify compares C with a serial product on rank 0; N must be at
 	// most MaxVerify.
 	Verify bool
+	// Sync enters every Bcast together: a barrier of the row (column)
+	// before each row (column) Bcast, its time counted as waiting
+	// (app.Comm.Sync), so that the communication time is the Bcasts'
+	// transfers alone, as IMB measures Bcast and as expression 4.4
+	// predicts it.
+	Sync bool
 }
 
 // Part returns the bounds [lo, hi) of part k when n is cut into parts
@@ -161,6 +167,9 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 			if ka == gj {
 				aBlk = ownA
 			}
+			if err := syncIf(cfg.Sync, rowComm); err != nil {
+				return nil, err
+			}
 			if err := rowComm.Bcast(app.Float64Bytes(aBlk.Data), ka); err != nil {
 				return nil, fmt.Errorf("row Bcast %d of %d: %w", ka+1, q, err)
 			}
@@ -171,6 +180,9 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 			bBlk = blas64.General{Rows: hi - lo, Cols: c1 - c0, Stride: max(c1-c0, 1), Data: bbuf[:(hi-lo)*(c1-c0)]}
 			if kb == gi {
 				bBlk = ownB
+			}
+			if err := syncIf(cfg.Sync, colComm); err != nil {
+				return nil, err
 			}
 			if err := colComm.Bcast(app.Float64Bytes(bBlk.Data), kb); err != nil {
 				return nil, fmt.Errorf("column Bcast %d of %d: %w", kb+1, p, err)
@@ -191,7 +203,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		compute += c.Wtime() - t
 		done = hi
 	}
-	mine := app.RankTimes{Total: c.Wtime() - t0, Compute: compute, Comm: c.CommSeconds()}
+	mine := app.RankTimes{Total: c.Wtime() - t0, Compute: compute, Comm: c.CommSeconds(), Wait: c.WaitSeconds()}
 
 	rep := &app.Report{App: "matmul", Size: fmt.Sprint(n), Elements: int64(n), NP: np,
 		OpType: "floating point (2 n^3)"}
@@ -223,6 +235,15 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		rep.Verification = fmt.Sprintf("serial product on rank 0, max relative error %.3g (limit %g)", e, Tolerance)
 	}
 	return rep, nil
+}
+
+// syncIf enters a barrier of c (time counted as waiting) when sync is set
+// and c has more than one rank.
+func syncIf(sync bool, c *app.Comm) error {
+	if !sync || c.Size() == 1 {
+		return nil
+	}
+	return c.Sync()
 }
 
 // gatherC collects every rank's C block into the whole n x n matrix on

@@ -56,17 +56,18 @@ func TestPartCoversOrder(t *testing.T) {
 
 // TestDistributedProduct runs the product on grids 1x1, 1x2, 1x3, 2x2,
 // 2x3 and 2x4 (orders not divisible by the grid included) and checks the
-// result, the Bcast count and the time split on every rank.
+// result, the Bcast count and the time split on every rank, with and
+// without the barriers of Sync (whose time is waiting, not communication).
 func TestDistributedProduct(t *testing.T) {
 	for _, tc := range []struct {
-		np, n  int
-		square bool
-	}{{1, 20, false}, {2, 33, false}, {3, 31, true}, {4, 40, true}, {6, 29, false}, {8, 50, false}} {
+		np, n        int
+		square, sync bool
+	}{{1, 20, false, false}, {2, 33, false, true}, {3, 31, true, false}, {4, 40, true, true}, {6, 29, false, false}, {8, 50, false, true}} {
 		reps := make([]*app.Report, tc.np)
 		calls := make([]int64, tc.np)
 		commtest.Run(t, tc.np, comm.Config{}, func(c comm.Comm) error {
 			ac := app.NewComm(c, coll.Algorithms{})
-			rep, err := Run(ac, Config{N: tc.n, Square: tc.square, Verify: true})
+			rep, err := Run(ac, Config{N: tc.n, Square: tc.square, Verify: true, Sync: tc.sync})
 			reps[c.Rank()], calls[c.Rank()] = rep, ac.CommCalls()
 			return err
 		})
@@ -84,8 +85,11 @@ func TestDistributedProduct(t *testing.T) {
 			}
 		}
 		for r, rt := range rep.Ranks {
-			if rt.Total <= 0 || rt.Compute <= 0 || rt.Comm < 0 || rt.Compute+rt.Comm > rt.Total*1.0001 {
+			if rt.Total <= 0 || rt.Compute <= 0 || rt.Comm < 0 || rt.Compute+rt.Comm+rt.Wait > rt.Total*1.0001 {
 				t.Errorf("np %d rank %d: times %+v inconsistent", tc.np, r, rt)
+			}
+			if (rt.Wait > 0) != (tc.sync && tc.np > 1) {
+				t.Errorf("np %d sync %v rank %d: wait %g", tc.np, tc.sync, r, rt.Wait)
 			}
 		}
 		if want := 2 * math.Pow(float64(tc.n), 3) / rep.Max().Total / 1e6; math.Abs(rep.Mops-want) > 1e-9*want {

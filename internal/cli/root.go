@@ -70,7 +70,7 @@ in the GNU form (--npmin 2).`,
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
 	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
-	root.AddCommand(newAppCmd(inv), newScalingCmd(inv))
+	root.AddCommand(newAppCmd(inv), newScalingCmd(inv), newPredictCmd())
 	root.AddCommand(newTestbedCmd(), newTransferCmd())
 	root.AddCommand(newTuneCmd(inv))
 	return root

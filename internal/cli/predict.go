@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/app/matmul"
+	"github.com/mpbench/mpbench/result"
+)
+
+// newPredictCmd is "mpbench predict": application times predicted from
+// benchmark tables.
+func newPredictCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "predict APP [options]",
+		Short: "Predict an application's communication time from benchmark tables",
+	}
+	cmd.AddCommand(newPredictMatmulCmd())
+	return cmd
+}
+
+// predictFlags are the options of "mpbench predict matmul".
+type predictFlags struct {
+	bench   []string
+	scaling []string
+	n       int
+	np      []int
+	net     string
+}
+
+// newPredictMatmulCmd is "mpbench predict matmul".
+func newPredictMatmulCmd() *cobra.Command {
+	var f predictFlags
+	cmd := &cobra.Command{
+		Use:   "matmul --bench FILE [-n 2000] [--np 2,4,8,16] [--net switch|shared|auto] [--scaling FILE]",
+		Short: "Predict the block matrix product's communication from measured Bcast tables (the study's expressions 4.4 and 4.5)",
+		Long: `Predicts the communication time of "mpbench app matmul" on N = p x q ranks as the
+study does (section 4.3.3, expression 4.4): q x multi_p Bcast_q(M/N) +
+p x multi_q Bcast_p(M/N), M the bytes of one n x n float64 matrix, where p
+simultaneous Bcasts cost one Bcast on a switched network and p of them on a
+shared one (expression 4.5).
+
+Bcast times come from the --bench files (IMB, OSU or mpbench output of any
+version): measured at the block size, or interpolated on a log scale between
+the measured sizes around it. Where the rank count or the size was not
+measured, from a model: a Hockney fit of the files' PingPong (else of their
+Bcast on 2 ranks) with the cost formula of the Bcast algorithm coll's decision
+table picks; the source column says which, so predictions for N beyond the
+machine (--np 64,1024) are labelled as the model's. --net auto takes the
+switched/shared verdict from the ABG classification of the same files
+(Multi-PingPong, Sendrecv, Exchange at several process counts). --scaling
+reads mpbench app matmul or mpbench scaling result files and prints the
+measured communication (median over runs of the maximum over ranks) beside
+the prediction.`,
+		Example: `  mpbench run -np 4 -npmin 2 Bcast PingPong --json bc.jsonl
+  mpbench scaling --np 1,2,4 --json mm.jsonl -- app matmul -n 1000
+  mpbench predict matmul --bench bc.jsonl -n 1000 --np 2,4,64 --net switch --scaling mm.jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPredictMatmul(cmd, &f) },
+	}
+	fs := cmd.Flags()
+	fs.StringSliceVar(&f.bench, "bench", nil, "benchmark result files with Bcast (and PingPong) tables (required; repeat or comma-separate)")
+	fs.StringSliceVar(&f.scaling, "scaling", nil, "result files of mpbench app matmul or mpbench scaling: the measured communication")
+	fs.IntVarP(&f.n, "n", "n", 2000, "matrix order n")
+	fs.IntSliceVar(&f.np, "np", []int{2, 4, 8, 16}, "process counts to predict for")
+	fs.StringVar(&f.net, "net", "auto", "switch (simultaneous Bcasts in parallel), shared (serialised: hub, wifi), or auto (from the files' ABG)")
+	return cmd
+}
+
+// runPredictMatmul reads the files and prints the prediction table.
+func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
+	if len(f.bench) == 0 {
+		return usageErrorf("predict matmul needs --bench FILE: a result file with Bcast tables (e.g. from mpbench run -np 4 -npmin 2 Bcast PingPong --json bc.jsonl)")
+	}
+	if f.n < 1 {
+		return usageErrorf("-n %d: the matrix order must be >= 1", f.n)
+	}
+	for _, np := range f.np {
+		if np < 1 {
+			return usageErrorf("--np: process count %d must be >= 1", np)
+		}
+	}
+	if f.net != "switch" && f.net != "shared" && f.net != "auto" {
+		return usageErrorf("--net %s: use switch, shared or auto", f.net)
+	}
+	rows, err := loadRows(cmd, f.bench)
+	if err != nil {
+		return err
+	}
+	bt := analysis.NewBcastTimes(rows)
+	est := analysis.BcastEstimator{Times: bt}
+	modelNote := "none (no PingPong or 2-rank Bcast to fit)"
+	if m, err := analysis.FitBcastModel(rows); err == nil {
+		est.Model = &m
+		modelNote = fmt.Sprintf("Hockney fit of %s (alpha %.4g us, %.4g MB/s) with coll's Bcast cost formulas", m.From, m.Fit.AlphaUsec, m.Fit.BandwidthMBps)
+	}
+	if len(bt.Procs()) == 0 && est.Model == nil {
+		return usageErrorf("%v: no Bcast or PingPong table; measure one with 'mpbench run -np 4 -npmin 2 Bcast PingPong --json FILE'", f.bench)
+	}
+	medium, verdict := analysis.Switched, "given (--net switch)"
+	switch f.net {
+	case "shared":
+		medium, verdict = analysis.Shared, "given (--net shared)"
+	case "auto":
+		var ev string
+		if medium, ev, err = analysis.MediumFromABG(rows); err != nil {
+			return usageErrorf("--net auto: %v; give --net switch or --net shared", err)
+		}
+		verdict = "from the files' ABG: " + ev
+	}
+	measured := map[int]float64{}
+	if len(f.scaling) > 0 {
+		srows, err := loadRows(cmd, f.scaling)
+		if err != nil {
+			return err
+		}
+		measured = measuredMatmulComm(srows, f.n)
+	}
+	matrix := int64(f.n) * int64(f.n) * 8
+	var preds []matmul.Predicted
+	for _, np := range f.np {
+		pr, err := analysis.PredictMatmul(matrix, np, medium, est.Estimate)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		m, ok := measured[np]
+		if !ok {
+			m = math.NaN()
+		}
+		preds = append(preds, matmul.Predicted{MatmulPrediction: pr, MeasuredS: m})
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "# Block matrix product, n = %d (M = %d bytes), communication by expression 4.4\n", f.n, matrix)
+	fmt.Fprintf(out, "# Network: %s, %s\n", medium, verdict)
+	fmt.Fprintf(out, "# Bcast times measured on %v ranks; model: %s\n", bt.Procs(), modelNote)
+	return matmul.WritePredictions(out, preds)
+}
+
+// loadRows reads every row of the files (one usage error naming a file
+// that cannot be read).
+func loadRows(cmd *cobra.Command, paths []string) ([]result.Row, error) {
+	files, err := loadFiles(paths, cmd.InOrStdin(), cmd.ErrOrStderr())
+	if err != nil {
+		return nil, err
+	}
+	var rows []result.Row
+	for _, lf := range files {
+		for _, r := range lf.runs {
+			rows = append(rows, r.Rows...)
+		}
+	}
+	return rows, nil
+}
+
+// measuredMatmulComm is the median over runs of the measured communication
+// (comm_max_s) of the matrix product of order n, by process count.
+func measuredMatmulComm(rows []result.Row, n int) map[int]float64 {
+	by := map[int][]float64{}
+	for _, r := range rows {
+		if c, ok := r.Extra["comm_max_s"]; ok && r.Benchmark == "matmul" && r.Bytes == int64(n) {
+			by[r.Processes] = append(by[r.Processes], c)
+		}
+	}
+	out := map[int]float64{}
+	for np, v := range by {
+		sort.Float64s(v)
+		out[np] = (v[(len(v)-1)/2] + v[len(v)/2]) / 2
+	}
+	return out
+}

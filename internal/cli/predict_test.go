@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// predictRow returns the fields of the table row for N = np.
+func predictRow(t *testing.T, out, np string) []string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == np {
+			return f
+		}
+	}
+	t.Fatalf("no row for N = %s in:\n%s", np, out)
+	return nil
+}
+
+// TestPredictMatmul predicts from testdata/predict/bench.jsonl, whose
+// times follow t = 50 + 0.001 x bytes usec per message (Bcast on 4 ranks:
+// two messages). n = 1024 makes the blocks 8 MiB / N: on 2 ranks (1 x 2)
+// two Bcast_2 of 4194304 B = 2 x 4244.304 us; on 8 ranks (2 x 4) four
+// Bcast_4 and two Bcast_2 of 1048576 B: 4 x 2197.152 + 2 x 1098.576 us,
+// p = 2 times each on a shared network.
+func TestPredictMatmul(t *testing.T) {
+	bench := filepath.Join("testdata", "predict", "bench.jsonl")
+	scaling := filepath.Join(t.TempDir(), "mm.jsonl")
+	row := `{"type":"row","benchmark":"matmul","processes":2,"multi":-1,"groups":1,"group":-1,"bytes":1024,"repetitions":1,"t_max_usec":900000,"extra":{"comm_max_s":%s}}` + "\n"
+	meta := `{"type":"meta","format":"mpbench-jsonl","schema":1,"tool":"mpbench","version":"t","mbyte":1000000,"date":"2026-01-01T00:00:00Z","host":"h","transport":"shm","command":"c","options":{},"info":{}}` + "\n"
+	data := meta + strings.ReplaceAll(row, "%s", "0.0106108") + strings.ReplaceAll(row, "%s", "0.5") + strings.ReplaceAll(row, "%s", "0.001") + `{"type":"end","status":"ok"}` + "\n"
+	if err := os.WriteFile(scaling, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, net := range []string{"switch", "shared"} {
+		var out, errb bytes.Buffer
+		code := Main([]string{"predict", "matmul", "--bench", bench, "-n", "1024", "--np", "2,8,64", "--net", net, "--scaling", scaling}, &out, &errb)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		r2 := predictRow(t, out.String(), "2")
+		// N grid block Bcast_q source Bcast_p "none (1 rank)" predicted measured ratio
+		if r2[1] != "1x2" || r2[2] != "4194304" || r2[3] != "4244" || r2[4] != "measured" || r2[9] != "0.008489" || r2[10] != "0.01061" || r2[11] != "0.8" {
+			t.Errorf("%s, N = 2: %v", net, r2)
+		}
+		r8 := predictRow(t, out.String(), "8")
+		want := "0.01099"
+		if net == "shared" {
+			want = "0.02637"
+		}
+		if r8[1] != "2x4" || r8[3] != "2197" || r8[5] != "1099" || r8[7] != want || r8[8] != "-" {
+			t.Errorf("%s, N = 8: %v, want predicted %s", net, r8, want)
+		}
+		if r64 := predictRow(t, out.String(), "64"); !strings.HasPrefix(r64[4], "model") {
+			t.Errorf("%s, N = 64 (8 ranks never measured): source %v", net, r64)
+		}
+	}
+	// auto: the file's Bcast ABG grows 1.5x for 3x the transfers from 2
+	// to 4 ranks (slope 0.37): shared-medium-like.
+	var out, errb bytes.Buffer
+	if code := Main([]string{"predict", "matmul", "--bench", bench, "--net", "auto", "--np", "2"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "# Network: shared, from the files' ABG") {
+		t.Errorf("--net auto: exit %d, %s%s", code, out.String(), errb.String())
+	}
+	if code := Main([]string{"predict", "matmul"}, &out, &errb); code != ExitUsage {
+		t.Errorf("no --bench: exit %d", code)
+	}
+}
