@@ -36,8 +36,9 @@
 // # Waiting
 //
 // A rank waiting in the runtime polls the rings on its own goroutine
-// (transport.Progresser) for up to Options.Spin (500 µs, or 2 µs when the
-// host's ranks outnumber its CPUs) and then blocks; a message is thus
+// (transport.Progresser) for up to Options.Spin (500 µs, or 1 ms yielding
+// the CPU between looks when the host's ranks outnumber its CPUs) and then
+// blocks; a message is thus
 // delivered without a hand-off between goroutines or threads. A poller
 // goroutine per endpoint delivers what arrives while the rank is not
 // waiting: it never spins (it would compete with the rank for the CPU) but

@@ -211,7 +211,14 @@ func (e *Endpoint) Progress(done func() bool) {
 			last = time.Time{}
 			continue
 		}
-		if i&63 == 63 {
+		if e.oversubscribed {
+			// More ranks than CPUs: the rank this one waits for may need
+			// this CPU. Give it up at once (sched_yield, as Open MPI does
+			// when oversubscribed) instead of spinning out a time slice or
+			// sleeping on a futex that costs a wake-up per message.
+			osYield()
+		}
+		if i&63 == 63 || (e.oversubscribed && i&7 == 7) {
 			now := time.Now()
 			if last.IsZero() {
 				last = now

@@ -43,14 +43,16 @@ type Options struct {
 	// 0 means 500 µs when the ranks on this host do not outnumber its CPUs
 	// (a rank then has a CPU to itself, and a shorter spin lets a pair of
 	// ranks fall into waking each other through futexes for every
-	// message), else 2 µs; negative means never spin.
+	// message), else 1 ms during which the rank yields its CPU
+	// (sched_yield) between two looks at its rings, so the ranks sharing a
+	// CPU take turns without futex wake-ups; negative means never spin.
 	Spin time.Duration
 }
 
 // defaultSpin is Options.Spin's default for local ranks on this host.
 func defaultSpin(local int) time.Duration {
 	if local > runtime.NumCPU() {
-		return 2 * time.Microsecond
+		return time.Millisecond
 	}
 	return 500 * time.Microsecond
 }

@@ -154,7 +154,7 @@ func (p *inPeer) read(dst []byte) error {
 func (e *Endpoint) waitData(p *inPeer) error {
 	arrived := func() bool { return p.hdr.tail.Load() != p.head }
 	c := e.own.ctl()
-	if spinUntil(arrived, e.spin) {
+	if e.spinUntil(arrived, e.spin) {
 		return nil
 	}
 	lastCheck := time.Now()

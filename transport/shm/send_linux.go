@@ -210,19 +210,13 @@ func (e *Endpoint) waitAck(p *outPeer, ticket uint32, n int) error {
 // pollUntil polls the rings and completes started sends until cond holds
 // or d passes; it reports whether cond held.
 func (e *Endpoint) pollUntil(cond func() bool, d time.Duration) bool {
-	if d <= 0 {
-		return cond()
-	}
-	start := time.Now()
-	for i := 0; ; i++ {
+	return e.spinUntil(func() bool {
 		if cond() {
 			return true
 		}
 		e.tryPoll()
-		if i&63 == 63 && time.Since(start) > d {
-			return false
-		}
-	}
+		return false
+	}, d)
 }
 
 // waitFor spins for up to spin, then sleeps on b until cond holds. It
@@ -230,7 +224,7 @@ func (e *Endpoint) pollUntil(cond func() bool, d time.Duration) bool {
 // transport.ErrClosed when Close begins (zero deadline), or when the
 // deadline passes.
 func (e *Endpoint) waitFor(peer int, cond func() bool, b *bell, spin time.Duration, deadline time.Time) error {
-	if spinUntil(cond, spin) {
+	if e.spinUntil(cond, spin) {
 		return nil
 	}
 	lastCheck := time.Now()
@@ -254,8 +248,10 @@ func (e *Endpoint) waitFor(peer int, cond func() bool, b *bell, spin time.Durati
 	return nil
 }
 
-// spinUntil polls cond for up to d; it reports whether cond held.
-func spinUntil(cond func() bool, d time.Duration) bool {
+// spinUntil polls cond for up to d; it reports whether cond held. When
+// the host's ranks outnumber its CPUs it yields the CPU (sched_yield)
+// between two polls.
+func (e *Endpoint) spinUntil(cond func() bool, d time.Duration) bool {
 	if d <= 0 {
 		return cond()
 	}
@@ -264,7 +260,10 @@ func spinUntil(cond func() bool, d time.Duration) bool {
 		if cond() {
 			return true
 		}
-		if i&63 == 63 && time.Since(start) > d {
+		if e.oversubscribed {
+			osYield()
+		}
+		if (i&63 == 63 || (e.oversubscribed && i&7 == 7)) && time.Since(start) > d {
 			return false
 		}
 	}
