@@ -42,7 +42,9 @@ const (
 // ends at 0 are left out: the returned Fit is the ordinary weighted
 // least-squares fit of the other points (so a sweep without outliers
 // gets exactly FitHockney's fit), listing the left-out points in
-// Fit.Outliers. No point is left out when fewer than MinFitSizes points
+// Fit.Outliers. Only isolated points are left out: neighbouring sizes
+// that all disagree with the line form a regime of their own, which a
+// break describes (FitPiecewise), so they are kept. No point is left out when fewer than MinFitSizes points
 // over 2 sizes would remain. gonum has no robust regression; the
 // algorithm is written here. Errors as FitHockney.
 func FitRobust(pts []Point, opt FitOptions) (Fit, error) {
@@ -133,9 +135,21 @@ func robustKeep(x, y []float64, wt Weighting) []bool {
 			break
 		}
 	}
+	// Only isolated points are outliers: sizes next to each other that
+	// all disagree with the line agree with each other, a regime of their
+	// own (a break for FitPiecewise to find), not spikes.
+	order := make([]int, len(x))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return x[order[a]] < x[order[b]] })
+	for j, i := range order {
+		left := j > 0 && rw[order[j-1]] == 0
+		right := j+1 < len(order) && rw[order[j+1]] == 0
+		keep[i] = rw[i] > 0 || left || right
+	}
 	var kx []float64
 	for i := range x {
-		keep[i] = rw[i] > 0
 		if keep[i] {
 			kx = append(kx, x[i])
 		}
