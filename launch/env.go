@@ -73,9 +73,16 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 	if w.rank, err = strconv.Atoi(getenv(EnvRank)); err != nil || w.rank < 0 || w.rank >= w.size {
 		return w, fmt.Errorf("launch: %s=%q: want an integer rank in 0..%d (%s=%d)", EnvRank, getenv(EnvRank), w.size-1, EnvSize, w.size)
 	}
+	return w, w.readOptional(getenv)
+}
+
+// readOptional parses the optional variables (interface, transport mode,
+// binding, shared memory and socket settings) through getenv.
+func (w *workerEnv) readOptional(getenv func(string) string) error {
+	var err error
 	w.ifAddr = getenv(EnvIfAddr)
 	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
-		return w, fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
+		return fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
 	}
 	w.ifSpec = getenv(EnvIf)
 	switch w.transport = strings.ToLower(strings.TrimSpace(getenv(EnvTransport))); w.transport {
@@ -83,24 +90,24 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 		w.transport = TransportAuto
 	case TransportAuto, TransportTCP, TransportShm:
 	default:
-		return w, fmt.Errorf("launch: %s=%q: want auto (shared memory on a host, TCP between hosts), tcp or shm", EnvTransport, getenv(EnvTransport))
+		return fmt.Errorf("launch: %s=%q: want auto (shared memory on a host, TCP between hosts), tcp or shm", EnvTransport, getenv(EnvTransport))
 	}
 	switch w.bind = getenv(EnvBind); w.bind {
 	case "", BindCore, BindNone:
 	default:
-		return w, fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
+		return fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
 	}
 	if s := getenv(EnvShmCMA); s != "" {
 		if w.shmCMA, err = strconv.Atoi(s); err != nil {
-			return w, fmt.Errorf("launch: %s=%q: want the smallest payload in bytes read by single copy, or -1 to copy through the rings", EnvShmCMA, s)
+			return fmt.Errorf("launch: %s=%q: want the smallest payload in bytes read by single copy, or -1 to copy through the rings", EnvShmCMA, s)
 		}
 	}
 	if s := getenv(EnvSockBuf); s != "" {
 		if w.sockBuf, err = strconv.Atoi(s); err != nil || w.sockBuf == 0 || w.sockBuf < -1 {
-			return w, fmt.Errorf("launch: %s=%q: want a socket buffer size in bytes > 0, or -1 for the kernel default", EnvSockBuf, s)
+			return fmt.Errorf("launch: %s=%q: want a socket buffer size in bytes > 0, or -1 for the kernel default", EnvSockBuf, s)
 		}
 	}
-	return w, nil
+	return nil
 }
 
 // IsWorker reports whether this process was started by a launcher, that is

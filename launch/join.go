@@ -96,59 +96,84 @@ func hostName() string {
 }
 
 func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, Job, error) {
-	ifAddr := w.ifAddr
-	if ifAddr == "" && w.ifSpec != "" {
-		ip, err := InterfaceAddr(w.ifSpec)
-		if err != nil {
-			return nil, Job{}, fmt.Errorf("host %s: %w", hostName(), err)
-		}
-		ifAddr = ip.String()
+	ifAddr, err := w.interfaceAddr()
+	if err != nil {
+		return nil, Job{}, err
 	}
 	if ifAddr == "" {
 		ifAddr = ctl.LocalAddr().(*net.TCPAddr).IP.String()
 	}
-	secret := []byte(w.secret)
-	var (
-		pend *shm.Pending
-		ln   *tcp.Listener
-		me   peerAddr
-		err  error
-	)
-	if w.transport != TransportTCP {
-		pend, err = shm.Prepare(shm.Options{Rank: w.rank, Size: w.size, Secret: secret, CMABytes: w.shmCMA})
+	l, err := prepare(w, ifAddr)
+	if err != nil {
+		return nil, Job{}, err
+	}
+	t, err := exchange(ctx, ctl, []byte(w.secret), register{Rank: w.rank, Size: w.size, Addr: formatAddr(l.me)})
+	if err != nil {
+		l.abort()
+		return nil, Job{}, err
+	}
+	ep, err := connect(ctx, w, l.me, t.Addrs, l.pend, l.ln, l.abort)
+	return ep, Job{Hosts: t.Hosts, Wireup: WireupLauncher}, err
+}
+
+// interfaceAddr is the address the rank's TCP port binds to as the
+// environment sets it (MPBENCH_IFADDR, or this host's address in
+// MPBENCH_IF), or "" when it does not.
+func (w *workerEnv) interfaceAddr() (string, error) {
+	if w.ifAddr == "" && w.ifSpec != "" {
+		ip, err := InterfaceAddr(w.ifSpec)
 		if err != nil {
-			return nil, Job{}, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
+			return "", fmt.Errorf("host %s: %w", hostName(), err)
+		}
+		return ip.String(), nil
+	}
+	return w.ifAddr, nil
+}
+
+// local is a rank's transports before wire-up: its shared-memory segment
+// and TCP port (either nil as the transport mode says) and its address
+// for the other ranks.
+type local struct {
+	pend *shm.Pending
+	ln   *tcp.Listener
+	me   peerAddr
+}
+
+// abort releases what prepare made.
+func (l *local) abort() {
+	if l.pend != nil {
+		l.pend.Abort()
+	}
+	if l.ln != nil {
+		l.ln.Close()
+	}
+}
+
+// prepare creates the rank's shared-memory segment and binds its TCP port
+// on ifAddr, as w's transport mode asks.
+func prepare(w workerEnv, ifAddr string) (*local, error) {
+	secret := []byte(w.secret)
+	l := &local{}
+	var err error
+	if w.transport != TransportTCP {
+		l.pend, err = shm.Prepare(shm.Options{Rank: w.rank, Size: w.size, Secret: secret, CMABytes: w.shmCMA})
+		if err != nil {
+			return nil, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
 		}
 	}
-	me.host = hostID()
+	l.me.host = hostID()
 	if w.transport != TransportShm {
 		refuse := &refusals{report: func(m string) { fmt.Fprintln(os.Stderr, m) }}
 		where := fmt.Sprintf("rank %d's TCP port", w.rank)
-		ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf,
+		l.ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf,
 			Refused: func(remote string, reason error) { refuse.refused(where, remote, reason) }})
 		if err != nil {
-			if pend != nil {
-				pend.Abort()
-			}
-			return nil, Job{}, err
+			l.abort()
+			return nil, err
 		}
-		me.tcp = ln.Addr()
+		l.me.tcp = l.ln.Addr()
 	}
-	abort := func() {
-		if pend != nil {
-			pend.Abort()
-		}
-		if ln != nil {
-			ln.Close()
-		}
-	}
-	t, err := exchange(ctx, ctl, []byte(w.secret), register{Rank: w.rank, Size: w.size, Addr: formatAddr(me)})
-	if err != nil {
-		abort()
-		return nil, Job{}, err
-	}
-	ep, err := connect(ctx, w, me, t.Addrs, pend, ln, abort)
-	return ep, Job{Hosts: t.Hosts, Wireup: WireupLauncher}, err
+	return l, nil
 }
 
 // connect builds the endpoint from the rendezvous table: shared memory to

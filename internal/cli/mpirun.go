@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/launch"
 )
 
 // "mpbench run" started by an MPI launcher (mpirun, mpiexec, srun with PMI)
@@ -58,9 +59,15 @@ func mpiLauncherRank() (int, bool) {
 // otherwise runs the rank (mpi build) or returns a usage error naming the
 // build to use.
 func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (handled bool, err error) {
+	if err := srunWithoutPMI(); err != nil {
+		return true, err
+	}
 	v := mpiLauncher()
 	if v == "" {
 		return false, nil
+	}
+	if mpiRank == nil && launch.IsPMIRank() {
+		return true, runPMIRank(cmd, f, inv) // srun --mpi=pmi2, mpiexec (pmirun.go)
 	}
 	if mpiRank == nil {
 		return true, usageErrorf("started by an MPI launcher (%s is set) but this mpbench has no MPI support; build it with 'go build -tags mpi ./cmd/mpbench' (Open MPI) or '-tags mpi,mpich' (MPICH), or run 'mpbench run -np N' without mpirun", v)

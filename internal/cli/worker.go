@@ -20,6 +20,7 @@ import (
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/transport"
 )
 
 // workerFlags are the worker's own options, set by "mpbench run".
@@ -56,6 +57,12 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	if !launch.IsWorker() {
 		return usageErrorf("the worker command is started by 'mpbench run'; see 'mpbench run --help'")
 	}
+	return joinAndRun(cmd, f, launch.JoinJob)
+}
+
+// joinAndRun joins the job through join (mpbench's launcher or PMI),
+// runs the benchmarks and, on rank 0, writes every output.
+func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (transport.Endpoint, launch.Job, error)) error {
 	opts, err := f.run.benchOptions()
 	if err != nil {
 		return err
@@ -63,7 +70,7 @@ func workerRun(cmd *cobra.Command, f *workerFlags) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	ep, job, err := launch.JoinJob(ctx)
+	ep, job, err := join(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/launch"
+)
+
+// "mpbench run" started by a PMI launcher (Slurm's srun --mpi=pmi2,
+// MPICH's mpiexec) in the default build: every process is one rank of the
+// launcher's job on mpbench's own runtime, wired up through PMI
+// (launch.JoinPMI); rank 0 prints the report.
+
+// runPMIRank runs this process as one rank of a PMI job. -np, if given,
+// must equal the job's size.
+func runPMIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
+	size, err := strconv.Atoi(os.Getenv("PMI_SIZE"))
+	if err == nil {
+		if f.given("np") && f.np != size {
+			return usageErrorf("-np %d, but the launcher started %d processes; give the same count to both, or leave -np out", f.np, size)
+		}
+		f.np = size
+		if err := cmd.Flags().Set("np", strconv.Itoa(size)); err != nil {
+			return err
+		}
+	}
+	if f.multiHost() {
+		return usageErrorf("--hostfile and --host place ranks of mpbench's own launcher; under srun or mpiexec the launcher places them")
+	}
+	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+		return err
+	}
+	wf := &workerFlags{run: *f, calledAs: inv.commandLine()}
+	return joinAndRun(cmd, wf, launch.JoinPMI)
+}
+
+// srunWithoutPMI refuses a run started by srun as one of several tasks
+// without a PMI socket (field case B32): each task would otherwise run as
+// a job of one rank. Task 0 prints the line; the others only exit.
+func srunWithoutPMI() error {
+	n := launch.SrunWithoutPMI()
+	if n == 0 {
+		return nil
+	}
+	err := usageErrorf("started by srun as one of %d tasks but without PMI (no PMI_FD), so each task would run a job of its own; use 'srun --mpi=pmi2 -n %d mpbench run ...', or 'srun -n 1 mpbench run -np %d ...' to let mpbench start the ranks", n, n, n)
+	if os.Getenv(launch.EnvSlurmProcID) != "0" {
+		return &printedError{err}
+	}
+	return err
+}
