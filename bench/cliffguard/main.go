@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mpbench/mpbench/bench/sizesteps"
 	"github.com/mpbench/mpbench/result/imb"
 )
 
@@ -108,9 +109,9 @@ func run(mpbench string, sizes []int64, rounds, iters int, limit float64) (int, 
 	fmt.Printf("%-4s %-9s %6s %6s %10s %10s %8s %8s %7s\n", "tr", "bench", "from", "to", "t_from", "t_to", "ratio", "minratio", "spread")
 	cliffs := 0
 	for _, tr := range transports {
-		for _, s := range steps(samples[tr]) {
+		for _, s := range sizesteps.Steps(samples[tr]) {
 			verdict := ""
-			if s.cliff(limit) {
+			if s.Cliff(limit) {
 				if verdict, err = m.confirm(tr, s, limit); err != nil {
 					return 0, err
 				}
@@ -120,7 +121,7 @@ func run(mpbench string, sizes []int64, rounds, iters int, limit float64) (int, 
 				}
 				verdict = "  " + verdict
 			}
-			fmt.Printf("%-4s %-9s %6s %6s %10.2f %10.2f %8.2f %8.2f %7.2f%s\n", tr, s.bench, sizeName(s.from), sizeName(s.to), s.fromMedian, s.toMedian, s.ratio, s.minRatio, s.spread, verdict)
+			fmt.Printf("%-4s %-9s %6s %6s %10.2f %10.2f %8.2f %8.2f %7.2f%s\n", tr, s.Bench, sizesteps.SizeName(s.From), sizesteps.SizeName(s.To), s.FromMedian, s.ToMedian, s.Ratio, s.MinRatio, s.Spread, verdict)
 		}
 	}
 	return cliffs, nil
@@ -141,7 +142,7 @@ type measurer struct {
 
 // measure runs rounds of one job per transport of benches at sizes,
 // transports alternating, and returns the samples of each transport.
-func (m *measurer) measure(trs, benches []string, sizes []int64) (map[string][]sample, error) {
+func (m *measurer) measure(trs, benches []string, sizes []int64) (map[string][]sizesteps.Sample, error) {
 	m.files++
 	lens := filepath.Join(m.dir, fmt.Sprintf("msglen%d", m.files))
 	var b strings.Builder
@@ -151,7 +152,7 @@ func (m *measurer) measure(trs, benches []string, sizes []int64) (map[string][]s
 	if err := os.WriteFile(lens, []byte(b.String()), 0o644); err != nil {
 		return nil, err
 	}
-	samples := map[string][]sample{}
+	samples := map[string][]sizesteps.Sample{}
 	for r := 0; r < m.rounds; r++ {
 		for _, tr := range trs {
 			s, err := m.job(tr, lens, benches)
@@ -167,18 +168,18 @@ func (m *measurer) measure(trs, benches []string, sizes []int64) (map[string][]s
 // confirm measures step s of transport tr again, its two sizes alone,
 // rechecks times; it returns "" if every recheck shows the cliff, else a
 // note saying which recheck did not (the first measurement was noise).
-func (m *measurer) confirm(tr string, s step, limit float64) (string, error) {
+func (m *measurer) confirm(tr string, s sizesteps.Step, limit float64) (string, error) {
 	for i := 1; i <= rechecks; i++ {
-		samples, err := m.measure([]string{tr}, []string{s.bench}, []int64{s.from, s.to})
+		samples, err := m.measure([]string{tr}, []string{s.Bench}, []int64{s.From, s.To})
 		if err != nil {
 			return "", err
 		}
-		st := steps(samples[tr])
+		st := sizesteps.Steps(samples[tr])
 		if len(st) != 1 {
-			return "", fmt.Errorf("recheck of %s %s: %d steps measured, want 1", tr, s.bench, len(st))
+			return "", fmt.Errorf("recheck of %s %s: %d steps measured, want 1", tr, s.Bench, len(st))
 		}
-		if !st[0].cliff(limit) {
-			return fmt.Sprintf("noise: recheck %d measured %.2fx (minima %.2fx)", i, st[0].ratio, st[0].minRatio), nil
+		if !st[0].Cliff(limit) {
+			return fmt.Sprintf("noise: recheck %d measured %.2fx (minima %.2fx)", i, st[0].Ratio, st[0].MinRatio), nil
 		}
 	}
 	return "", nil
@@ -186,7 +187,7 @@ func (m *measurer) confirm(tr string, s step, limit float64) (string, error) {
 
 // job runs one mpbench job of benches over transport tr and returns its
 // rows.
-func (m *measurer) job(tr, lens string, benches []string) ([]sample, error) {
+func (m *measurer) job(tr, lens string, benches []string) ([]sizesteps.Sample, error) {
 	args := []string{"run", "-np", "2", "--transport", tr, "-msglen", lens, "-iter_policy", "off", "-iter", strconv.Itoa(m.iters), "--timeout", "120s"}
 	cmd := exec.Command(m.mpbench, append(args, benches...)...)
 	var out, errb bytes.Buffer
@@ -198,11 +199,11 @@ func (m *measurer) job(tr, lens string, benches []string) ([]sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s []sample
+	var s []sizesteps.Sample
 	for _, run := range runs {
 		for i := range run.Rows {
 			row := &run.Rows[i]
-			s = append(s, sample{bench: row.Benchmark, bytes: row.Bytes, usec: row.Time()})
+			s = append(s, sizesteps.Sample{Bench: row.Benchmark, Bytes: row.Bytes, Usec: row.Time()})
 		}
 	}
 	if len(s) == 0 {

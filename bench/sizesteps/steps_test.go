@@ -1,14 +1,14 @@
-package main
+package sizesteps
 
 import "testing"
 
 // rounds makes one sample per round for each size of bench, times[i]
 // holding the rounds' times at sizes[i].
-func rounds(bench string, sizes []int64, times [][]float64) []sample {
-	var s []sample
+func rounds(bench string, sizes []int64, times [][]float64) []Sample {
+	var s []Sample
 	for i, n := range sizes {
 		for _, t := range times[i] {
-			s = append(s, sample{bench: bench, bytes: n, usec: t})
+			s = append(s, Sample{Bench: bench, Bytes: n, Usec: t})
 		}
 	}
 	return s
@@ -49,19 +49,19 @@ func TestSteps(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := steps(rounds("Exchange", sizes, tc.times))
+			st := Steps(rounds("Exchange", sizes, tc.times))
 			if len(st) != 2 {
 				t.Fatalf("%d steps, want 2", len(st))
 			}
-			if st[0].from != 8192 || st[0].to != 16384 || st[1].from != 16384 || st[1].to != 65536 {
-				t.Errorf("steps %v->%v, %v->%v; want 8192->16384, 16384->65536", st[0].from, st[0].to, st[1].from, st[1].to)
+			if st[0].From != 8192 || st[0].To != 16384 || st[1].From != 16384 || st[1].To != 65536 {
+				t.Errorf("steps %v->%v, %v->%v; want 8192->16384, 16384->65536", st[0].From, st[0].To, st[1].From, st[1].To)
 			}
-			if d := st[0].ratio - tc.ratio0; d > 1e-9 || d < -1e-9 {
-				t.Errorf("first ratio %.4f, want %.4f", st[0].ratio, tc.ratio0)
+			if d := st[0].Ratio - tc.ratio0; d > 1e-9 || d < -1e-9 {
+				t.Errorf("first ratio %.4f, want %.4f", st[0].Ratio, tc.ratio0)
 			}
 			for i, want := range tc.cliffs {
-				if got := st[i].cliff(8); got != want {
-					t.Errorf("step %d (ratio %.2f, minima %.2f): cliff %v, want %v", i, st[i].ratio, st[i].minRatio, got, want)
+				if got := st[i].Cliff(8); got != want {
+					t.Errorf("step %d (ratio %.2f, minima %.2f): cliff %v, want %v", i, st[i].Ratio, st[i].MinRatio, got, want)
 				}
 			}
 		})
@@ -69,34 +69,23 @@ func TestSteps(t *testing.T) {
 }
 
 func TestStepsSkipZeroAndGroup(t *testing.T) {
-	s := []sample{
+	s := []Sample{
 		{"Sendrecv", 0, 0}, {"Sendrecv", 8, 2}, {"Sendrecv", 16, 3},
 		{"Alltoall", 8, 4}, {"Alltoall", 16, 40},
 	}
-	st := steps(s)
-	if len(st) != 2 || st[0].bench != "Sendrecv" || st[1].bench != "Alltoall" {
+	st := Steps(s)
+	if len(st) != 2 || st[0].Bench != "Sendrecv" || st[1].Bench != "Alltoall" {
 		t.Fatalf("steps %+v: want one Sendrecv step then one Alltoall step", st)
 	}
-	if st[0].ratio != 1.5 || st[1].ratio != 10 || st[1].spread != 1 {
-		t.Errorf("ratios %v, %v, spread %v; want 1.5, 10, 1", st[0].ratio, st[1].ratio, st[1].spread)
-	}
-}
-
-func TestParseSizes(t *testing.T) {
-	if got, err := parseSizes("8192, 16384"); err != nil || len(got) != 2 || got[1] != 16384 {
-		t.Errorf("parseSizes: %v, %v", got, err)
-	}
-	for _, bad := range []string{"8192", "8k,16k", "0,8"} {
-		if _, err := parseSizes(bad); err == nil {
-			t.Errorf("parseSizes(%q): no error", bad)
-		}
+	if st[0].Ratio != 1.5 || st[1].Ratio != 10 || st[1].Spread != 1 {
+		t.Errorf("ratios %v, %v, spread %v; want 1.5, 10, 1", st[0].Ratio, st[1].Ratio, st[1].Spread)
 	}
 }
 
 func TestSizeName(t *testing.T) {
 	for n, want := range map[int64]string{8192: "8K", 1 << 20: "1M", 1000: "1000", 131072: "128K"} {
-		if got := sizeName(n); got != want {
-			t.Errorf("sizeName(%d) = %q, want %q", n, got, want)
+		if got := SizeName(n); got != want {
+			t.Errorf("SizeName(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

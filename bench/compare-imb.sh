@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# compare-imb.sh: mpbench against IMB-MPI1 on Open MPI and MPICH, side by side.
+#
+# Runs, after one warm-up pass that is thrown away, ROUNDS (default 9)
+# interleaved passes of every configuration (the order rotates each pass,
+# so drifting load on the machine hits all alike):
+#   native-shm     mpbench run, its own runtime over shared memory
+#   native-tcp     mpbench run --transport tcp (loopback)
+#   imb-ompi-shm   IMB-MPI1 on Open MPI, shared memory (btl vader,self)
+#   imb-ompi-tcp   IMB-MPI1 on Open MPI, TCP only (btl tcp,self on lo)
+#   imb-mpich-shm  IMB-MPI1 on MPICH
+#   imb-mpich-tcp  IMB-MPI1 on MPICH, TCP only (MPIR_CVAR_NOLOCAL=1, UCX_TLS=tcp,self)
+#   mpi-ompi-shm   mpbench built with -tags mpi on Open MPI, as imb-ompi-shm
+#   mpi-mpich-shm  mpbench built with -tags mpi,mpich on MPICH, as imb-mpich-shm
+# with the same IMB options for every one (-npmin NP -msglog MSGLOG -time TIME
+# and the benchmark list), and prints with bench/imbtable: per benchmark and
+# size each configuration's median time and spread (max/min over the
+# rounds), the ratios native-shm / best library shm, native-tcp / best
+# library tcp, and each MPI build / IMB on the same library (> 1: mpbench
+# slower), then every neighbouring-size step above 3x of each configuration.
+#
+# IMB-MPI1 comes from IMB_OMPI=path and IMB_MPICH=path (a configuration
+# whose binary is missing is left out). To build IMB-MPI1 2021.11 from its
+# public source (github.com/intel/mpi-benchmarks, tag IMB-v2021.11), once per
+# library, in two copies of the tree:
+#   sed -i 's/^override CFLAGS +=.*/override CFLAGS += -g -O2 -Wall/;
+#           s/^override CXXFLAGS +=.*/override CXXFLAGS += -g -O2 -Wall -Wextra/' src_cpp/Makefile
+#   make IMB-MPI1 CC=mpicc.openmpi CXX=mpicxx.openmpi     # the other copy: mpicc.mpich, mpicxx.mpich
+# (the upstream Makefile forces -O0 and -Werror, which the command line
+# cannot replace).
+#
+# Usage: IMB_OMPI=... IMB_MPICH=... bench/compare-imb.sh
+# Environment: ROUNDS (9), NP (2), MSGLOG (0:22), TIME (1, IMB -time),
+#   BENCHMARKS (PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall
+#   Allgather Reduce Barrier), CONFIGS (all of the above), OUT (a new
+#   directory under /tmp; every run's output stays there),
+#   TABLE_ONLY=1 with OUT of an earlier run prints its table again.
+# At NP above the host's CPUs MPICH polls without yielding and takes minutes
+# per pass: leave its configurations out (CONFIGS) or lower MSGLOG and TIME.
+set -euo pipefail
+
+ROUNDS=${ROUNDS:-9}
+NP=${NP:-2}
+MSGLOG=${MSGLOG:-0:22}
+TIME=${TIME:-1}
+BENCHMARKS=${BENCHMARKS:-"PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall Allgather Reduce Barrier"}
+ALL="native-shm native-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm"
+CONFIGS=${CONFIGS:-$ALL}
+OUT=${OUT:-$(mktemp -d /tmp/mpbench-compare-imb.XXXXXX)}
+here=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$OUT"
+log() { printf '%s\n' "$*" >&2; }
+
+# Configurations whose programs are missing are left out, with a reason.
+keep=""
+for c in $CONFIGS; do
+	case $c in
+	imb-ompi-*) [ -x "${IMB_OMPI:-}" ] || { log "leaving out $c: IMB_OMPI is not an executable IMB-MPI1 built with Open MPI"; continue; } ;;
+	imb-mpich-*) [ -x "${IMB_MPICH:-}" ] || { log "leaving out $c: IMB_MPICH is not an executable IMB-MPI1 built with MPICH"; continue; } ;;
+	*ompi*) command -v mpirun.openmpi >/dev/null || { log "leaving out $c: mpirun.openmpi not found"; continue; } ;;
+	*mpich*) command -v mpiexec.mpich >/dev/null || { log "leaving out $c: mpiexec.mpich not found"; continue; } ;;
+	native-*) ;;
+	*) log "unknown configuration $c; known: $ALL"; exit 2 ;;
+	esac
+	keep="$keep $c"
+done
+set -- $keep
+n=$#
+[ "$n" -gt 0 ] || { log "no configuration left to run"; exit 2; }
+configs=("$@")
+
+if [ -z "${TABLE_ONLY:-}" ]; then
+	log "building mpbench into $OUT"
+	(cd "$here" && go build -o "$OUT/mpbench" ./cmd/mpbench)
+	case " $keep " in *" mpi-ompi-shm "*) (cd "$here" && go build -tags mpi -o "$OUT/mpbench-ompi" ./cmd/mpbench) ;; esac
+	case " $keep " in *" mpi-mpich-shm "*) (cd "$here" && go build -tags mpi,mpich -o "$OUT/mpbench-mpich" ./cmd/mpbench) ;; esac
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	# shellcheck disable=SC2206 # the list is words
+	imbargs=(-npmin "$NP" -msglog "$MSGLOG" -time "$TIME" $BENCHMARKS)
+	to=(timeout 3600) # one job at most an hour
+	ompi=("${to[@]}" mpirun.openmpi --oversubscribe -np "$NP")
+	ompi_shm=(--mca pml ob1 --mca btl vader,self)
+	ompi_tcp=(--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo)
+	run_one() { # config outfile
+		case $1 in
+		native-shm) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
+		native-tcp) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
+		imb-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
+		imb-ompi-tcp) "${ompi[@]}" "${ompi_tcp[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
+		imb-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
+		imb-mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
+		mpi-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$OUT/mpbench-ompi" run -thread_level single "${imbargs[@]}" ;;
+		mpi-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$OUT/mpbench-mpich" run -thread_level single "${imbargs[@]}" ;;
+		esac >"$2.part" 2>"$2.err" && mv "$2.part" "$2"
+	}
+	for pass in $(seq 0 "$ROUNDS"); do
+		for i in $(seq 0 $((n - 1))); do
+			c=${configs[$(((i + pass) % n))]}
+			f="$OUT/$c.$pass.txt"
+			[ "$pass" -eq 0 ] && f="$OUT/warmup-$c.txt"
+			log "pass $pass/$ROUNDS: $c"
+			if ! run_one "$c" "$f"; then
+				log "  $c failed in pass $pass (its output: $f.part, $f.err)"
+			fi
+		done
+	done
+fi
+
+cfg=$(IFS=,; echo "${configs[*]}")
+has() { case " $keep " in *" $1 "*) return 0 ;; esac; return 1; }
+lib() { # config prefix and medium: the IMB configurations present
+	local out="" c
+	for c in imb-ompi-$1 imb-mpich-$1; do has "$c" && out="$out|$c"; done
+	echo "${out#|}"
+}
+ratios=""
+for m in shm tcp; do
+	b=$(lib "$m")
+	has "native-$m" && [ -n "$b" ] && ratios="$ratios,native-$m=$b"
+done
+has mpi-ompi-shm && has imb-ompi-shm && ratios="$ratios,mpi-ompi-shm=imb-ompi-shm"
+has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpich-shm"
+echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), NP $NP, MSGLOG $MSGLOG, TIME $TIME, $ROUNDS rounds after a warm-up; outputs in $OUT"
+cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3

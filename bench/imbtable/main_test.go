@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestLoadMedianRatio(t *testing.T) {
+	tb, err := load("testdata", []string{"shm", "tcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.rounds["shm"] != 2 || tb.rounds["tcp"] != 1 {
+		t.Fatalf("rounds %v, want shm 2, tcp 1", tb.rounds)
+	}
+	k := key{"PingPong", 8}
+	// PingPong 8 B: 1.33 and 2.79 usec over shm, 29.03 over tcp.
+	if m := tb.median("shm", k); math.Abs(m-(1.33+2.79)/2) > 1e-9 {
+		t.Errorf("shm median %v, want %v", m, (1.33+2.79)/2)
+	}
+	if m := tb.median("tcp", k); m != 29.03 {
+		t.Errorf("tcp median %v, want 29.03", m)
+	}
+	if tb.order[0] != (key{"PingPong", 0}) || tb.order[len(tb.order)-1].bench != "Barrier" {
+		t.Errorf("order starts %v, ends %v; want PingPong 0 first and Barrier last", tb.order[0], tb.order[len(tb.order)-1])
+	}
+	var out bytes.Buffer
+	rs, err := parseRatios("tcp=shm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(&out, tb, []string{"shm", "tcp"}, rs, 3)
+	want := "PingPong          8        2.06 (x 2.10)       29.03 (x 1.00)          14.09"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("table lacks the line\n%s\n in\n%s", want, out.String())
+	}
+}
+
+func TestParseRatios(t *testing.T) {
+	rs, err := parseRatios("a=b|c, d=e")
+	if err != nil || len(rs) != 2 || rs[0].a != "a" || strings.Join(rs[0].bs, ",") != "b,c" || rs[1].a != "d" {
+		t.Errorf("parseRatios = %+v, %v", rs, err)
+	}
+	for _, bad := range []string{"a", "a=", "=b"} {
+		if _, err := parseRatios(bad); err == nil {
+			t.Errorf("parseRatios(%q): no error", bad)
+		}
+	}
+}
