@@ -185,6 +185,13 @@ func (e *Endpoint) fill(p *outPeer, hdr, body []byte, from, k uint64) {
 func (e *Endpoint) waitSpace(p *outPeer, need uint64, deadline time.Time) error {
 	ringBytes := uint64(len(p.data))
 	free := func() bool { return ringBytes-(p.tail-p.hdr.head.Load()) >= need }
+	if free() {
+		return nil
+	}
+	// The receiver may be stuck writing to this rank too (two frames
+	// streamed both ways at once): while this rank waits, its poller
+	// must read incoming frames at once, not after a quiet slice.
+	e.askPoller()
 	return e.waitFor(p.rank, free, &p.hdr.space, e.spin, deadline)
 }
 
