@@ -48,6 +48,10 @@ type RunReport struct {
 	// their time per process count (analysis.CountTimes).
 	Sizeless []analysis.CountTime
 	Flags    []analysis.Flag
+	// Apps are the applications' runs ("mpbench app" rows) by application
+	// and size, with their scaling tables; their rows take no part in the
+	// benchmark analyses.
+	Apps []AppScaling
 	// Notes are sentences about what could not be computed and why.
 	Notes []string
 }
@@ -107,6 +111,9 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	if mbyte == 0 {
 		mbyte = result.MB
 	}
+	benchRows, appRows := splitAppRows(run.Rows)
+	run.Rows = benchRows
+	rep.Apps = appScalings(appRows)
 	for _, rows := range sweeps(run.Rows) {
 		s := analyzeSeries(rows, mbyte, opt)
 		s.Conditions = analysis.RunConditions(run.Meta)
@@ -131,7 +138,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	if run.Aborted {
 		rep.Flags = append(rep.Flags, endedEarly(run))
 	}
-	if len(run.Rows) == 0 {
+	if len(run.Rows) == 0 && len(appRows) == 0 {
 		rep.Notes = append(rep.Notes, "no measured rows")
 	}
 	if v := run.Meta.Info["processes_inferred"]; v != "" {

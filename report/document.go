@@ -91,6 +91,9 @@ func (r RunReport) Sections(k int) []Section {
 	if len(r.Sizeless) > 0 {
 		out = append(out, r.sizelessSection())
 	}
+	for _, a := range r.Apps {
+		out = append(out, a.section())
+	}
 	out = append(out, r.abgSection(), r.flagsSection(), r.problemsSection())
 	return out
 }

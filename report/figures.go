@@ -84,6 +84,14 @@ func Figures(reps []RunReport) []Figure {
 		}
 	}
 	for _, r := range reps {
+		for _, a := range r.Apps {
+			title := fmt.Sprintf("%s: %s (size %d) against processes", r.Label(), a.Name, a.Size)
+			if p, caption, err := AppScalingPlot(title, a); err == nil {
+				add("app-scaling", r.Label()+" "+a.Name, p, caption, len(appCurves(a)))
+			}
+		}
+	}
+	for _, r := range reps {
 		if len(r.ABG) == 0 {
 			continue
 		}
