@@ -73,9 +73,10 @@ func (c *Client) Version() Version { return c.version }
 // Env names the environment variables that say a process was started by a
 // PMI launcher.
 const (
-	EnvFD   = "PMI_FD"
-	EnvRank = "PMI_RANK"
-	EnvSize = "PMI_SIZE"
+	EnvFD    = "PMI_FD"
+	EnvRank  = "PMI_RANK"
+	EnvSize  = "PMI_SIZE"
+	EnvJobID = "PMI_JOBID" // Slurm's job and step, sent back in PMI-2's fullinit
 )
 
 // Present reports whether the environment (getenv) gives a PMI socket.
@@ -95,7 +96,7 @@ func Connect(getenv func(string) string, timeout time.Duration) (*Client, error)
 	if err != nil {
 		return nil, fmt.Errorf("pmi: %s=%d is not a socket (%v)", EnvFD, fd, err)
 	}
-	c, err := Init(conn, getenv(EnvRank), getenv(EnvSize), timeout)
+	c, err := Init(conn, getenv, timeout)
 	if err != nil {
 		conn.Close()
 		return nil, err
@@ -110,9 +111,9 @@ func Connect(getenv func(string) string, timeout time.Duration) (*Client, error)
 // Init runs the PMI handshake on conn: init asking for version 2, then
 // fullinit (PMI-2: the server gives rank and size) or get_my_kvsname
 // (PMI-1: rank and size are PMI_RANK and PMI_SIZE, as MPICH's simple PMI
-// client takes them). rank and size are the values of PMI_RANK and
-// PMI_SIZE ("" if unset).
-func Init(conn net.Conn, rank, size string, timeout time.Duration) (*Client, error) {
+// client takes them). getenv gives PMI_RANK, PMI_SIZE and PMI_JOBID
+// (fullinit's pmirank and pmijobid, which Slurm requires).
+func Init(conn net.Conn, getenv func(string) string, timeout time.Duration) (*Client, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -123,9 +124,9 @@ func Init(conn net.Conn, rank, size string, timeout time.Duration) (*Client, err
 	}
 	c.version = v
 	if v == V2 {
-		return c, c.fullinit(rank)
+		return c, c.fullinit(getenv(EnvRank), getenv(EnvJobID))
 	}
-	return c, c.init1(rank, size)
+	return c, c.init1(getenv(EnvRank), getenv(EnvSize))
 }
 
 // init sends PMI-1's init line asking for want and returns the version the
@@ -159,11 +160,15 @@ func (c *Client) init(want Version) (Version, error) {
 }
 
 // fullinit is PMI-2's initialisation.
-func (c *Client) fullinit(rank string) error {
-	args := []string{"threaded", "FALSE"}
-	if rank != "" {
-		args = append([]string{"pmirank", rank}, args...)
+func (c *Client) fullinit(rank, jobid string) error {
+	var args []string
+	if jobid != "" {
+		args = append(args, "pmijobid", jobid)
 	}
+	if rank != "" {
+		args = append(args, "pmirank", rank)
+	}
+	args = append(args, "threaded", "FALSE")
 	r, err := c.call2("fullinit", "fullinit-response", args...)
 	if err != nil {
 		return err

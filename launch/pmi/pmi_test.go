@@ -114,6 +114,9 @@ func (s *stub) serve2() {
 		var ans string
 		switch r["cmd"] {
 		case "fullinit":
+			if r["pmijobid"] != "7.0" {
+				s.t.Errorf("fullinit without PMI_JOBID: %v", r)
+			}
 			ans = "cmd=fullinit-response;rc=0;pmi-version=2;pmi-subversion=0;rank=" + r["pmirank"] + ";size=2;appnum=0;debugged=FALSE;pmiverbose=FALSE;"
 		case "kvs-put":
 			s.kvs[r["key"]] = r["value"]
@@ -127,6 +130,13 @@ func (s *stub) serve2() {
 			ans = "cmd=finalize-response;rc=0;"
 		}
 		s.conn.Write([]byte(fmt.Sprintf("%-6d%s", len(ans), ans)))
+	}
+}
+
+// env is a getenv with PMI_RANK and PMI_SIZE.
+func env(rank, size string) func(string) string {
+	return func(k string) string {
+		return map[string]string{EnvRank: rank, EnvSize: size, EnvJobID: "7.0"}[k]
 	}
 }
 
@@ -152,7 +162,7 @@ func TestPMI2(t *testing.T) {
 	conn, s := newStub(t, 2, func(v string) string {
 		return "cmd=response_to_init rc=0 pmi_version=2 pmi_subversion=0"
 	})
-	c, err := Init(conn, "1", "2", time.Second)
+	c, err := Init(conn, env("1", "2"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +182,7 @@ func TestPMIServerOffersV1(t *testing.T) {
 	conn, s := newStub(t, 1, func(v string) string {
 		return "cmd=response_to_init rc=0 pmi_version=1 pmi_subversion=1"
 	})
-	c, err := Init(conn, "0", "2", time.Second)
+	c, err := Init(conn, env("0", "2"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +204,7 @@ func TestPMIServerRefusesV2(t *testing.T) {
 		}
 		return "cmd=response_to_init rc=0 pmi_version=1 pmi_subversion=1"
 	})
-	c, err := Init(conn, "1", "2", time.Second)
+	c, err := Init(conn, env("1", "2"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +222,7 @@ func TestPMIServerSilent(t *testing.T) {
 	defer b.Close()
 	go bufio.NewReader(b).ReadString('\n') // read the init, answer nothing
 	start := time.Now()
-	_, err := Init(a, "0", "2", 200*time.Millisecond)
+	_, err := Init(a, env("0", "2"), 200*time.Millisecond)
 	if err == nil || err.Error() != "pmi: no response_to_init from the PMI server within 200ms after init" {
 		t.Errorf("error %v", err)
 	}
@@ -227,7 +237,7 @@ func TestPMIServerOffersOtherVersion(t *testing.T) {
 	conn, _ := newStub(t, 2, func(v string) string {
 		return "cmd=response_to_init rc=0 pmi_version=3 pmi_subversion=0"
 	})
-	if _, err := Init(conn, "0", "2", time.Second); err == nil || !strings.Contains(err.Error(), `offers PMI version "3"`) {
+	if _, err := Init(conn, env("0", "2"), time.Second); err == nil || !strings.Contains(err.Error(), `offers PMI version "3"`) {
 		t.Errorf("error %v", err)
 	}
 }
