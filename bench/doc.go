@@ -19,6 +19,12 @@
 //   - Mbytes/sec = ScaleBW * bytes / t_max with ScaleBW 1 for PingPong and
 //     PingPing, 2 for Sendrecv and 4 for Exchange; one Mbyte is
 //     Options.MByte bytes (10^6 as IMB since 2018, or 2^20).
+//   - Uniband and Biband (IMB_bandwidth.c) time one window of
+//     -window_size non-blocking messages per pair (and direction) plus an
+//     acknowledgement; Msg/sec = ScaleBW * window * pairs / t_max and
+//     Mbytes/sec = Msg/sec * bytes / Mbyte, no time column. They run on
+//     even process counts. PingPong and PingPing also come as
+//     SpecificSource and AnySource variants (MPI_ANY_SOURCE receives).
 //   - -npmin P: process counts P, 2P, 4P, ... and always np; single-transfer
 //     benchmarks run on 2 processes. Ranks outside the groups idle until
 //     the block ends. -multi 0|1: np/N groups of N run at once; -multi 0

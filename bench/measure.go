@@ -15,7 +15,7 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 	}
 	r.bufs = bufs
 	env := &Env{Comm: r.group, Bytes: bytes, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
-		Algorithms: r.opts.Algorithms, bufs: bufs}
+		Algorithms: r.opts.Algorithms, Window: r.opts.WindowSize, bufs: bufs}
 
 	n, err := r.repetitions(env, bytes, prev)
 	if err != nil {

@@ -22,6 +22,11 @@ const (
 	MaxMsgLog = 30
 	// MaxMsgLen is the largest accepted message size in bytes.
 	MaxMsgLen = int64(1) << MaxMsgLog
+	// DefaultWindowSize is IMB's -window_size default: messages in flight
+	// per pair and direction in Uniband and Biband (MPI1_suite.cpp).
+	DefaultWindowSize = 256
+	// MaxWindowSize bounds -window_size (requests a rank keeps in flight).
+	MaxWindowSize = 1 << 16
 	// DefaultMemBytes is the default -mem limit on one process's benchmark
 	// buffers (IMB_mem_info.h MAX_MEM_USAGE, 1 GB).
 	DefaultMemBytes = int64(1) << 30
@@ -75,6 +80,10 @@ type Options struct {
 	// coll.ParseAlgorithms); the zero value uses coll's decision table, or
 	// the library's collectives on a coll.Native communicator.
 	Algorithms coll.Algorithms
+	// WindowSize is IMB's -window_size: the messages Uniband and Biband
+	// keep in flight per pair and direction in one iteration, default
+	// DefaultWindowSize.
+	WindowSize int
 	// Settle is how long the ranks exchange barriers before the first
 	// benchmark, so that start-up activity of the runtime, the library
 	// and the kernel is over before timing (see settle); 0 skips it.
@@ -100,6 +109,7 @@ func DefaultOptions() Options {
 		Multi:           result.MultiNone,
 		MByte:           result.MB,
 		Settle:          DefaultSettle,
+		WindowSize:      DefaultWindowSize,
 	}
 }
 
@@ -125,6 +135,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Settle < 0 {
 		return fmt.Errorf("--settle %v: expected a duration >= 0, e.g. 100ms, or 0 for none", o.Settle)
+	}
+	if o.WindowSize < 1 || o.WindowSize > MaxWindowSize {
+		return fmt.Errorf("-window_size %d: expected -window_size N with 1 <= N <= %d", o.WindowSize, MaxWindowSize)
 	}
 	if o.MsgsPerSample < 1 {
 		return fmt.Errorf("-iter %d: expected -iter n[,MiB] with n >= 1", o.MsgsPerSample)

@@ -2,59 +2,81 @@ package bench
 
 import "github.com/mpbench/mpbench/comm"
 
-// PingPong (IMB_pingpong.c, IMB 2021.x; since 2017u1 with a specific
-// source, like PingPongSpecificSource): rank 0 sends a message to rank 1
+// PingPong (IMB_pingpong.c, IMB 2021.x): rank 0 sends a message to rank 1
 // and waits for rank 1's message back; rank 1 receives, then sends.
 // t = half the round trip (ScaleTime 0.5), Mbytes/sec = bytes/t.
+// PingPong and PingPongSpecificSource receive from the partner's rank
+// (IMB's SELECT_SOURCE flag, PingPong's behaviour since IMB 2017u1);
+// PingPongAnySource receives with MPI_ANY_SOURCE (MPI1_benchmark.cpp). The
+// two variants are not in the default list.
 func init() {
-	Register(Spec{
-		Name: "PingPong", Class: SingleTransfer, Default: true, Pair: true,
-		ScaleTime: 0.5, ScaleBW: 1,
-		Expect: ExpectFrom(otherOfPair),
-		Kernel: pingPong,
-	})
+	for _, v := range []struct {
+		name        string
+		def, anySrc bool
+	}{{"PingPong", true, false}, {"PingPongSpecificSource", false, false}, {"PingPongAnySource", false, true}} {
+		Register(Spec{
+			Name: v.name, Class: SingleTransfer, Default: v.def, Pair: true,
+			ScaleTime: 0.5, ScaleBW: 1,
+			Expect: ExpectFrom(otherOfPair),
+			Kernel: pingPongFrom(v.anySrc),
+		})
+	}
 }
 
 // nativePingPong is implemented by communicators over a foreign library
 // (transport/mpi) that run the PingPong loop in the library's language,
 // with the calls and order of IMB_pingpong.c and the repetition's buffers
 // placed as area places them: slot (first+i) mod slots, stride bytes apart.
-// The loop then has no crossing between Go and C per message, which costs
-// a library a quarter of a 1 KiB message's time (transport/mpi's
-// PingPongLoop has the measurement). It returns the loop's seconds.
+// Receives name peer, or MPI_ANY_SOURCE under anySource. When reps is not
+// nil, reps[i] gets repetition i's seconds. The loop then has no crossing
+// between Go and C per message, which costs a library a quarter of a 1 KiB
+// message's time (transport/mpi's PingPongLoop has the measurement). It
+// returns the loop's seconds.
 type nativePingPong interface {
-	PingPongLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, peer, tag int, starts bool) (float64, error)
+	PingPongLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, peer, tag int, starts, anySource bool, reps []float64) (float64, error)
+}
+
+// pingPongFrom returns the PingPong kernel receiving from the partner, or
+// from comm.AnySource when anySource is set.
+func pingPongFrom(anySource bool) Kernel {
+	return func(e *Env, n int) (float64, error) { return pingPong(e, n, anySource) }
 }
 
 // pingPong times n round trips: rank 0 sends, then receives, rank 1
 // receives, then sends, each repetition on its own buffers (Env.Send and
 // Env.Recv). On a communicator implementing nativePingPong the same loop
 // runs there.
-func pingPong(e *Env, n int) (float64, error) {
+func pingPong(e *Env, n int, anySource bool) (float64, error) {
 	c := e.Comm
 	peer := 1 - c.Rank()
 	first := c.Rank() == 0
 	if np, ok := c.(nativePingPong); ok {
 		s, r := e.bufs.send, e.bufs.recv
-		return np.PingPongLoop(s.buf, s.stride, s.slots, r.buf, r.stride, r.slots, s.size, e.first, n, peer, 0, first)
+		return np.PingPongLoop(s.buf, s.stride, s.slots, r.buf, r.stride, r.slots, s.size, e.first, n, peer, 0, first, anySource, e.reps)
+	}
+	src := peer
+	if anySource {
+		src = comm.AnySource
 	}
 	start := c.Wtime()
+	last := start
 	for i := 0; i < n; i++ {
 		if first {
 			if err := c.Send(e.Send(i), peer, 0); err != nil {
 				return 0, err
 			}
-			if _, err := c.Recv(e.Recv(i), peer, 0); err != nil {
+			if _, err := c.Recv(e.Recv(i), src, 0); err != nil {
 				return 0, err
 			}
 		} else {
-			if _, err := c.Recv(e.Recv(i), peer, 0); err != nil {
+			if _, err := c.Recv(e.Recv(i), src, 0); err != nil {
 				return 0, err
 			}
 			if err := c.Send(e.Send(i), peer, 0); err != nil {
 				return 0, err
 			}
 		}
+		e.tick(i, &last)
 	}
 	return c.Wtime() - start, nil
 }
@@ -72,5 +94,5 @@ func otherOfPair(rank, _ int) []int { return []int{1 - rank} }
 func PingPongRounds(c comm.Comm, send, recv []byte, n int) (float64, error) {
 	one := func(b []byte) *area { return &area{buf: b, size: len(b), stride: len(b), slots: 1} }
 	e := &Env{Comm: c, Bytes: int64(len(send)), bufs: &buffers{send: one(send), recv: one(recv)}}
-	return pingPong(e, n)
+	return pingPong(e, n, false)
 }

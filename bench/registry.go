@@ -160,8 +160,28 @@ type Env struct {
 	// Algorithms is Options.Algorithms, the collective algorithm selection
 	// kernels pass to package coll.
 	Algorithms coll.Algorithms
-	bufs       *buffers
-	first      int // repetition index of the kernel's iteration 0
+	// Window is Options.WindowSize: the messages Uniband and Biband keep
+	// in flight per iteration.
+	Window int
+	bufs   *buffers
+	first  int // repetition index of the kernel's iteration 0
+	// reps, when not nil (len >= the kernel's n), receives the time in
+	// seconds of each iteration i in reps[i] (see tick): the
+	// per-repetition distribution behind the row's mean.
+	reps []float64
+}
+
+// tick records iteration i's time when e keeps per-repetition times: the
+// seconds from *last to now, after which *last is now. A kernel sets
+// *last to its start time and calls tick at the end of every iteration;
+// without per-repetition times it reads no clock.
+func (e *Env) tick(i int, last *float64) {
+	if e.reps == nil {
+		return
+	}
+	now := e.Comm.Wtime()
+	e.reps[i] = now - *last
+	*last = now
 }
 
 // Send returns the send area of iteration i (len = Spec.Areas send size).

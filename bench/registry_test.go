@@ -8,7 +8,8 @@ import (
 
 func TestNamesFollowIMBOrder(t *testing.T) {
 	names := Names()
-	if got := strings.Join(names[:4], " "); got != "PingPong PingPing Sendrecv Exchange" {
+	if got := strings.Join(names[:10], " "); got != "PingPong PingPongSpecificSource PingPongAnySource PingPing "+
+		"PingPingSpecificSource PingPingAnySource Sendrecv Exchange Uniband Biband" {
 		t.Errorf("Names() starts %q, want IMB's run order", got)
 	}
 	if got := fmt.Sprint(DefaultNames()[:4]); got != "[PingPong PingPing Sendrecv Exchange]" {
@@ -35,8 +36,8 @@ func TestLookup(t *testing.T) {
 
 func TestRegisterPanics(t *testing.T) {
 	for _, s := range []Spec{
-		{Name: "pingPONG", Kernel: pingPong}, // duplicate, other case
-		{Name: "", Kernel: pingPong},
+		{Name: "pingPONG", Kernel: pingPongFrom(false)}, // duplicate, other case
+		{Name: "", Kernel: pingPongFrom(false)},
 		{Name: "NoKernel"},
 	} {
 		func() {

@@ -293,7 +293,14 @@ func (r *blockRun) row(bytes int64, n int, recs []record) result.Row {
 		row.TAvg += rec.value / float64(len(recs))
 		defects += rec.count
 	}
-	if s := r.plan.spec.ScaleBW; s > 0 {
+	if s := r.plan.spec.ScaleBW; s > 0 && b.Class == ParallelTransferMsgRate {
+		// IMB_display_times: msgrate = scale_bw * 10^6 * window * peers / t_max.
+		row.MBps, row.MsgRate = 0, 0
+		if row.TMax > 0 {
+			row.MsgRate = s * 1e6 * float64(b.Window) * float64(b.Processes/2) / row.TMax
+			row.MBps = row.MsgRate * float64(bytes) / b.MByte
+		}
+	} else if s > 0 {
 		row.MBps = 0
 		if row.TMax > 0 {
 			row.MBps = s * float64(bytes) / row.TMax * 1e6 / b.MByte

@@ -47,7 +47,7 @@ func init() {
 			if _, seen := slowFirstSeen.LoadOrStore(e, struct{}{}); !seen {
 				time.Sleep(slowFirstDelay)
 			}
-			if _, err := pingPong(e, n); err != nil {
+			if _, err := pingPong(e, n, false); err != nil {
 				return 0, err
 			}
 			return e.Comm.Wtime() - start, nil

@@ -17,6 +17,10 @@ const (
 	ParallelTransfer              // Sendrecv, Exchange: every rank of the group in a periodic chain
 	Collective                    // Allreduce ... Bcast
 	Sync                          // Barrier: no message size
+	// ParallelTransferMsgRate: Uniband, Biband: pairs of an even group
+	// keep a window of messages in flight; Mbytes/sec and Msg/sec, no time
+	// column.
+	ParallelTransferMsgRate
 )
 
 // String returns the class name as IMB's documentation spells it.
@@ -30,6 +34,8 @@ func (c Class) String() string {
 		return "collective"
 	case Sync:
 		return "sync"
+	case ParallelTransferMsgRate:
+		return "parallel transfer (message rate)"
 	}
 	return "unknown"
 }
@@ -46,9 +52,13 @@ type Block struct {
 	MByte     float64 // bytes per Mbyte in the rows' MBps (result.MB or result.MiB)
 	// ScaleBW is the number of message sizes counted per iteration in
 	// Mbytes/sec (1 PingPong/PingPing, 2 Sendrecv, 4 Exchange; 0 when the
-	// block has no bandwidth column). Writers may print it to state the
+	// block has no bandwidth column; for Uniband 1 and Biband 2 per message
+	// of the window and pair). Writers may print it to state the
 	// byte-counting rule.
 	ScaleBW float64
+	// Window is the number of messages in flight per pair and direction
+	// (-window_size) of a ParallelTransferMsgRate block, 0 for others.
+	Window int
 	// Check is true when rows carry a Defects value (-check).
 	Check bool
 	// Algorithms lists the collective algorithm of the block's message

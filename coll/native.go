@@ -37,6 +37,8 @@ type Native interface {
 	Allgatherv(send, recv []byte, counts, displs []int) error
 	Alltoall(send, recv []byte) error
 	Alltoallv(send []byte, scounts, sdispls []int, recv []byte, rcounts, rdispls []int) error
+	// ReduceScatter's counts are in elements of dt, as MPI_Reduce_scatter
+	// takes them (coll's own ReduceScatter takes bytes).
 	ReduceScatter(send, recv []byte, counts []int, op Op, dt Datatype) error
 	ReduceScatterBlock(send, recv []byte, op Op, dt Datatype) error
 	Barrier() error

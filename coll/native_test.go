@@ -12,8 +12,9 @@ import (
 // their name and arguments, to test which calls coll hands to Native.
 type libComm struct {
 	comm.Comm
-	calls []string
-	args  [][]int // displacements seen by the v variants
+	calls    []string
+	args     [][]int // displacements seen by the v variants
+	rsCounts []int   // counts seen by ReduceScatter
 }
 
 func (l *libComm) rec(name string, ints ...[]int) error {
@@ -37,7 +38,8 @@ func (l *libComm) Alltoall(_, _ []byte) error               { return l.rec("Allt
 func (l *libComm) Alltoallv(_ []byte, _, sd []int, _ []byte, _, rd []int) error {
 	return l.rec("Alltoallv", sd, rd)
 }
-func (l *libComm) ReduceScatter(_, _ []byte, _ []int, _ Op, _ Datatype) error {
+func (l *libComm) ReduceScatter(_, _ []byte, counts []int, _ Op, _ Datatype) error {
+	l.rsCounts = counts
 	return l.rec("ReduceScatter")
 }
 func (l *libComm) ReduceScatterBlock(_, _ []byte, _ Op, _ Datatype) error {
@@ -90,6 +92,9 @@ func TestNativeUsedByDefault(t *testing.T) {
 			if !reflect.DeepEqual(d, []int{0}) {
 				t.Errorf("displacements %d passed to the library: %v, want packed [0]", i, d)
 			}
+		}
+		if !reflect.DeepEqual(l.rsCounts, []int{2}) {
+			t.Errorf("Reduce_scatter counts passed to the library: %v, want [2] (elements of 8 bytes of float32)", l.rsCounts)
 		}
 		ch, err := Algorithms{}.For(l, "Bcast", 8)
 		if err != nil || ch.Algorithm != AlgNative {

@@ -121,7 +121,11 @@ func (a Algorithms) ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts [
 		return err
 	}
 	if n := a.native(c, "reduce_scatter"); n != nil {
-		return runNative(c, fn, func() error { return n.ReduceScatter(sendbuf, recvbuf, counts, op, dt) })
+		elems := make([]int, len(counts)) // the library counts elements, not bytes
+		for i, k := range counts {
+			elems[i] = k / dt.Size()
+		}
+		return runNative(c, fn, func() error { return n.ReduceScatter(sendbuf, recvbuf, elems, op, dt) })
 	}
 	if len(sendbuf) == 0 {
 		return nil // every count is zero: nothing moves; MPI libraries return at once

@@ -64,7 +64,8 @@ func exitCode(err error) int {
 }
 
 // tableRows counts the data rows under the "# Benchmarking <title> " header
-// with the given process line.
+// with the given process line (tables with a #bytes, Group or, for
+// Barrier, #repetitions first column).
 func tableRows(text, title, procLine string) int {
 	i := strings.Index(text, "# Benchmarking "+title+" \n"+procLine)
 	if i < 0 {
@@ -73,7 +74,8 @@ func tableRows(text, title, procLine string) int {
 	lines := strings.Split(text[i:], "\n")
 	n := 0
 	k := 1
-	for ; k < len(lines) && !strings.HasPrefix(lines[k], "       #bytes") && !strings.HasPrefix(lines[k], "        Group"); k++ {
+	for ; k < len(lines) && !strings.HasPrefix(lines[k], "       #bytes") && !strings.HasPrefix(lines[k], "        Group") &&
+		!strings.HasPrefix(lines[k], " #repetitions"); k++ {
 	}
 	for k++; k < len(lines) && strings.TrimSpace(lines[k]) != "" && !strings.HasPrefix(lines[k], "#"); k++ {
 		n++

@@ -327,3 +327,18 @@ func killRankOnceRowsAppear(t *testing.T, argv []string, bin, jf, want string) {
 		t.Errorf("%s: file ends with %q; want the rows and a failed end record containing %q\nstderr:\n%s", strings.Join(argv, " "), last, want, &errb)
 	}
 }
+
+// TestE2EMPIEveryBenchmark runs every benchmark "run -list" names at np 2
+// and 4 under the library's launcher, as IMB-MPI1 is run.
+func TestE2EMPIEveryBenchmark(t *testing.T) {
+	bin := mpiBinary(t)
+	names := listedBenchmarks(t)
+	for _, np := range []int{2, 4} {
+		argv := append(append(mpi.LauncherCommand(np), bin, "run"), everyBenchmarkArgs(np)...)
+		out, errs, code := mpiJob(t, append(argv, names...))
+		if code != 0 {
+			t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+		}
+		checkEveryBenchmark(t, out, np, names)
+	}
+}

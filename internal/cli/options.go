@@ -48,6 +48,8 @@ type runFlags struct {
 	zeroSize    string
 	iterPolicy  string
 	stall       time.Duration
+	windowSize  int            // IMB -window_size
+	list        bool           // IMB -list: print the benchmarks and exit
 	benchmarks  []string       // positional arguments
 	flags       *pflag.FlagSet // the parsed options, for which were given
 }
@@ -81,6 +83,8 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.warmup, "warm_up", "1", "same as -warmup")
 	fs.IntVar(&f.multi, "multi", result.MultiNone, "IMB -multi 0|1: run np/N groups at once; 0 prints the worst group, 1 every group")
 	fs.BoolVar(&f.check, "check", false, "IMB -check: verify every received byte and print a defects column")
+	fs.IntVar(&f.windowSize, "window_size", bench.DefaultWindowSize, "IMB -window_size N: messages in flight per pair and direction in Uniband and Biband")
+	fs.BoolVar(&f.list, "list", false, "IMB -list: print every benchmark mpbench runs, marking those not in the default list, and exit")
 	addCollFlags(fs, &f.coll)
 	fs.StringVar(&f.mbyte, "mbyte", "1e6", "bytes per Mbyte in Mbytes/sec: 1e6 (IMB 2018 and later) or 2^20 (IMB 2017 and earlier)")
 	fs.BoolVar(&f.mib, "mib", false, "same as --mbyte 2^20")
@@ -210,6 +214,10 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, usageErrorf("-multi %d: expected -multi 0 or -multi 1", f.multi)
 	}
 	o.Check = f.check
+	o.WindowSize = f.windowSize
+	if f.windowSize < 1 || f.windowSize > bench.MaxWindowSize {
+		return o, usageErrorf("-window_size %d: expected -window_size N with 1 <= N <= %d", f.windowSize, bench.MaxWindowSize)
+	}
 	if o.MemBytes, err = bench.ParseMem(f.mem); err != nil {
 		return o, &usageError{msg: err.Error()}
 	}
@@ -300,7 +308,7 @@ func checkProcesses(o *bench.Options, np int) error {
 	}
 	for _, name := range names {
 		spec, _ := bench.Lookup(name)
-		if spec.Pair {
+		if spec.Pair || spec.Class == bench.ParallelTransferMsgRate {
 			if np < 2 {
 				return usageErrorf("%s needs 2 processes, -np is %d; run with -np 2 or more", spec.Name, np)
 			}

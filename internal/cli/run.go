@@ -77,6 +77,9 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if f.coll.show {
 		return showAlgorithms(cmd.OutOrStdout(), &f.coll)
 	}
+	if f.list {
+		return listBenchmarks(cmd.OutOrStdout())
+	}
 	if handled, err := runUnderMPILauncher(cmd, f, inv); handled {
 		return err // one rank of an MPI job (mpirun.go)
 	}

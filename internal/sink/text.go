@@ -28,7 +28,8 @@ func NewText(w io.Writer, info imb.RunInfo) (*Text, error) {
 // in src_c/IMB_output.c: single-transfer benchmarks print t[usec] and
 // Mbytes/sec except under -multi 0, where they print t_min/t_max/t_avg and
 // Mbytes/sec like parallel transfers; collectives print the time range
-// only; Barrier has no #bytes column.
+// only; Uniband and Biband print Mbytes/sec and Msg/sec; Barrier has no
+// #bytes column.
 func OutFormat(b bench.Block) imb.OutFormat {
 	switch b.Class {
 	case bench.SingleTransfer:
@@ -40,6 +41,8 @@ func OutFormat(b bench.Block) imb.OutFormat {
 		return imb.OutTimeRangeBW
 	case bench.Collective:
 		return imb.OutTimeRange
+	case bench.ParallelTransferMsgRate:
+		return imb.OutBWMsgRate
 	}
 	return imb.OutSync
 }

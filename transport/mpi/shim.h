@@ -121,48 +121,118 @@ static inline char *mpb_slot(uintptr_t base, long stride, int slots, int i) {
 	return (char *)base + (long)(i % slots) * stride;
 }
 
+// mpb_lap stores repetition i's time in reps[i] when reps is not NULL:
+// the seconds since *last, which then becomes now. The loops below call it
+// at the end of every repetition, so per-repetition times cost one
+// MPI_Wtime per repetition, and nothing without them.
+static inline void mpb_lap(double *reps, int i, double *last) {
+	if (reps == NULL) return;
+	double now = MPI_Wtime();
+	reps[i] = now - *last;
+	*last = now;
+}
+
 // mpb_pingpong runs n repetitions of IMB's PingPong loop (IMB_pingpong.c)
 // with peer on c: a rank that starts sends, then receives; the other
-// receives, then sends; size bytes of MPI_BYTE with tag. Repetition i uses
-// the send and receive slots (first + i) mod slots, stride bytes apart from
+// receives, then sends; size bytes of MPI_BYTE with tag. Receives name src
+// (peer, or MPI_ANY_SOURCE for PingPongAnySource). Repetition i uses the
+// send and receive slots (first + i) mod slots, stride bytes apart from
 // sbuf and rbuf (mpbench's -off_cache layout; one slot otherwise). The loop
-// is timed with MPI_Wtime into *secs. Returns the first error code.
+// is timed with MPI_Wtime into *secs, and each repetition into reps (see
+// mpb_lap). Returns the first error code.
 static inline int mpb_pingpong(uintptr_t sbuf, long sstride, int sslots, uintptr_t rbuf, long rstride, int rslots,
-		int size, int first, int n, int peer, int tag, int starts, MPI_Comm c, double *secs) {
+		int size, int first, int n, int peer, int src, int tag, int starts, MPI_Comm c, double *secs, double *reps) {
 	MPI_Status st;
 	int rc;
-	double t0 = MPI_Wtime();
+	double t0 = MPI_Wtime(), last = t0;
 	for (int i = 0; i < n; i++) {
 		char *s = mpb_slot(sbuf, sstride, sslots, first + i), *r = mpb_slot(rbuf, rstride, rslots, first + i);
 		if (starts) {
 			if ((rc = MPI_Send(s, size, MPI_BYTE, peer, tag, c)) != MPI_SUCCESS) return rc;
-			if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) return rc;
+			if ((rc = MPI_Recv(r, size, MPI_BYTE, src, tag, c, &st)) != MPI_SUCCESS) return rc;
 		} else {
-			if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) return rc;
+			if ((rc = MPI_Recv(r, size, MPI_BYTE, src, tag, c, &st)) != MPI_SUCCESS) return rc;
 			if ((rc = MPI_Send(s, size, MPI_BYTE, peer, tag, c)) != MPI_SUCCESS) return rc;
 		}
+		mpb_lap(reps, i, &last);
 	}
 	*secs = MPI_Wtime() - t0;
 	return MPI_SUCCESS;
 }
 
 // mpb_pingping runs n repetitions of IMB's PingPing loop (IMB_pingping.c)
-// with peer on c: MPI_Isend to peer, MPI_Recv from peer, MPI_Wait for the
+// with peer on c: MPI_Isend to peer, MPI_Recv from src, MPI_Wait for the
 // send, with buffers, slots and timing as in mpb_pingpong.
 static inline int mpb_pingping(uintptr_t sbuf, long sstride, int sslots, uintptr_t rbuf, long rstride, int rslots,
-		int size, int first, int n, int peer, int tag, MPI_Comm c, double *secs) {
+		int size, int first, int n, int peer, int src, int tag, MPI_Comm c, double *secs, double *reps) {
 	MPI_Status st;
 	MPI_Request q;
 	int rc;
-	double t0 = MPI_Wtime();
+	double t0 = MPI_Wtime(), last = t0;
 	for (int i = 0; i < n; i++) {
 		char *s = mpb_slot(sbuf, sstride, sslots, first + i), *r = mpb_slot(rbuf, rstride, rslots, first + i);
 		if ((rc = MPI_Isend(s, size, MPI_BYTE, peer, tag, c, &q)) != MPI_SUCCESS) return rc;
-		if ((rc = MPI_Recv(r, size, MPI_BYTE, peer, tag, c, &st)) != MPI_SUCCESS) {
+		if ((rc = MPI_Recv(r, size, MPI_BYTE, src, tag, c, &st)) != MPI_SUCCESS) {
 			MPI_Wait(&q, MPI_STATUS_IGNORE);
 			return rc;
 		}
 		if ((rc = MPI_Wait(&q, MPI_STATUS_IGNORE)) != MPI_SUCCESS) return rc;
+		mpb_lap(reps, i, &last);
+	}
+	*secs = MPI_Wtime() - t0;
+	return MPI_SUCCESS;
+}
+
+// mpb_post starts w non-blocking receives (recv) or sends of size bytes
+// with peer into q[0..w-1], message k in slot (first + k) mod slots.
+static inline int mpb_post(int recv, uintptr_t buf, long stride, int slots, int size, int first, int w,
+		int peer, int tag, MPI_Comm c, MPI_Request *q) {
+	int rc;
+	for (int k = 0; k < w; k++) {
+		char *b = mpb_slot(buf, stride, slots, first + k);
+		rc = recv ? MPI_Irecv(b, size, MPI_BYTE, peer, tag, c, &q[k]) : MPI_Isend(b, size, MPI_BYTE, peer, tag, c, &q[k]);
+		if (rc != MPI_SUCCESS) {
+			MPI_Waitall(k, q, MPI_STATUSES_IGNORE);
+			return rc;
+		}
+	}
+	return MPI_SUCCESS;
+}
+
+// mpb_window runs n iterations of IMB's Uniband (bidir 0) or Biband
+// (bidir 1) loop (IMB_bandwidth.c) with peer on c: Uniband's sender posts w
+// MPI_Isend, its partner w MPI_Irecv; Biband's ranks both post w MPI_Irecv,
+// then w MPI_Isend; all wait (MPI_Waitall), then the sender receives a
+// 1-byte acknowledgement from its partner. Message k of the window uses
+// slot (first + k) mod slots; q has room for 2w requests. Timing as in
+// mpb_pingpong.
+static inline int mpb_window(uintptr_t sbuf, long sstride, int sslots, uintptr_t rbuf, long rstride, int rslots,
+		int size, int first, int n, int w, int peer, int tag, int sender, int bidir, MPI_Request *q,
+		MPI_Comm c, double *secs, double *reps) {
+	char ack = 0;
+	int rc;
+	double t0 = MPI_Wtime(), last = t0;
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		if (bidir || !sender) {
+			if ((rc = mpb_post(1, rbuf, rstride, rslots, size, first, w, peer, tag, c, q)) != MPI_SUCCESS) return rc;
+			k = w;
+		}
+		if (bidir || sender) {
+			if ((rc = mpb_post(0, sbuf, sstride, sslots, size, first, w, peer, tag, c, q + k)) != MPI_SUCCESS) {
+				MPI_Waitall(k, q, MPI_STATUSES_IGNORE);
+				return rc;
+			}
+			k += w;
+		}
+		if ((rc = MPI_Waitall(k, q, MPI_STATUSES_IGNORE)) != MPI_SUCCESS) return rc;
+		if (sender) {
+			rc = MPI_Recv(&ack, 1, MPI_CHAR, peer, tag, c, MPI_STATUS_IGNORE);
+		} else {
+			rc = MPI_Send(&ack, 1, MPI_CHAR, peer, tag, c);
+		}
+		if (rc != MPI_SUCCESS) return rc;
+		mpb_lap(reps, i, &last);
 	}
 	*secs = MPI_Wtime() - t0;
 	return MPI_SUCCESS;

@@ -1,0 +1,133 @@
+package bench
+
+import "github.com/mpbench/mpbench/comm"
+
+// Uniband and Biband (IMB_bandwidth.c, IMB_uni_bandwidth and
+// IMB_bi_bandwidth; MPI1_benchmark.cpp flags PARALLEL_TRANSFER_MSG_RATE):
+// the group of an even number of ranks forms peers = procs/2 pairs, rank
+// r < peers with rank r+peers. In one iteration of Uniband each rank r <
+// peers posts Options.WindowSize (-window_size, default 256) MPI_Isend of
+// bytes to its partner and waits for all of them, then receives a 1-byte
+// acknowledgement; the partner posts as many MPI_Irecv, waits, and sends
+// the acknowledgement. In Biband both ranks of a pair post the window of
+// MPI_Irecv and then of MPI_Isend, wait for all, and the lower rank
+// receives the acknowledgement. Message k of the window uses the send and
+// receive slot k (IMB: ws % cache_iter), so without -off_cache every
+// message of a window shares one buffer, as in IMB.
+//
+// The table has no time column (IMB's OUT_BW_AND_MSG_RATE): with t_max the
+// slowest rank's time per iteration in usec,
+// Msg/sec = ScaleBW * 10^6 * window * peers / t_max and
+// Mbytes/sec = Msg/sec * bytes / Mbyte (IMB_output.c,
+// IMB_display_times); ScaleBW is 1 for Uniband and 2 for Biband (its
+// SCALE_BW_DOUBLE: every pair moves a window each way).
+func init() {
+	Register(Spec{
+		Name: "Uniband", Class: ParallelTransferMsgRate,
+		ScaleTime: 1, ScaleBW: 1,
+		Expect:   ExpectFrom(partner),
+		Received: func(e *Env, _ int) int64 { return receivedIf(e, e.Comm.Rank() >= e.Comm.Size()/2) },
+		Kernel:   func(e *Env, n int) (float64, error) { return window(e, n, false) },
+	})
+	Register(Spec{
+		Name: "Biband", Class: ParallelTransferMsgRate,
+		ScaleTime: 1, ScaleBW: 2,
+		Expect: ExpectFrom(partner),
+		Kernel: func(e *Env, n int) (float64, error) { return window(e, n, true) },
+	})
+}
+
+// partner is the rank paired with rank in a group of procs ranks: r and
+// r+procs/2.
+func partner(rank, procs int) []int {
+	peers := procs / 2
+	if rank < peers {
+		return []int{rank + peers}
+	}
+	return []int{rank - peers}
+}
+
+// receivedIf is a Spec.Received value: the whole message when the calling
+// rank receives one, else nothing.
+func receivedIf(e *Env, receives bool) int64 {
+	if receives {
+		return e.Bytes
+	}
+	return 0
+}
+
+// nativeWindow is nativePingPong for Uniband and Biband (transport/mpi's
+// WindowLoop): n iterations of a window of window non-blocking transfers
+// with peer, message k of the window in slot (first+k) mod slots, then the
+// 1-byte acknowledgement, which the rank that sends first (sender)
+// receives. bidir selects Biband's loop. reps as for nativePingPong.
+type nativeWindow interface {
+	WindowLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, window, peer, tag int, sender, bidir bool, reps []float64) (float64, error)
+}
+
+// windowTag is the tag of the window's messages and acknowledgements
+// (IMB_bandwidth.c's s_tag = r_tag = 1).
+const windowTag = 1
+
+// window times n iterations of Uniband (bidir false) or Biband (true) on
+// the calling rank; on a communicator implementing nativeWindow the same
+// loop runs there.
+func window(e *Env, n int, bidir bool) (float64, error) {
+	c := e.Comm
+	peers := c.Size() / 2
+	sender := c.Rank() < peers
+	peer := partner(c.Rank(), c.Size())[0]
+	w := max(e.Window, 1)
+	if nw, ok := c.(nativeWindow); ok {
+		s, r := e.bufs.send, e.bufs.recv
+		return nw.WindowLoop(s.buf, s.stride, s.slots, r.buf, r.stride, r.slots, s.size, e.first, n, w, peer, windowTag, sender, bidir, e.reps)
+	}
+	reqs := make([]comm.Request, 2*w)
+	ack := make([]byte, 1)
+	start := c.Wtime()
+	last := start
+	for i := 0; i < n; i++ {
+		var err error
+		k := 0
+		if bidir || !sender {
+			err = postWindow(e, reqs[k:k+w], peer, true)
+			k += w
+		}
+		if err == nil && (bidir || sender) {
+			err = postWindow(e, reqs[k:k+w], peer, false)
+			k += w
+		}
+		if werr := comm.Waitall(reqs[:k]); err == nil {
+			err = werr
+		}
+		clear(reqs)
+		if err == nil && sender {
+			_, err = c.Recv(ack, peer, windowTag)
+		} else if err == nil {
+			err = c.Send(ack, peer, windowTag)
+		}
+		if err != nil {
+			return 0, err
+		}
+		e.tick(i, &last)
+	}
+	return c.Wtime() - start, nil
+}
+
+// postWindow starts len(reqs) receives (recv) or sends of e.Bytes with
+// peer, message k in slot k, and stores their requests in reqs. On an
+// error the requests already started stay in reqs for the caller to wait.
+func postWindow(e *Env, reqs []comm.Request, peer int, recv bool) error {
+	var err error
+	for k := range reqs {
+		if recv {
+			reqs[k], err = e.Comm.Irecv(e.Recv(k), peer, windowTag)
+		} else {
+			reqs[k], err = e.Comm.Isend(e.Send(k), peer, windowTag)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
