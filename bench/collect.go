@@ -20,6 +20,7 @@ const (
 	tagProbe
 	tagReps
 	tagResult
+	tagBarrier
 )
 
 // maxNote is the longest note (error text) carried in a control message.
@@ -92,4 +93,25 @@ func bcast(c comm.Comm, r record, tag int) (record, error) {
 		}
 	}
 	return r, nil
+}
+
+// barrier is the runner's barrier on c: c.Barrier, or under -imb_barrier
+// (p2p true) a dissemination barrier of point-to-point messages (Hensgen,
+// Finkel and Manber, "Two algorithms for barrier synchronization", 1988):
+// in round k every rank sends an empty message to rank+2^k and receives
+// one from rank-2^k, ceil(log2 p) rounds, so no rank leaves before every
+// rank has entered. It stands in for IMB's MPI-independent barrier
+// (-imb_barrier on).
+func barrier(c comm.Comm, p2p bool) error {
+	if !p2p {
+		return c.Barrier()
+	}
+	p, me := c.Size(), c.Rank()
+	var none [0]byte
+	for dist := 1; dist < p; dist *= 2 {
+		if _, err := c.Sendrecv(none[:], (me+dist)%p, tagBarrier, none[:], (me-dist+p)%p, tagBarrier); err != nil {
+			return err
+		}
+	}
+	return nil
 }

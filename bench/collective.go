@@ -27,7 +27,7 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 		}
 		total += c.Wtime() - start
 		if e.Sync {
-			if err := c.Barrier(); err != nil {
+			if err := barrier(c, e.IMBBarrier); err != nil {
 				return 0, err
 			}
 		}
@@ -49,28 +49,36 @@ func (e *Env) rootAt(rep int) int {
 	return rep % e.Comm.Size()
 }
 
-// reductionType and reductionOp are IMB's defaults for the reduction
-// benchmarks: -red_data_type float (MPI_FLOAT) and MPI_SUM.
-const (
-	reductionType = coll.Float32
-	reductionOp   = coll.Sum
-)
+// reductionOp is IMB's reduction operation, MPI_SUM.
+const reductionOp = coll.Sum
 
-// FillReduction fills send with the -check values of a reduction for group
-// rank rank, message size bytes and repetition rep: float32 elements that
-// are small integers (-128..127, taken from Pattern), so that the sum over
-// any number of ranks up to 2^17 is exact whatever order an algorithm adds
-// in, and a result can be compared bit for bit with a local reference.
-func FillReduction(send []byte, rank int, bytes int64, rep int) {
+// FillReduction fills send with the -check values of a reduction of
+// elements of dt for group rank rank, message size bytes and repetition
+// rep: small integers (-128..127, taken from Pattern) stored as dt, so that
+// the sum over any number of ranks up to 2^17 is exact in any type and
+// whatever order an algorithm adds in, and a result can be compared bit for
+// bit with a local reference.
+func FillReduction(send []byte, dt coll.Datatype, rank int, bytes int64, rep int) {
 	Pattern(send, rank, bytes, rep, 0)
-	for k := 0; k+4 <= len(send); k += 4 {
-		binary.NativeEndian.PutUint32(send[k:], math.Float32bits(float32(int8(send[k]))))
+	size := dt.Size()
+	for k := 0; k+size <= len(send); k += size {
+		v := int8(send[k])
+		switch dt {
+		case coll.Float32:
+			binary.NativeEndian.PutUint32(send[k:], math.Float32bits(float32(v)))
+		case coll.Float64:
+			binary.NativeEndian.PutUint64(send[k:], math.Float64bits(float64(v)))
+		case coll.Int32:
+			binary.NativeEndian.PutUint32(send[k:], uint32(int32(v)))
+		case coll.Int64:
+			binary.NativeEndian.PutUint64(send[k:], uint64(int64(v)))
+		}
 	}
 }
 
 // fillReduction is FillReduction as a Spec.Fill.
 func fillReduction(e *Env, rep int, send []byte) {
-	FillReduction(send, e.Comm.Rank(), e.Bytes, rep)
+	FillReduction(send, e.RedType, e.Comm.Rank(), e.Bytes, rep)
 }
 
 // reference returns the element-wise sum of every group rank's
@@ -80,13 +88,13 @@ func reference(e *Env, rep int, n int64) []byte {
 	sum := make([]byte, n)
 	tmp := make([]byte, n)
 	for r := 0; r < e.Comm.Size(); r++ {
-		FillReduction(tmp, r, e.Bytes, rep)
+		FillReduction(tmp, e.RedType, r, e.Bytes, rep)
 		if r == 0 {
 			copy(sum, tmp)
 			continue
 		}
 		// Lengths are whole elements by construction; ReduceLocal cannot fail.
-		_ = coll.ReduceLocal(reductionType, reductionOp, sum, tmp)
+		_ = coll.ReduceLocal(e.RedType, reductionOp, sum, tmp)
 	}
 	return sum
 }

@@ -256,7 +256,7 @@ func TestFillReductionSumsExactly(t *testing.T) {
 	buf := make([]byte, 64)
 	sum := make([]float64, 16)
 	for r := 0; r < 100; r++ {
-		FillReduction(buf, r, 64, 3)
+		FillReduction(buf, coll.Float32, r, 64, 3)
 		for k := range sum {
 			v := math.Float32frombits(binary.NativeEndian.Uint32(buf[4*k:]))
 			if v != float32(int(v)) || v < -128 || v > 127 {

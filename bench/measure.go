@@ -1,6 +1,9 @@
 package bench
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // measure runs one message size on this active rank: probe, agreement on
 // the repetition count, warm-up, barriers, timed loop and, under -check,
@@ -9,13 +12,17 @@ import "fmt"
 // and the repetition count.
 func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 	spec := &r.plan.spec
-	bufs, err := newBuffers(spec, bytes, r.plan.block.Processes, r.opts, r.bufs)
+	moved := bytes // whole -data_type elements only, as IMB's count = bytes / size
+	if !spec.Reduction {
+		moved = bytes / r.opts.dataTypeSize() * r.opts.dataTypeSize()
+	}
+	bufs, err := newBuffers(spec, moved, r.plan.block.Processes, r.opts, r.bufs)
 	if err != nil {
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
 	r.bufs = bufs
-	env := &Env{Comm: r.group, Bytes: bytes, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
-		Algorithms: r.opts.Algorithms, Window: r.opts.WindowSize, bufs: bufs}
+	env := &Env{Comm: r.group, Bytes: moved, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
+		Algorithms: r.opts.Algorithms, Window: r.opts.WindowSize, RedType: r.opts.redType(), bufs: bufs}
 
 	n, err := r.repetitions(env, bytes, prev)
 	if err != nil {
@@ -28,13 +35,16 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 		}
 	}
 	for range 2 { // IMB's N_BARR
-		if err := r.active.Barrier(); err != nil {
+		if err := barrier(r.active, r.opts.IMBBarrier); err != nil {
 			return record{}, 0, r.errf(bytes, "barrier: %w", err)
 		}
 	}
 	secs, err := spec.Kernel(env, n)
 	if err != nil {
 		return record{}, 0, r.errf(bytes, "%w", err)
+	}
+	if r.opts.MsgPause {
+		time.Sleep(time.Duration(secs * float64(time.Second)))
 	}
 	scale := spec.ScaleTime
 	if scale == 0 {

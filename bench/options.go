@@ -84,6 +84,31 @@ type Options struct {
 	// keep in flight per pair and direction in one iteration, default
 	// DefaultWindowSize.
 	WindowSize int
+	// RedType is IMB's -red_data_type: the element type of the reduction
+	// benchmarks; 0 means coll.Float32 (MPI_FLOAT, IMB's default).
+	RedType coll.Datatype
+	// DataType is IMB's -data_type for the benchmarks that move bytes:
+	// the MPI datatype's name ("MPI_BYTE", the default when ""; "MPI_CHAR",
+	// "MPI_INT", "MPI_FLOAT", "MPI_DOUBLE") and element size (0 means 1).
+	// A message of a given #bytes moves its whole elements only, as IMB's
+	// count = bytes / size does (1 byte of MPI_INT moves nothing).
+	DataType     string
+	DataTypeSize int
+	// IMBBarrier is IMB's -imb_barrier: the runner's barriers (two before
+	// every timed loop, and the one after each collective call under
+	// -sync) use a barrier of point-to-point messages written in package
+	// bench instead of the communicator's Barrier.
+	IMBBarrier bool
+	// MsgPause is IMB's -msg_pause: after each message size's timed loop
+	// every active rank waits as long as that loop took
+	// (original_benchmark.h: SLEEP(t) after the sample).
+	MsgPause bool
+	// Map is IMB's -map PxQ as {P, Q}; {0, 0} or a 1 in either place keeps
+	// the world's rank order. Otherwise groups are filled in the order of
+	// IMB's key (Q * rank) mod (P*Q - 1) (0 kept for ranks 0 and P*Q-1),
+	// ties by rank (IMB_init_communicator), so that on Q hosts of P
+	// processes placed host by host PingPong pairs ranks of two hosts.
+	Map [2]int
 	// Settle is how long the ranks exchange barriers before the first
 	// benchmark, so that start-up activity of the runtime, the library
 	// and the kernel is over before timing (see settle); 0 skips it.
@@ -139,6 +164,15 @@ func (o *Options) Validate() error {
 	if o.WindowSize < 1 || o.WindowSize > MaxWindowSize {
 		return fmt.Errorf("-window_size %d: expected -window_size N with 1 <= N <= %d", o.WindowSize, MaxWindowSize)
 	}
+	if o.RedType != 0 && o.RedType.Size() == 0 {
+		return fmt.Errorf("-red_data_type %v: expected float, double or int", o.RedType)
+	}
+	if o.DataTypeSize < 0 || o.DataTypeSize > 16 {
+		return fmt.Errorf("-data_type element of %d bytes: expected 1..16", o.DataTypeSize)
+	}
+	if o.Map[0] < 0 || o.Map[1] < 0 {
+		return fmt.Errorf("-map %dx%d: expected -map PxQ with integers P, Q >= 1", o.Map[0], o.Map[1])
+	}
 	if o.MsgsPerSample < 1 {
 		return fmt.Errorf("-iter %d: expected -iter n[,MiB] with n >= 1", o.MsgsPerSample)
 	}
@@ -176,6 +210,19 @@ func (o *Options) Validate() error {
 		}
 	}
 	return nil
+}
+
+// redType is the reduction element type, RedType or IMB's default float.
+func (o *Options) redType() coll.Datatype {
+	if o.RedType == 0 {
+		return coll.Float32
+	}
+	return o.RedType
+}
+
+// dataTypeSize is the -data_type element size in bytes (1 by default).
+func (o *Options) dataTypeSize() int64 {
+	return int64(max(o.DataTypeSize, 1))
 }
 
 // unknownBenchmark is the error for a name that is not registered.

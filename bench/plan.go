@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/mpbench/mpbench/result"
 )
@@ -36,11 +37,10 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			if o.Multi != result.MultiNone {
 				nGroups = np / p
 			}
+			order := o.RankOrder(np)
 			groups := make([][]int, nGroups)
 			for g := range groups {
-				for k := 0; k < p; k++ {
-					groups[g] = append(groups[g], g*p+k)
-				}
+				groups[g] = order[g*p : (g+1)*p : (g+1)*p]
 			}
 			bp := blockPlan{spec: spec, sizes: sizes, block: Block{
 				Benchmark: spec.Name, Class: spec.Class, Processes: p, Multi: o.Multi,
@@ -52,8 +52,8 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			}
 			if spec.Class == Sync {
 				bp.sizes = []int64{0}
-			} else if spec.Elem > 0 {
-				bp.sizes = alignSizes(sizes, spec.Elem)
+			} else if spec.Reduction {
+				bp.sizes = alignSizes(sizes, o.redType().Size())
 			}
 			for _, size := range bp.sizes {
 				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {
@@ -65,6 +65,28 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// RankOrder returns the world ranks 0..np-1 in the order groups take
+// them: rank order, or under -map PxQ (P, Q > 1) by IMB's key
+// (Q * rank) mod (P*Q - 1), with key 0 replaced by the rank itself, ties
+// by rank (IMB_init_communicator in src_c/IMB_init.c; the ranks are then
+// ordered as MPI_Comm_split orders them by key). Rank 0 always comes
+// first.
+func (o *Options) RankOrder(np int) []int {
+	order := make([]int, np)
+	key := make([]int, np)
+	px, py := o.Map[0], o.Map[1]
+	for r := range order {
+		order[r], key[r] = r, r
+		if px > 1 && py > 1 {
+			if key[r] = (py * r) % (px*py - 1); key[r] == 0 {
+				key[r] = r
+			}
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return key[order[i]] < key[order[j]] })
+	return order
 }
 
 // CheckPlan reports, without communicating, whether a run of o on np

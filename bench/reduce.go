@@ -1,12 +1,12 @@
 package bench
 
-// Reduce (IMB_reduce.c): MPI_Reduce of bytes/4 MPI_FLOAT elements with
+// Reduce (IMB_reduce.c): MPI_Reduce of bytes/4 MPI_FLOAT elements (or of -red_data_type) with
 // MPI_SUM from every rank's send area into the receive area of the root
 // (0, or rotating under -root_shift). Sizes are whole elements. Each call
 // is timed separately (see timeCalls); t_min/t_max/t_avg over the ranks.
 func init() {
 	Register(Spec{
-		Name: "Reduce", Class: Collective, Default: true, Collective: "reduce", Elem: 4,
+		Name: "Reduce", Class: Collective, Default: true, Collective: "reduce", Reduction: true,
 		Fill:     fillReduction,
 		Expect:   func(e *Env, rep int, want []byte) { copy(want, reference(e, rep, e.Bytes)) },
 		Received: atRoot,
@@ -16,6 +16,6 @@ func init() {
 
 func reduceKernel(e *Env, n int) (float64, error) {
 	return timeCalls(e, n, func(i int) error {
-		return e.Algorithms.Reduce(e.Comm, e.Send(i), e.Recv(i), reductionType, reductionOp, e.Root(i))
+		return e.Algorithms.Reduce(e.Comm, e.Send(i), e.Recv(i), e.RedType, reductionOp, e.Root(i))
 	})
 }

@@ -3,7 +3,7 @@ package bench
 import "github.com/mpbench/mpbench/coll"
 
 // Reduce_local (IMB_reduce_local.c, IMB 2019 Update 2 and later):
-// MPI_Reduce_local of bytes/4 MPI_FLOAT elements with MPI_SUM, receive
+// MPI_Reduce_local of bytes/4 MPI_FLOAT elements (or of -red_data_type) with MPI_SUM, receive
 // area op= send area, on every rank without communication: it measures
 // the reduction kernel that the reducing collectives apply (their gamma
 // term). Each call is timed separately, with IMB's barrier after it under
@@ -11,13 +11,13 @@ import "github.com/mpbench/mpbench/coll"
 // contents.
 func init() {
 	Register(Spec{
-		Name: "Reduce_local", Class: Collective, Default: true, Elem: 4,
+		Name: "Reduce_local", Class: Collective, Default: true, Reduction: true,
 		Kernel: reduceLocalKernel,
 	})
 }
 
 func reduceLocalKernel(e *Env, n int) (float64, error) {
 	return timeCalls(e, n, func(i int) error {
-		return coll.ReduceLocal(reductionType, reductionOp, e.Recv(i), e.Send(i))
+		return coll.ReduceLocal(e.RedType, reductionOp, e.Recv(i), e.Send(i))
 	})
 }

@@ -2,11 +2,11 @@ package bench
 
 // Reduce_scatter_block (IMB_reduce_scatter_block.c, IMB 2019 Update 1 and
 // later): MPI_Reduce_scatter_block with MPI_SUM; every rank receives
-// bytes/4 MPI_FLOAT elements, so the vector reduced is procs*bytes bytes
+// bytes/4 MPI_FLOAT elements (or of -red_data_type), so the vector reduced is procs*bytes bytes
 // and #bytes is the block per rank.
 func init() {
 	Register(Spec{
-		Name: "Reduce_scatter_block", Class: Collective, Default: true, Collective: "reduce_scatter_block", Elem: 4,
+		Name: "Reduce_scatter_block", Class: Collective, Default: true, Collective: "reduce_scatter_block", Reduction: true,
 		Areas: func(bytes int64, procs int) (int64, int64) { return int64(procs) * bytes, bytes },
 		Fill:  fillReduction,
 		Expect: func(e *Env, rep int, want []byte) {
@@ -19,6 +19,6 @@ func init() {
 
 func reduceScatterBlockKernel(e *Env, n int) (float64, error) {
 	return timeCalls(e, n, func(i int) error {
-		return e.Algorithms.ReduceScatterBlock(e.Comm, e.Send(i), e.Recv(i), reductionType, reductionOp)
+		return e.Algorithms.ReduceScatterBlock(e.Comm, e.Send(i), e.Recv(i), e.RedType, reductionOp)
 	})
 }

@@ -54,12 +54,12 @@ type Spec struct {
 	// calling rank instead of Pattern (reductions need values whose sum is
 	// exact in any order; see FillReduction).
 	Fill func(e *Env, rep int, send []byte)
-	// Elem is the element size in bytes of a reduction's buffers (4 for
-	// IMB's MPI_FLOAT); 0 for byte-moving benchmarks. Sizes are then
-	// rounded to whole elements as IMB does: a size below one element
+	// Reduction marks a reduction benchmark: its buffers hold elements of
+	// Options.RedType (-red_data_type, IMB's default MPI_FLOAT), and sizes
+	// are rounded to whole elements as IMB does: a size below one element
 	// becomes one element, others are rounded down, and duplicates are
-	// dropped (-msglog 0:2 gives 0 and 4).
-	Elem int
+	// dropped (-msglog 0:2 gives 0 and 4 for float).
+	Reduction bool
 	// Collective is the package coll name of the collective the kernel
 	// calls ("bcast", "reduce_scatter", ...), used to report the
 	// algorithm per message size; "" for none.
@@ -154,12 +154,17 @@ type Env struct {
 	Comm  comm.Comm // the group's communicator: active ranks of this group only
 	Bytes int64     // message size in bytes
 	Sync  bool      // Options.Sync: collectives barrier between timed calls
+	// IMBBarrier is Options.IMBBarrier: those barriers are package bench's
+	// point-to-point barrier, not the communicator's.
+	IMBBarrier bool
 	// RootShift is Options.RootShift: rooted collectives move the root
 	// every iteration (see Root).
 	RootShift bool
 	// Algorithms is Options.Algorithms, the collective algorithm selection
 	// kernels pass to package coll.
 	Algorithms coll.Algorithms
+	// RedType is the element type of reductions (Options.RedType).
+	RedType coll.Datatype
 	// Window is Options.WindowSize: the messages Uniband and Biband keep
 	// in flight per iteration.
 	Window int

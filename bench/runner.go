@@ -115,8 +115,19 @@ func (r *blockRun) run(ctx context.Context) error {
 	b := r.plan.block
 	me := r.world.Rank()
 	nActive := len(b.Groups) * b.Processes
+	// pos is this rank's place in the groups' order (group by group; world
+	// rank order unless -map reorders it), -1 on idle ranks.
+	pos, inOrder := -1, true
+	for g, ranks := range b.Groups {
+		for k, rank := range ranks {
+			inOrder = inOrder && rank == g*b.Processes+k
+			if rank == me {
+				pos = g*b.Processes + k
+			}
+		}
+	}
 	color := comm.Undefined
-	if me < nActive {
+	if pos >= 0 {
 		color = 0
 	}
 	// A split that would return the same ranks in the same order is
@@ -126,8 +137,8 @@ func (r *blockRun) run(ctx context.Context) error {
 	// profile samples of a 1 KiB PingPong).
 	var err error
 	r.active = r.world
-	if nActive < r.world.Size() {
-		if r.active, err = r.world.Split(color, me); err != nil {
+	if nActive < r.world.Size() || !inOrder {
+		if r.active, err = r.world.Split(color, pos); err != nil {
 			return r.errf(-1, "split active ranks: %w", err)
 		}
 	}
@@ -136,7 +147,7 @@ func (r *blockRun) run(ctx context.Context) error {
 	}
 	r.group = r.active
 	if len(b.Groups) > 1 {
-		if r.group, err = r.active.Split(me/b.Processes, me); err != nil {
+		if r.group, err = r.active.Split(pos/b.Processes, pos); err != nil {
 			return r.errf(-1, "split groups: %w", err)
 		}
 	}
@@ -152,7 +163,7 @@ func (r *blockRun) run(ctx context.Context) error {
 	verdict, err := r.sizes(ctx)
 	if err == nil && me == 0 {
 		// Release the idle ranks with the block's outcome.
-		for idle := nActive; idle < r.world.Size(); idle++ {
+		for _, idle := range idleRanks(b, r.world.Size()) {
 			if serr := r.world.Send(verdict.encode(), idle, tagVerdict); serr != nil {
 				err = r.errf(-1, "release idle rank %d: %w", idle, serr)
 				break
@@ -168,6 +179,23 @@ func (r *blockRun) run(ctx context.Context) error {
 		return err
 	}
 	return r.verdictErr(verdict)
+}
+
+// idleRanks lists the world ranks of np that are in none of b's groups.
+func idleRanks(b Block, np int) []int {
+	busy := make([]bool, np)
+	for _, ranks := range b.Groups {
+		for _, rank := range ranks {
+			busy[rank] = true
+		}
+	}
+	var idle []int
+	for rank, isBusy := range busy {
+		if !isBusy {
+			idle = append(idle, rank)
+		}
+	}
+	return idle
 }
 
 // awaitVerdict is an idle rank's part of a block.

@@ -17,6 +17,12 @@ package comm
 
 import "errors"
 
+// StandardVersion is the version of the MPI standard whose semantics
+// mpbench's runtime follows (MPI-3.1: point-to-point matching of chapter
+// 3, communicators of chapter 6; collectives in package coll), printed
+// where IMB prints the library's MPI_Get_version.
+const StandardVersion = "3.1"
+
 // AnySource as a receive's source matches a message from any rank
 // (MPI_ANY_SOURCE).
 const AnySource = -1

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mpbench/mpbench/bench"
 )
 
 // runMain calls Main in process and returns status, stdout and stderr.
@@ -25,6 +27,10 @@ func TestBadInputExits2(t *testing.T) {
 	dir := t.TempDir()
 	badLens := filepath.Join(dir, "lens")
 	if err := os.WriteFile(badLens, []byte("8\n12k\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goodLens := filepath.Join(dir, "goodlens")
+	if err := os.WriteFile(goodLens, []byte("8\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -63,6 +69,20 @@ func TestBadInputExits2(t *testing.T) {
 		{"1 GiB over -mem", []string{"run", "-msglog", "30:30", "pingpong"}, []string{"needs 2147483648 bytes of buffers per process, above -mem 1 (1073741824 bytes); run with -mem 2 or more"}},
 		{"np 1 with explicit npmin", []string{"run", "-np", "1", "-npmin", "2", "sendrecv"}, []string{"-npmin 2: only 1 processes"}},
 		{"unwritable json", []string{"run", "--json", filepath.Join(dir, "no", "such", "dir.jsonl"), "pingpong"}, []string{"--json", "cannot create"}},
+		{"data_type float16", []string{"run", "-data_type", "float16"}, []string{"-data_type float16: mpbench has no float16", "byte, char, int, float or double"}},
+		{"bad data_type", []string{"run", "-data_type", "long"}, []string{"-data_type long: expected byte, char, int, float or double"}},
+		{"red_data_type char", []string{"run", "-red_data_type", "char"}, []string{"-red_data_type char: mpbench's reductions have no char elements"}},
+		{"contig_type resize", []string{"run", "-contig_type", "resize"}, []string{"-contig_type resize: mpbench moves contiguous elements only"}},
+		{"map larger than np", []string{"run", "-np", "2", "-map", "2x2"}, []string{"-map 2x2: P x Q = 4 is more than the 2 processes"}},
+		{"malformed map", []string{"run", "-map", "2by2"}, []string{"-map 2by2: expected -map PxQ"}},
+		{"bad msgsize", []string{"run", "-msgsize", "8,1k"}, []string{`-msgsize 8,1k: "1k": expected sizes in bytes`}},
+		{"msgsize and msglen", []string{"run", "-msgsize", "8", "-msglen", goodLens}, []string{"-msgsize and -msglen both list message sizes"}},
+		{"missing input", []string{"run", "-input", filepath.Join(dir, "missing")}, []string{"-input", "cannot read the file"}},
+		{"unknown include", []string{"run", "-include", "uniband,triband"}, []string{`unknown benchmark "triband"`}},
+		{"exclude everything", []string{"run", "-exclude", "pingpong", "pingpong"}, []string{"-exclude pingpong leaves no benchmark"}},
+		{"bad window_size", []string{"run", "-window_size", "0", "uniband"}, []string{"-window_size 0: expected -window_size N with 1 <= N"}},
+		{"bad imb_barrier", []string{"run", "-imb_barrier", "maybe"}, []string{"-imb_barrier maybe: expected"}},
+		{"uniband on one process", []string{"run", "-np", "1", "uniband"}, []string{"Uniband needs 2 processes"}},
 		{"unknown command", []string{"runn"}, []string{`unknown command "runn"`}},
 		{"worker outside a job", []string{"worker"}, []string{"started by 'mpbench run'"}},
 	}
@@ -131,5 +151,31 @@ func TestNormaliseArgs(t *testing.T) {
 func TestExitStatus(t *testing.T) {
 	if exitStatus(nil) != 0 || exitStatus(errInterrupted) != 130 || exitStatus(usageErrorf("x")) != 2 || exitStatus(os.ErrClosed) != 1 {
 		t.Error("exit status mapping changed")
+	}
+}
+
+func TestBenchmarkList(t *testing.T) {
+	dir := t.TempDir()
+	input := filepath.Join(dir, "input")
+	if err := os.WriteFile(input, []byte("# IMB -input file\nbiband\n\nUniband extra words\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defaults := strings.Join(bench.DefaultNames(), " ")
+	for _, c := range []struct {
+		flags imbFlags
+		args  []string
+		want  string
+	}{
+		{imbFlags{}, nil, ""}, // the default list
+		{imbFlags{}, []string{"pingpong,SENDRECV", "pingpong"}, "PingPong Sendrecv"},
+		{imbFlags{input: input}, []string{"pingping"}, "PingPing Biband Uniband"},
+		{imbFlags{include: "uniband"}, nil, "Uniband " + defaults},
+		{imbFlags{include: "biband", exclude: "pingpong"}, []string{"pingpong", "exchange"}, "Biband Exchange"},
+		{imbFlags{exclude: "barrier"}, nil, strings.TrimSuffix(defaults, " Barrier")},
+	} {
+		got, err := c.flags.benchmarkList(c.args)
+		if err != nil || strings.Join(got, " ") != c.want {
+			t.Errorf("%+v %v: %q, %v; want %q", c.flags, c.args, strings.Join(got, " "), err, c.want)
+		}
 	}
 }

@@ -84,7 +84,8 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		_ = mpi.Finalize()
 		return err
 	}
-	tr := jobTransport{Name: "mpi (" + strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " ") + ")"}
+	tr := jobTransport{Name: "mpi (" + strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " ") + ")",
+		MPIVersion: mpi.StandardVersion()}
 	if tr.ThreadEnv, err = mpi.ThreadLevel(); err != nil {
 		return err
 	}

@@ -48,6 +48,7 @@ type runFlags struct {
 	zeroSize    string
 	iterPolicy  string
 	stall       time.Duration
+	imb         imbFlags       // IMB selection, -map, data types, barriers
 	windowSize  int            // IMB -window_size
 	list        bool           // IMB -list: print the benchmarks and exit
 	benchmarks  []string       // positional arguments
@@ -86,6 +87,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.IntVar(&f.windowSize, "window_size", bench.DefaultWindowSize, "IMB -window_size N: messages in flight per pair and direction in Uniband and Biband")
 	fs.BoolVar(&f.list, "list", false, "IMB -list: print every benchmark mpbench runs, marking those not in the default list, and exit")
 	addCollFlags(fs, &f.coll)
+	addIMBFlags(fs, &f.imb)
 	fs.StringVar(&f.mbyte, "mbyte", "1e6", "bytes per Mbyte in Mbytes/sec: 1e6 (IMB 2018 and later) or 2^20 (IMB 2017 and earlier)")
 	fs.BoolVar(&f.mib, "mib", false, "same as --mbyte 2^20")
 	fs.StringVar(&f.jsonFile, "json", "", "also write every row to FILE as JSON Lines, as it is measured")
@@ -258,14 +260,11 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if f.timeout < 0 {
 		return o, usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", f.timeout)
 	}
-	for _, name := range f.benchmarks {
-		spec, ok := bench.Lookup(name)
-		if !ok {
-			return o, usageErrorf("unknown benchmark %q; accepted names (any case): %s", name, strings.Join(bench.Names(), ", "))
-		}
-		if !slices.Contains(o.Benchmarks, spec.Name) { // a name given twice runs once
-			o.Benchmarks = append(o.Benchmarks, spec.Name)
-		}
+	if err := f.imb.apply(&o, f.np, f.msglen != ""); err != nil {
+		return o, err
+	}
+	if o.Benchmarks, err = f.imb.benchmarkList(f.benchmarks); err != nil {
+		return o, err
 	}
 	if err := o.Validate(); err != nil {
 		return o, &usageError{msg: err.Error()}

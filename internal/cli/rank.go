@@ -28,6 +28,9 @@ type jobTransport struct {
 	// library); Wireup says how the ranks found each other.
 	Hosts  []string
 	Wireup string
+	// MPIVersion is the MPI standard version the runtime implements: the
+	// library's MPI_Get_version, or mpbench's own (comm.StandardVersion).
+	MPIVersion string
 }
 
 // runRank is one rank's part of "mpbench run" on communicator c, whatever

@@ -95,7 +95,7 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 	defer world.Close()
 	runDone := make(chan struct{})
 	go closeOnStop(ctx, runDone, world)
-	err = runRank(ctx, cmd, f, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup}, opts, start)
+	err = runRank(ctx, cmd, f, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup, MPIVersion: comm.StandardVersion}, opts, start)
 	close(runDone)
 	return err
 }
@@ -158,6 +158,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	info := imb.RunInfo{
 		Version: Version, Date: start, Machine: m.Arch, System: m.System, Release: m.Release,
 		KernelVersion: m.Version, Transport: tr.Name, ThreadEnv: tr.ThreadEnv, MByte: opts.MByte,
+		MPIVersion: tr.MPIVersion, DataType: dataTypeName(opts), RedDataType: redDataTypeName(opts), Map: mapText(opts, f.run.np),
 		Command: []string{f.calledAs}, UserLengths: opts.MsgLens != nil,
 		MinBytes: minOf(sizes), MaxBytes: maxOf(sizes), Benchmarks: names,
 		Multi: opts.Multi != result.MultiNone,

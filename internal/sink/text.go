@@ -51,7 +51,7 @@ func OutFormat(b bench.Block) imb.OutFormat {
 func TableSpec(b bench.Block) imb.TableSpec {
 	return imb.TableSpec{
 		Benchmark: b.Benchmark, Format: OutFormat(b), Processes: b.Processes,
-		Groups: len(b.Groups), Multi: b.Multi, Idle: b.Idle, Check: b.Check,
+		Groups: len(b.Groups), Ranks: b.Groups, Multi: b.Multi, Idle: b.Idle, Check: b.Check,
 		Algorithm: bench.AlgorithmText(b.Algorithms),
 	}
 }

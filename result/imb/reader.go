@@ -355,6 +355,10 @@ func (p *readerParser) hashLine(t string, ln int) {
 		p.bannerLine(sm, ln)
 		return
 	}
+	if sm := readerMpbenchBannerRE.FindStringSubmatch(t); sm != nil {
+		p.bannerLine(sm, ln)
+		return
+	}
 	if sm := readerBenchRE.FindStringSubmatch(t); sm != nil {
 		p.section(sm[1], ln)
 		return

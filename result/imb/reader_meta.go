@@ -21,6 +21,12 @@ import (
 // part ("MPI-1", "MPI-2", "MPI-IO", "MPI-NBC", "MPI-RMA").
 var readerBannerRE = regexp.MustCompile(`(?i)^#\s*(PALLAS|Intel\s*\(R\)|Intel)\s+MPI\s+Benchmarks?(?:\s+Suite)?\s+V?(\S.*?)\s*,\s*(\S+)\s+partn?\s*$`)
 
+// readerMpbenchBannerRE matches mpbench's banner title (Writer's Banner):
+// "#    mpbench 0.1.0, IMB-MPI1 2021.3 format, MPI-1 part". Groups as
+// readerBannerRE's: "mpbench", the IMB version whose format it follows,
+// the part; mpbench's own version comes from its "# mpbench version" line.
+var readerMpbenchBannerRE = regexp.MustCompile(`^#\s*(mpbench)\s+\S+,\s*IMB-MPI1\s+(\S+)\s+format\s*,\s*(\S+)\s+part\s*$`)
+
 // readerPartTool maps the banner's part to the IMB executable that prints
 // it (IMB src_c/IMB_g_info.c, IMB_general_info).
 var readerPartTool = map[string]string{

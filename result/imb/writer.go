@@ -57,8 +57,19 @@ type RunInfo struct {
 	// Machine, System, Release and KernelVersion are the uname fields
 	// (machine, sysname, release, version), e.g. "x86_64", "Linux".
 	Machine, System, Release, KernelVersion string
-	// Transport is printed on the "# MPI Version" line as "mpbench <transport>".
+	// Transport names mpbench's runtime ("shm", "tcp", "mpi (Open MPI
+	// v4.1.4, ...)"), printed on its own "# Transport" line.
 	Transport string
+	// MPIVersion is the MPI standard version the runtime implements, as
+	// IMB prints MPI_Get_version on the "# MPI Version" line ("3.1").
+	MPIVersion string
+	// DataType and RedDataType are the MPI datatypes of the moving and of
+	// the reduction benchmarks (-data_type, -red_data_type); "" means
+	// IMB's defaults MPI_BYTE and MPI_FLOAT.
+	DataType, RedDataType string
+	// Map, when not "", is printed on a "# Map" line: the -map grid and
+	// the world ranks in the order groups take them.
+	Map string
 	// ThreadEnv is the value of the "# MPI Thread Environment" line: the
 	// thread level an MPI library provides (MPI_Query_thread), e.g.
 	// "MPI_THREAD_FUNNELED"; empty (as IMB-MPI1 prints it) on mpbench's own
@@ -108,6 +119,10 @@ type TableSpec struct {
 	// Multi is result.MultiNone, result.MultiWorst (-multi 0) or
 	// result.MultiEach (-multi 1, adds the leading Group column).
 	Multi int
+	// Ranks, when not nil, lists the world ranks of each group for the
+	// "# Group" lines (under -map they are not consecutive); nil means
+	// group i holds the consecutive ranks above.
+	Ranks [][]int
 	// Idle is the number of ranks that wait in MPI_Barrier while the table
 	// is measured.
 	Idle int
@@ -165,25 +180,35 @@ func writerInfoLine(b *strings.Builder, key, value string) {
 	fmt.Fprintf(b, "# %-22s: %s\n", key, value)
 }
 
-// WriteHeader prints the header block: banner, machine information, the
-// calling sequence, message length range, data types and the list of
-// benchmarks. mpbench adds lines in IMB's "# Key : value" style after
-// "# MPI Thread Environment:": "# mpbench version", "# Transport", "# Hosts"
-// and "# Wire-up" (when set) and "# Mbyte" (bytes per Mbyte in
-// Mbytes/sec), which IMB readers skip as
+// Banner returns the title line of mpbench's header, which names mpbench,
+// its version and the IMB-MPI1 output format it follows, in the place and
+// shape of IMB's "#    Intel(R) MPI Benchmarks 2021.3, MPI-1 part" (a file
+// must not claim to come from a program that did not produce it):
+// "#    mpbench 0.1.0, IMB-MPI1 2021.3 format, MPI-1 part".
+func Banner(version string) string {
+	return fmt.Sprintf("#    mpbench %s, IMB-MPI1 %s format, MPI-1 part", version, CompatVersion)
+}
+
+// WriteHeader prints the header block: banner (see Banner), machine
+// information, the calling sequence, message length range, data types and
+// the list of benchmarks. "# MPI Version" is the MPI standard version, as
+// IMB prints it. mpbench adds lines in IMB's "# Key : value" style after
+// "# MPI Thread Environment:": "# mpbench version", "# Transport" (the
+// runtime), "# Hosts" and "# Wire-up" (when set), "# Mbyte" (bytes per
+// Mbyte in Mbytes/sec) and, under -map, "# Map", which IMB readers skip as
 // unknown keys.
 func (w *Writer) WriteHeader(h RunInfo) error {
 	var b strings.Builder
 	banner := "#" + strings.Repeat("-", 64) + "\n"
 	b.WriteString(banner)
-	fmt.Fprintf(&b, "#    Intel(R) MPI Benchmarks %s, MPI-1 part\n", CompatVersion)
+	b.WriteString(Banner(h.Version) + "\n")
 	b.WriteString(banner)
 	writerInfoLine(&b, "Date", h.Date.Format("Mon Jan _2 15:04:05 2006"))
 	writerInfoLine(&b, "Machine", h.Machine)
 	writerInfoLine(&b, "System", h.System)
 	writerInfoLine(&b, "Release", h.Release)
 	writerInfoLine(&b, "Version", h.KernelVersion)
-	writerInfoLine(&b, "MPI Version", strings.TrimSpace("mpbench "+h.Transport))
+	writerInfoLine(&b, "MPI Version", h.MPIVersion)
 	writerInfoLine(&b, "MPI Thread Environment", h.ThreadEnv)
 	writerInfoLine(&b, "mpbench version", h.Version)
 	writerInfoLine(&b, "Transport", h.Transport)
@@ -201,6 +226,9 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 		mbyte = result.MB
 	}
 	writerInfoLine(&b, "Mbyte", fmt.Sprintf("%.0f bytes", mbyte))
+	if h.Map != "" {
+		writerInfoLine(&b, "Map", h.Map)
+	}
 	b.WriteString("\n\n# Calling sequence was: \n\n#")
 	for _, a := range h.Command {
 		b.WriteString(" " + a)
@@ -213,8 +241,15 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 		fmt.Fprintf(&b, "# Maximum message length in bytes:   %d\n", h.MaxBytes)
 	}
 	b.WriteString("#\n")
-	b.WriteString("# MPI_Datatype                   :   MPI_BYTE \n")
-	b.WriteString("# MPI_Datatype for reductions    :   MPI_FLOAT \n")
+	dt, rdt := h.DataType, h.RedDataType
+	if dt == "" {
+		dt = "MPI_BYTE"
+	}
+	if rdt == "" {
+		rdt = "MPI_FLOAT"
+	}
+	fmt.Fprintf(&b, "# MPI_Datatype                   :   %s \n", dt)
+	fmt.Fprintf(&b, "# MPI_Datatype for reductions    :   %s \n", rdt)
 	b.WriteString("# MPI_Op                         :   MPI_SUM  \n")
 	b.WriteString("# \n# \n\n# List of Benchmarks to run:\n\n")
 	for _, name := range h.Benchmarks {
@@ -257,10 +292,15 @@ func Headings(t TableSpec) []string { return writerHeadings(t) }
 func writerGroupLines(b *strings.Builder, t TableSpec) {
 	for g := 0; g < t.Groups; g++ {
 		fmt.Fprintf(b, "# Group  %d: ", g)
-		first := g * t.Processes
+		rank := func(k int) int {
+			if g < len(t.Ranks) && k < len(t.Ranks[g]) {
+				return t.Ranks[g][k]
+			}
+			return g*t.Processes + k
+		}
 		for i := 0; i < t.Processes; i += 16 {
 			for k := i; k < t.Processes && k < i+16; k++ {
-				fmt.Fprintf(b, " %4d", first+k)
+				fmt.Fprintf(b, " %4d", rank(k))
 			}
 			b.WriteString("\n# ")
 		}

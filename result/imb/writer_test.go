@@ -183,8 +183,8 @@ func TestWriterSectionsMatchRealIMB(t *testing.T) {
 
 // TestWriterWholeFile2021 reproduces a complete IMB 2021.3 output: banner,
 // machine lines, calling sequence, data types, benchmark list, table and
-// closing line. mpbench's own three header lines are inserted into the
-// expected text, and "# MPI Version" names the transport.
+// closing line. The banner names mpbench and the format it follows, and
+// mpbench's own three header lines are inserted into the expected text.
 func TestWriterWholeFile2021(t *testing.T) {
 	const name = "027-imb2021.3-allreduce-np1-prompt.txt"
 	data, err := os.ReadFile(filepath.Join("testdata", "writer", name))
@@ -193,7 +193,7 @@ func TestWriterWholeFile2021(t *testing.T) {
 	}
 	want := string(data)
 	want = want[strings.Index(want, "\n")+1:] // drop the shell prompt line
-	want = strings.Replace(want, "# MPI Version           : 3.1\n", "# MPI Version           : mpbench tcp\n", 1)
+	want = strings.Replace(want, "#    Intel(R) MPI Benchmarks 2021.3, MPI-1 part\n", "#    mpbench 0.1.0, IMB-MPI1 2021.3 format, MPI-1 part\n", 1)
 	want = strings.Replace(want, "# MPI Thread Environment: \n",
 		"# MPI Thread Environment: \n"+
 			"# mpbench version       : 0.1.0\n"+
@@ -206,7 +206,7 @@ func TestWriterWholeFile2021(t *testing.T) {
 	err = w.WriteHeader(RunInfo{
 		Version: "0.1.0", Date: time.Date(2023, 11, 20, 19, 56, 0, 0, time.UTC),
 		Machine: "x86_64", System: "Linux", Release: "5.10.134-15.al8.x86_64",
-		KernelVersion: "#1 SMP Thu Jul 20 00:44:04 CST 2023", Transport: "tcp",
+		KernelVersion: "#1 SMP Thu Jul 20 00:44:04 CST 2023", Transport: "tcp", MPIVersion: "3.1",
 		Command: []string{"./IMB-MPI1", "allreduce"}, MinBytes: 0, MaxBytes: 4194304,
 		Benchmarks: []string{"Allreduce"},
 	})
@@ -352,5 +352,60 @@ func TestWriterMultiList(t *testing.T) {
 	}
 	if want := "# List of Benchmarks to run:\n\n# PingPong\n# Barrier\n"; !strings.HasSuffix(buf.String(), want) {
 		t.Errorf("header ends\n%s\nwant it to end %q", buf.String()[max(0, buf.Len()-80):], want)
+	}
+}
+
+// TestWriterBannerNamesMpbench checks that the header names mpbench, not
+// Intel's program, that "# MPI Version" holds the MPI standard version
+// with the runtime on its own line, and that Read takes the file as
+// mpbench's, complete and without problems.
+func TestWriterBannerNamesMpbench(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	err := w.WriteHeader(RunInfo{Version: "0.2.0", Transport: "shm", MPIVersion: "3.1", DataType: "MPI_INT",
+		RedDataType: "MPI_DOUBLE", Map: "2x2 (world ranks in group order: 0 2 1 3)",
+		Command: []string{"mpbench", "run"}, Benchmarks: []string{"Uniband"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginTable(TableSpec{Benchmark: "Uniband", Format: OutBWMsgRate, Processes: 2}); err != nil {
+		t.Fatal(err)
+	}
+	row := result.NewRow("Uniband", 2, 1024)
+	row.Repetitions, row.MBps, row.MsgRate = 100, 2048, 2e6
+	if err := w.WriteRow(row); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, line := range []string{
+		"#    mpbench 0.2.0, IMB-MPI1 2021.3 format, MPI-1 part\n",
+		"# MPI Version           : 3.1\n",
+		"# Transport             : shm\n",
+		"# Map                   : 2x2 (world ranks in group order: 0 2 1 3)\n",
+		"# MPI_Datatype                   :   MPI_INT \n",
+		"# MPI_Datatype for reductions    :   MPI_DOUBLE \n",
+		"       #bytes #repetitions   Mbytes/sec      Msg/sec\n         1024          100      2048.00      2000000\n",
+	} {
+		if !strings.Contains(text, line) {
+			t.Errorf("output lacks %q:\n%s", line, text)
+		}
+	}
+	if strings.Contains(text, "Intel") {
+		t.Errorf("output names Intel's program:\n%s", text)
+	}
+	runs, err := Read(strings.NewReader(text), "mpbench.txt")
+	if err != nil || len(runs) != 1 || runs[0].Aborted || len(runs[0].Problems) != 0 || len(runs[0].Rows) != 1 {
+		t.Fatalf("Read: %v, %+v", err, runs)
+	}
+	m := runs[0].Meta
+	if m.Tool != "mpbench" || m.Version != "0.2.0" || m.Transport != "shm" || m.MByte != 1e6 ||
+		m.Info["imb_version"] != CompatVersion || m.Info["mpi_version"] != "3.1" || m.Info["datatype"] != "MPI_INT" {
+		t.Errorf("Read meta: %+v", m)
+	}
+	if r := runs[0].Rows[0]; r.Bytes != 1024 || r.MBps != 2048 || r.MsgRate != 2e6 || !math.IsNaN(r.TMax) {
+		t.Errorf("Read row: %+v", r)
 	}
 }

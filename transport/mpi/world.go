@@ -177,6 +177,18 @@ func LibraryVersion() string {
 	return s
 }
 
+// StandardVersion returns the version of the MPI standard the library
+// implements (MPI_Get_version), e.g. "3.1" for Open MPI 4 and 4.0 for
+// MPICH 4: what IMB-MPI1 prints on its "# MPI Version" line. It may be
+// called before Init.
+func StandardVersion() string {
+	var major, minor C.int
+	if C.MPI_Get_version(&major, &minor) != success {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", int(major), int(minor))
+}
+
 // ThreadLevel returns the thread level the library provides after Init, as
 // MPI_Query_thread reports it, by its MPI name: "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
 // "MPI_THREAD_SERIALIZED" or "MPI_THREAD_MULTIPLE" (InitThread asks for a

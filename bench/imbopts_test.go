@@ -1,0 +1,140 @@
+package bench
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+)
+
+func TestRankOrderMap(t *testing.T) {
+	for _, c := range []struct {
+		p, q, np int
+		want     string
+	}{
+		{0, 0, 4, "[0 1 2 3]"},
+		{1, 4, 4, "[0 1 2 3]"},
+		{2, 2, 4, "[0 2 1 3]"},
+		{4, 2, 8, "[0 4 1 5 2 6 3 7]"}, // 2 hosts of 4: rank 0 pairs with rank 4
+		{2, 2, 6, "[0 2 5 1 4 3]"},     // keys 0 2 1 3 2 1: ranks beyond P*Q share keys, ties by rank
+	} {
+		o := DefaultOptions()
+		o.Map = [2]int{c.p, c.q}
+		if got := fmt.Sprint(o.RankOrder(c.np)); got != c.want {
+			t.Errorf("-map %dx%d on %d: order %s, want %s", c.p, c.q, c.np, got, c.want)
+		}
+	}
+}
+
+func TestMapGroupsRun(t *testing.T) {
+	o := quick("PingPong", "Uniband", "Sendrecv")
+	o.Map = [2]int{2, 2}
+	o.Multi = 1
+	o.Check = true
+	sink := mustRun(t, 4, o)
+	if got := fmt.Sprint(sink.blocks[0].Groups); got != "[[0 2] [1 3]]" {
+		t.Errorf("PingPong groups under -map 2x2: %s, want [[0 2] [1 3]]", got)
+	}
+	for _, r := range sink.rows {
+		if r.Defects != 0 || !(r.TMax > 0) {
+			t.Errorf("%s on %d group %d, %d bytes: defects %v t_max %v", r.Benchmark, r.Processes, r.Group, r.Bytes, r.Defects, r.TMax)
+		}
+	}
+}
+
+// barrierCounting counts Barrier calls and records message lengths sent
+// by its rank.
+type barrierCounting struct {
+	comm.Comm
+	mu       *sync.Mutex
+	barriers *int
+	sent     map[int]bool
+}
+
+func (c *barrierCounting) Barrier() error {
+	c.mu.Lock()
+	*c.barriers++
+	c.mu.Unlock()
+	return c.Comm.Barrier()
+}
+
+func (c *barrierCounting) Send(b []byte, dst, tag int) error {
+	if tag == 0 {
+		c.mu.Lock()
+		c.sent[len(b)] = true
+		c.mu.Unlock()
+	}
+	return c.Comm.Send(b, dst, tag)
+}
+
+func (c *barrierCounting) Split(color, key int) (comm.Comm, error) {
+	s, err := c.Comm.Split(color, key)
+	if s == nil || err != nil {
+		return s, err
+	}
+	return &barrierCounting{Comm: s, mu: c.mu, barriers: c.barriers, sent: c.sent}, nil
+}
+
+func TestIMBBarrierAndDataType(t *testing.T) {
+	for _, p2p := range []bool{false, true} {
+		var mu sync.Mutex
+		barriers := 0
+		sent := map[int]bool{}
+		o := quick("PingPong", "Bcast")
+		o.Settle = 0
+		o.IMBBarrier = p2p
+		o.DataType, o.DataTypeSize = "MPI_INT", 4
+		o.Check = true
+		sink, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
+			return &barrierCounting{Comm: c, mu: &mu, barriers: &barriers, sent: sent}
+		})
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("-imb_barrier %v: rank %d: %v", p2p, r, err)
+			}
+		}
+		if p2p && barriers != 0 || !p2p && barriers == 0 {
+			t.Errorf("-imb_barrier %v: %d calls of the communicator's Barrier", p2p, barriers)
+		}
+		// PingPong at 1, 2, 4, 8 bytes of MPI_INT moves 0, 0, 4, 8 bytes.
+		if fmt.Sprint(sent) != "map[0:true 4:true 8:true]" {
+			t.Errorf("-data_type int: PingPong message lengths %v, want 0, 4 and 8 bytes", sent)
+		}
+		for _, r := range sink.rows {
+			if r.Defects != 0 {
+				t.Errorf("%s %d bytes: %v defects", r.Benchmark, r.Bytes, r.Defects)
+			}
+		}
+		if n := len(sink.rowsOf("PingPong", 2)); n != 5 {
+			t.Errorf("PingPong: %d rows, want 5 (#bytes 0, 1, 2, 4, 8 as given)", n)
+		}
+	}
+}
+
+func TestRedDataTypes(t *testing.T) {
+	for _, dt := range []coll.Datatype{coll.Float64, coll.Int32} {
+		o := quick("Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block", "Reduce_local")
+		o.RedType = dt
+		o.MsgLogMax = 4 // 0, 1, ..., 16 bytes
+		o.Check = true
+		sink := mustRun(t, 3, o)
+		want := "[0 4 8 16]" // whole 4-byte elements: 1, 2 become 4
+		if dt.Size() == 8 {
+			want = "[0 8 16]"
+		}
+		for _, name := range o.Benchmarks {
+			var sizes []int64
+			for _, r := range sink.rowsOf(name, 3) {
+				sizes = append(sizes, r.Bytes)
+				if r.Defects > 0 {
+					t.Errorf("%v %s %d bytes: %v defects", dt, name, r.Bytes, r.Defects)
+				}
+			}
+			if fmt.Sprint(sizes) != want {
+				t.Errorf("%v %s: sizes %v, want %s", dt, name, sizes, want)
+			}
+		}
+	}
+}
