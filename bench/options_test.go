@@ -34,7 +34,7 @@ func TestValidate(t *testing.T) {
 		{func(o *Options) { o.OffCache = -2 }, "-off_cache -2: expected"},
 		{func(o *Options) { o.Multi = 2 }, "-multi 2: expected -multi 0 or -multi 1"},
 		{func(o *Options) { o.MByte = 1000 }, "Mbyte of 1000 bytes: expected"},
-		{func(o *Options) { o.Benchmarks = []string{"PingPong", "Pingpang"} }, `unknown benchmark "Pingpang": accepted names are PingPong, PingPing, Sendrecv, Exchange`},
+		{func(o *Options) { o.Benchmarks = []string{"PingPong", "Pingpang"} }, `unknown benchmark "Pingpang": accepted names are PingPong, PingPongSpecificSource, PingPongAnySource, PingPing`},
 	} {
 		o := DefaultOptions()
 		tc.edit(&o)
