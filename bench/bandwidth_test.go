@@ -210,3 +210,32 @@ func (Spec) kernelOf(name string) Kernel {
 	}
 	return s.Kernel
 }
+
+func TestPerRepetitionSpread(t *testing.T) {
+	o := quick("PingPong", "PingPing", "Sendrecv", "Exchange", "Uniband", "Bcast", "Allreduce", "Barrier")
+	o.PerRepetition = true
+	o.IterPolicy = IterOff // 20 repetitions at every size
+	sink := mustRun(t, 3, o)
+	for _, r := range sink.rows {
+		s := r.Spread
+		if s == nil || s.N != int(r.Repetitions) || len(s.Samples) != s.N {
+			t.Fatalf("%s %d bytes: spread %+v for %d repetitions", r.Benchmark, r.Bytes, s, r.Repetitions)
+		}
+		if !(s.Min > 0 && s.Min <= s.P50 && s.P50 <= s.P90 && s.P90 <= s.P99 && s.P99 <= s.Max) {
+			t.Errorf("%s %d bytes: order statistics %+v", r.Benchmark, r.Bytes, *s)
+		}
+		mean := 0.0
+		for _, x := range s.Samples {
+			mean += x / float64(s.N)
+		}
+		// The laps add up to the rank's loop time, whose mean per
+		// repetition lies within the row's t_min..t_max.
+		lo, hi := r.TMin, r.TMax
+		if math.IsNaN(lo) {
+			lo = hi
+		}
+		if !(mean >= 0.97*lo && mean <= 1.03*hi) {
+			t.Errorf("%s %d bytes: mean repetition time %v usec outside t_min %v .. t_max %v", r.Benchmark, r.Bytes, mean, r.TMin, r.TMax)
+		}
+	}
+}

@@ -19,7 +19,11 @@ func barrierKernel(e *Env, n int) (float64, error) {
 		if err := e.Algorithms.Barrier(c); err != nil {
 			return 0, err
 		}
-		total += c.Wtime() - start
+		dt := c.Wtime() - start
+		total += dt
+		if e.reps != nil {
+			e.reps[i] = dt
+		}
 	}
 	return total, nil
 }

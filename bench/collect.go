@@ -21,6 +21,7 @@ const (
 	tagReps
 	tagResult
 	tagBarrier
+	tagSamples
 )
 
 // maxNote is the longest note (error text) carried in a control message.
@@ -114,4 +115,35 @@ func barrier(c comm.Comm, p2p bool) error {
 		}
 	}
 	return nil
+}
+
+// gatherSamples sends every rank's repetition times (usec) to rank 0 of c,
+// which returns them by rank (others return nil). It runs after the timed
+// loop, outside any timing.
+func gatherSamples(c comm.Comm, reps []float64) ([][]float64, error) {
+	encode := func(v []float64) []byte {
+		b := make([]byte, 8*len(v))
+		for i, x := range v {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+		}
+		return b
+	}
+	if c.Rank() != 0 {
+		return nil, c.Send(encode(reps), 0, tagSamples)
+	}
+	out := make([][]float64, c.Size())
+	out[0] = reps
+	buf := make([]byte, 8*len(reps)) // every rank runs the same count
+	for src := 1; src < c.Size(); src++ {
+		st, err := c.Recv(buf, src, tagSamples)
+		if err != nil {
+			return nil, err
+		}
+		v := make([]float64, st.Count/8)
+		for i := range v {
+			v[i] = math.Float64frombits(binary.LittleEndian.Uint64(buf[8*i:]))
+		}
+		out[src] = v
+	}
+	return out, nil
 }

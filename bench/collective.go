@@ -16,7 +16,8 @@ import (
 // siblings): every call is timed on its own and the times are summed;
 // under -sync (e.Sync) a barrier follows each call outside the timed
 // region, so that one call's stragglers do not overlap the next call.
-// It returns the summed time in seconds.
+// It returns the summed time in seconds, and keeps each call's time as
+// its repetition time when e keeps them.
 func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 	c := e.Comm
 	total := 0.0
@@ -25,7 +26,11 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 		if err := call(i); err != nil {
 			return 0, err
 		}
-		total += c.Wtime() - start
+		dt := c.Wtime() - start
+		total += dt
+		if e.reps != nil {
+			e.reps[i] = dt
+		}
 		if e.Sync {
 			if err := barrier(c, e.IMBBarrier); err != nil {
 				return 0, err

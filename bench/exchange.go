@@ -24,6 +24,7 @@ func exchange(e *Env, n int) (float64, error) {
 	b := e.Bytes
 	reqs := make([]comm.Request, 2)
 	start := c.Wtime()
+	last := start
 	for i := 0; i < n; i++ {
 		send, recv := e.Send(i), e.Recv(i)
 		var err error
@@ -43,6 +44,7 @@ func exchange(e *Env, n int) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
+		e.tick(i, &last)
 	}
 	return c.Wtime() - start, nil
 }

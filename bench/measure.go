@@ -9,7 +9,8 @@ import (
 // the repetition count, warm-up, barriers, timed loop and, under -check,
 // the verification pass. It returns this rank's record (time per
 // iteration in usec after Spec.ScaleTime; defect count and first defect)
-// and the repetition count.
+// and the repetition count; under Options.PerRepetition r.reps holds the
+// timed loop's repetition times in usec after Spec.ScaleTime.
 func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 	spec := &r.plan.spec
 	moved := bytes // whole -data_type elements only, as IMB's count = bytes / size
@@ -39,7 +40,12 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 			return record{}, 0, r.errf(bytes, "barrier: %w", err)
 		}
 	}
+	if r.opts.PerRepetition {
+		env.reps = make([]float64, n)
+	}
 	secs, err := spec.Kernel(env, n)
+	reps := env.reps
+	env.reps = nil
 	if err != nil {
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
@@ -51,6 +57,10 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 		scale = 1
 	}
 	res := record{value: secs / float64(n) * 1e6 * scale}
+	for i := range reps {
+		reps[i] *= 1e6 * scale
+	}
+	r.reps = reps
 	if r.opts.Check && spec.Expect != nil {
 		if res.count, res.note, err = r.verify(env, n); err != nil {
 			return record{}, 0, r.errf(bytes, "-check pass: %w", err)

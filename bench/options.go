@@ -109,6 +109,11 @@ type Options struct {
 	// ties by rank (IMB_init_communicator), so that on Q hosts of P
 	// processes placed host by host PingPong pairs ranks of two hosts.
 	Map [2]int
+	// PerRepetition keeps every repetition's time of the timed loop (one
+	// clock read per repetition) and gives each row its result.Spread: the
+	// times of the row's first rank, or of its slowest rank for
+	// collectives, gathered after the loop.
+	PerRepetition bool
 	// Settle is how long the ranks exchange barriers before the first
 	// benchmark, so that start-up activity of the runtime, the library
 	// and the kernel is over before timing (see settle); 0 skips it.

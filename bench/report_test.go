@@ -19,7 +19,7 @@ func reportRows(t *testing.T, multi int, mbyte float64) []result.Row {
 		Benchmark: "Sendrecv", Class: ParallelTransfer, Processes: 2, Multi: multi,
 		Groups: [][]int{{0, 1}, {2, 3}}, MByte: mbyte, ScaleBW: 2,
 	}}}
-	br.report(1000, 50, recs)
+	br.report(1000, 50, recs, nil)
 	return sink.rows
 }
 
@@ -49,6 +49,34 @@ func TestReportMultiEach(t *testing.T) {
 		}
 		if mb := 2 * 1000 / want[1] * 1e6 / result.MiB; math.Abs(r.MBps-mb) > 1e-9 {
 			t.Errorf("group %d: %v MiB/sec, want %v", g, r.MBps, mb)
+		}
+	}
+}
+
+// TestReportSpreadRank checks whose repetition times a row's spread holds:
+// the first rank of the row's span for point-to-point benchmarks, the
+// slowest for collectives, named by world rank (groups under -map are not
+// consecutive).
+func TestReportSpreadRank(t *testing.T) {
+	samples := [][]float64{{2, 2}, {4, 4}, {1, 1}, {9, 8}}
+	for _, c := range []struct {
+		class Class
+		want  []int // spread rank per row (-multi 1: one row per group)
+	}{{ParallelTransfer, []int{0, 1}}, {Collective, []int{2, 3}}} {
+		sink := &recordingSink{}
+		br := &blockRun{sink: sink, plan: blockPlan{block: Block{
+			Benchmark: "X", Class: c.class, Processes: 2, Multi: result.MultiEach,
+			Groups: [][]int{{0, 2}, {1, 3}}, MByte: result.MB,
+		}}}
+		br.report(1000, 2, recs, samples)
+		for i, row := range sink.rows {
+			s := row.Spread
+			if s == nil || s.Rank != c.want[i] || s.N != 2 {
+				t.Fatalf("%v row %d: spread %+v, want world rank %d's", c.class, i, s, c.want[i])
+			}
+		}
+		if c.class == Collective && sink.rows[1].Spread.Max != 9 {
+			t.Errorf("collective group 1: spread max %v, want 9 (the slowest rank's times)", sink.rows[1].Spread.Max)
 		}
 	}
 }

@@ -95,6 +95,7 @@ type blockRun struct {
 	fail   error            // first failure known at rank 0
 	bufs   *buffers         // the last size's buffers, reused by the next
 	algs   map[int64]string // collective algorithm by message size; nil for none
+	reps   []float64        // this rank's repetition times of the last size, usec (PerRepetition)
 }
 
 func (r *blockRun) name() string { return r.plan.block.Benchmark }
@@ -263,14 +264,21 @@ func (r *blockRun) sizes(ctx context.Context) (record, error) {
 		if err != nil {
 			return v, r.errf(sizes[i], "gather results: %w", err)
 		}
+		var samples [][]float64
+		if r.opts.PerRepetition {
+			if samples, err = gatherSamples(r.active, r.reps); err != nil {
+				return v, r.errf(sizes[i], "gather repetition times: %w", err)
+			}
+		}
 		if r.world.Rank() == 0 {
-			r.report(sizes[i], n, recs)
+			r.report(sizes[i], n, recs, samples)
 		}
 	}
 }
 
 // report builds the rows of one size at rank 0 and hands them to the sink.
-func (r *blockRun) report(bytes int64, n int, recs []record) {
+// samples, when not nil, are every active rank's repetition times.
+func (r *blockRun) report(bytes int64, n int, recs []record, samples [][]float64) {
 	b := r.plan.block
 	before := r.fail                  // rows measured after a failure are not reported
 	spans := [][2]int{{0, len(recs)}} // active ranks per row
@@ -284,6 +292,10 @@ func (r *blockRun) report(bytes int64, n int, recs []record) {
 		row := r.row(bytes, n, recs[span[0]:span[1]])
 		if b.Multi == result.MultiEach {
 			row.Group = g
+		}
+		if samples != nil {
+			k := r.spreadRank(recs, span)
+			row.Spread = result.NewSpread(r.worldRank(k), samples[k])
 		}
 		if row.Defects > 0 && r.fail == nil {
 			for k, rec := range recs[span[0]:span[1]] {
@@ -300,6 +312,27 @@ func (r *blockRun) report(bytes int64, n int, recs []record) {
 			}
 		}
 	}
+}
+
+// spreadRank is the active rank whose repetition times stand for the row
+// of active ranks span: the first, or for collectives (and Barrier) the
+// slowest, whose mean time is the row's t_max.
+func (r *blockRun) spreadRank(recs []record, span [2]int) int {
+	k := span[0]
+	if c := r.plan.block.Class; c == Collective || c == Sync {
+		for i := span[0]; i < span[1]; i++ {
+			if recs[i].value > recs[k].value {
+				k = i
+			}
+		}
+	}
+	return k
+}
+
+// worldRank is the world rank of active rank k (groups in order).
+func (r *blockRun) worldRank(k int) int {
+	b := r.plan.block
+	return b.Groups[k/b.Processes][k%b.Processes]
 }
 
 // row aggregates the records of one row's ranks (IMB_calculate_times).

@@ -18,10 +18,12 @@ func sendRecv(e *Env, n int) (float64, error) {
 	c := e.Comm
 	dest, src := right(c.Rank(), c.Size()), left(c.Rank(), c.Size())
 	start := c.Wtime()
+	last := start
 	for i := 0; i < n; i++ {
 		if _, err := c.Sendrecv(e.Send(i), dest, 0, e.Recv(i), src, 0); err != nil {
 			return 0, err
 		}
+		e.tick(i, &last)
 	}
 	return c.Wtime() - start, nil
 }

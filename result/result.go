@@ -51,6 +51,9 @@ type Row struct {
 	// Algorithm names the collective algorithm used, "" when not applicable
 	// or unknown.
 	Algorithm string
+	// Spread is the distribution of the per-repetition times behind the
+	// row's time, nil when not recorded (see Spread).
+	Spread *Spread
 	// Headline says which time column the source quotes as the row's time
 	// (see Time); set by the reader from the source's definition.
 	Headline Headline

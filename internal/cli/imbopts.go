@@ -28,6 +28,8 @@ type imbFlags struct {
 	contigType  string
 	imbBarrier  string
 	msgPause    string
+	showTail    string
+	dumpfile    string
 }
 
 // addIMBFlags defines the options of f on fs with IMB's defaults.
@@ -42,6 +44,8 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 	fs.StringVar(&f.contigType, "contig_type", "base", "IMB -contig_type base: contiguous elements (the only layout mpbench moves)")
 	fs.StringVar(&f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the runner's barriers use point-to-point messages instead of the communicator's barrier")
 	fs.StringVar(&f.msgPause, "msg_pause", "off", "IMB -msg_pause on|off: after each message size, pause as long as its timed loop took")
+	fs.StringVar(&f.showTail, "show_tail", "off", "-show_tail on|off (PerfKitBenchmarker's IMB): after each row a line [min, p10, p25, p50, p75, p90, p95, p99, p99.5, p99.9, p99.99, max] of the repetition times, usec")
+	fs.StringVar(&f.dumpfile, "dumpfile", "", "-dumpfile FILE (PerfKitBenchmarker's IMB): write \"BYTES USEC\" for every repetition of every row")
 }
 
 // dataTypes are IMB's -data_type names with the MPI datatype and its size.
@@ -110,6 +114,11 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 	if o.MsgPause, err = onOff("msg_pause", f.msgPause); err != nil {
 		return err
 	}
+	showTail, err := onOff("show_tail", f.showTail)
+	if err != nil {
+		return err
+	}
+	o.PerRepetition = o.PerRepetition || showTail || f.dumpfile != ""
 	return nil
 }
 

@@ -76,7 +76,9 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		opts, err = f.benchOptions()
 	}
 	if err == nil {
-		err = checkOutputs(f.jsonFile, f.csvFile, world.Rank() == 0)
+		if err = checkOutputs(f.jsonFile, f.csvFile, world.Rank() == 0); err == nil {
+			err = checkDumpPath(f, world.Rank() == 0)
+		}
 	}
 	if err != nil {
 		// Every rank checks the same options and ends here.

@@ -51,6 +51,7 @@ type runFlags struct {
 	imb         imbFlags       // IMB selection, -map, data types, barriers
 	windowSize  int            // IMB -window_size
 	list        bool           // IMB -list: print the benchmarks and exit
+	percentiles bool           // --percentiles: print each block's repetition-time distribution
 	benchmarks  []string       // positional arguments
 	flags       *pflag.FlagSet // the parsed options, for which were given
 }
@@ -90,7 +91,8 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	addIMBFlags(fs, &f.imb)
 	fs.StringVar(&f.mbyte, "mbyte", "1e6", "bytes per Mbyte in Mbytes/sec: 1e6 (IMB 2018 and later) or 2^20 (IMB 2017 and earlier)")
 	fs.BoolVar(&f.mib, "mib", false, "same as --mbyte 2^20")
-	fs.StringVar(&f.jsonFile, "json", "", "also write every row to FILE as JSON Lines, as it is measured")
+	fs.StringVar(&f.jsonFile, "json", "", "also write every row to FILE as JSON Lines, as it is measured, with the distribution of its repetition times")
+	fs.BoolVar(&f.percentiles, "percentiles", false, "keep every repetition's time and print, after each table, min, p50, p90, p99, max and CV per size (the tables keep IMB's layout)")
 	fs.StringVar(&f.csvFile, "csv", "", "also write every row to FILE as CSV, as it is measured")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress display on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
@@ -260,6 +262,7 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if f.timeout < 0 {
 		return o, usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", f.timeout)
 	}
+	o.PerRepetition = f.percentiles || f.jsonFile != ""
 	if err := f.imb.apply(&o, f.np, f.msglen != ""); err != nil {
 		return o, err
 	}

@@ -58,3 +58,31 @@ func samePath(a, b string) bool {
 	bi, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
 }
+
+// checkDumpPath checks -dumpfile as checkOutputs checks --json and --csv:
+// not "-", not one of their files, and writable now (truncated only when
+// truncate is set: under an MPI launcher every rank checks, rank 0
+// truncates).
+func checkDumpPath(f *runFlags, truncate bool) error {
+	path := f.imb.dumpfile
+	if path == "" {
+		return nil
+	}
+	if path == "-" {
+		return usageErrorf("-dumpfile -: standard output carries the IMB text; expected -dumpfile FILE")
+	}
+	for _, other := range []string{f.jsonFile, f.csvFile} {
+		if other != "" && samePath(path, other) {
+			return usageErrorf("-dumpfile %s names the same file as --json or --csv; expected a file of its own", path)
+		}
+	}
+	flags := os.O_WRONLY | os.O_CREATE
+	if truncate {
+		flags |= os.O_TRUNC
+	}
+	file, err := os.OpenFile(path, flags, 0o666)
+	if err != nil {
+		return usageErrorf("-dumpfile %s: cannot create the file (%v); expected a writable path", path, unwrapPath(err))
+	}
+	return file.Close()
+}

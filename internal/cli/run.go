@@ -94,6 +94,9 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
 	}
+	if err := checkDumpPath(f, true); err != nil {
+		return err
+	}
 	if f.transport == "mpi" {
 		return runWithMPILauncher(cmd, f, opts, inv)
 	}

@@ -167,7 +167,8 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 		info.Hosts, info.Wireup = launch.FormatRankHosts(tr.Hosts), tr.Wireup
 	}
 	info.Network = os.Getenv(networkEnv)
-	text, err := sink.NewText(cmd.OutOrStdout(), info)
+	showTail, _ := onOff("show_tail", f.run.imb.showTail) // checked by benchOptions
+	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -216,6 +217,14 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 			return nil, closers, err
 		}
 		out = append(out, ns)
+	}
+	if path := f.run.imb.dumpfile; path != "" {
+		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			return nil, closers, err
+		}
+		closers = append(closers, file)
+		out = append(out, sink.NewDump(file))
 	}
 	if f.progressWidth > 0 {
 		out = append(out, sink.NewProgress(cmd.ErrOrStderr(), f.progressWidth, len(sizes)))

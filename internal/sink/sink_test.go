@@ -75,7 +75,7 @@ func TestTextAndNativeSinks(t *testing.T) {
 	for _, runErr := range []error{nil, errors.New("rank 1: peer gone")} {
 		var text, jsonl bytes.Buffer
 		ts, err := NewText(&text, imb.RunInfo{Version: "0.1.0", Date: time.Unix(0, 0).UTC(), Transport: "tcp",
-			Command: []string{"mpbench", "run", "pingpong"}, MaxBytes: 1, Benchmarks: []string{"PingPong"}})
+			Command: []string{"mpbench", "run", "pingpong"}, MaxBytes: 1, Benchmarks: []string{"PingPong"}}, TextOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

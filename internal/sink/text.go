@@ -12,12 +12,27 @@ import (
 // goes: the header when created, a section per block, a line per row, and
 // IMB's closing line when the run completes.
 type Text struct {
-	w *imb.Writer
+	w    *imb.Writer
+	opts TextOptions
+	rows []result.Row // the block's rows, for Percentiles
+}
+
+// TextOptions add the repetition-time distribution to the text (rows
+// need result.Row.Spread, bench.Options.PerRepetition).
+type TextOptions struct {
+	// ShowTail prints PerfKitBenchmarker's -show_tail line after each row
+	// (imb.Writer.WriteTail): not IMB's layout, but what that tool's
+	// patched IMB-MPI1 prints and its parser reads.
+	ShowTail bool
+	// Percentiles prints the distribution of each block's rows after its
+	// table, as comment lines (imb.Writer.WriteSpreads); the tables keep
+	// IMB's layout.
+	Percentiles bool
 }
 
 // NewText writes the header described by info to w and returns the sink.
-func NewText(w io.Writer, info imb.RunInfo) (*Text, error) {
-	t := &Text{w: imb.NewWriter(w)}
+func NewText(w io.Writer, info imb.RunInfo, opts TextOptions) (*Text, error) {
+	t := &Text{w: imb.NewWriter(w), opts: opts}
 	if err := t.w.WriteHeader(info); err != nil {
 		return nil, err
 	}
@@ -57,13 +72,33 @@ func TableSpec(b bench.Block) imb.TableSpec {
 }
 
 // Begin prints the block's section header.
-func (t *Text) Begin(b bench.Block) error { return t.w.BeginTable(TableSpec(b)) }
+func (t *Text) Begin(b bench.Block) error {
+	t.rows = t.rows[:0]
+	return t.w.BeginTable(TableSpec(b))
+}
 
-// Row prints one row.
-func (t *Text) Row(_ bench.Block, r result.Row) error { return t.w.WriteRow(r) }
+// Row prints one row, and its -show_tail line when asked.
+func (t *Text) Row(_ bench.Block, r result.Row) error {
+	if err := t.w.WriteRow(r); err != nil {
+		return err
+	}
+	if t.opts.Percentiles {
+		t.rows = append(t.rows, r)
+	}
+	if t.opts.ShowTail && r.Spread != nil {
+		return t.w.WriteTail(r.Spread)
+	}
+	return nil
+}
 
-// End does nothing: IMB prints no block footer.
-func (t *Text) End(bench.Block) error { return nil }
+// End prints the block's distributions under Percentiles; IMB prints no
+// block footer.
+func (t *Text) End(bench.Block) error {
+	if !t.opts.Percentiles || len(t.rows) == 0 {
+		return nil
+	}
+	return t.w.WriteSpreads(t.rows)
+}
 
 // Finish prints IMB's closing line for a complete run, or a comment line
 // "# mpbench: run failed: <error>" without the closing line, so that IMB

@@ -404,6 +404,69 @@ func (w *Writer) WriteRow(r result.Row) error {
 	return w.writerPut(b.String())
 }
 
+// TailQuantiles are the fractions of PerfKitBenchmarker's -show_tail line
+// (print_tail in its IMB patch, data/intelmpi.patch): minimum, p10, p25,
+// p50, p75, p90, p95, p99, p99.5, p99.9, p99.99, then the maximum.
+var TailQuantiles = []float64{0, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.995, 0.999, 0.9999, 1}
+
+// WriteTail prints the -show_tail line after a row, as
+// PerfKitBenchmarker's patched IMB-MPI1 prints it and its MpiResultParser
+// reads it: "[ 1.02, 1.05, ..., 9.87 ]", each value %0.2f usec, from
+// s.Tail(TailQuantiles). It needs s.Samples.
+func (w *Writer) WriteTail(s *result.Spread) error {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, v := range s.Tail(TailQuantiles) {
+		sep := ","
+		if i == len(TailQuantiles)-1 {
+			sep = " ]\n"
+		}
+		fmt.Fprintf(&b, " %0.2f%s", v, sep)
+	}
+	return w.writerPut(b.String())
+}
+
+// WriteSpreads prints, after a table and a blank line, the distribution of
+// the repetition times behind each of its rows (mpbench's --percentiles):
+// comment lines, so that readers of IMB tables skip them, with the row's
+// #bytes (and Group under -multi 1), the world rank measured, the
+// repetitions and min, p50, p90, p99, max in usec and the coefficient of
+// variation. Rows without a spread are left out.
+func (w *Writer) WriteSpreads(rows []result.Row) error {
+	var b strings.Builder
+	b.WriteString("\n# Repetition times [usec] of the rank measured (rows: the first rank; collectives: the slowest)\n#")
+	cols := []string{"#bytes", "rank", "n", "min", "p50", "p90", "p99", "max", "CV"}
+	if w.table.Multi == result.MultiEach {
+		cols = append([]string{"Group"}, cols...)
+	}
+	for i, c := range cols {
+		width := writerColWidth
+		if i == 0 {
+			width--
+		}
+		fmt.Fprintf(&b, "%*s", width, c)
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		s := r.Spread
+		if s == nil {
+			continue
+		}
+		b.WriteString("#")
+		width := writerColWidth - 1
+		if w.table.Multi == result.MultiEach {
+			fmt.Fprintf(&b, "%*d", width, r.Group)
+			width = writerColWidth
+		}
+		fmt.Fprintf(&b, "%*d%*d%*d", width, max(r.Bytes, 0), writerColWidth, s.Rank, writerColWidth, s.N)
+		for _, v := range []float64{s.Min, s.P50, s.P90, s.P99, s.Max} {
+			fmt.Fprintf(&b, "%*.2f", writerColWidth, v)
+		}
+		fmt.Fprintf(&b, "%*.4f\n", writerColWidth, s.CV)
+	}
+	return w.writerPut(b.String())
+}
+
 // WriteComment prints "# " + msg as its own line, e.g. to record why a run
 // stopped early. IMB readers skip such lines.
 func (w *Writer) WriteComment(msg string) error {

@@ -2,6 +2,7 @@ package imb
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -407,5 +408,44 @@ func TestWriterBannerNamesMpbench(t *testing.T) {
 	}
 	if r := runs[0].Rows[0]; r.Bytes != 1024 || r.MBps != 2048 || r.MsgRate != 2e6 || !math.IsNaN(r.TMax) {
 		t.Errorf("Read row: %+v", r)
+	}
+}
+
+// TestWriterTailAndSpreads checks the -show_tail line in the format of
+// PerfKitBenchmarker's patched IMB (print_tail: "[ v, v, ..., max ]",
+// %0.2f) and the --percentiles block, and that Read skips both.
+func TestWriterTailAndSpreads(t *testing.T) {
+	var samples []float64
+	for i := 1; i <= 1000; i++ {
+		samples = append(samples, float64(i)/100)
+	}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteHeader(RunInfo{Version: "0.1.0", Transport: "shm", MPIVersion: "3.1", Command: []string{"mpbench", "run"}, Benchmarks: []string{"PingPong"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginTable(TableSpec{Benchmark: "PingPong", Format: OutTimeBW, Processes: 2}); err != nil {
+		t.Fatal(err)
+	}
+	row := result.NewRow("PingPong", 2, 8)
+	row.Repetitions, row.TMax, row.MBps = 1000, 5.005, 1.6
+	row.Spread = result.NewSpread(0, samples)
+	if err := errors.Join(w.WriteRow(row), w.WriteTail(row.Spread), w.WriteSpreads([]result.Row{row}), w.Close()); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{
+		"            8         1000         5.00         1.60\n[ 0.01, 1.01, 2.51, 5.01, 7.51, 9.01, 9.51, 9.91, 9.96, 10.00, 10.00, 10.00 ]\n",
+		"\n# Repetition times [usec] of the rank measured (rows: the first rank; collectives: the slowest)\n" +
+			"#      #bytes         rank            n          min          p50          p90          p99          max           CV\n" +
+			"#           8            0         1000         0.01         5.00         9.00         9.90        10.00       0.5771\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks\n%s\ngot:\n%s", want, text)
+		}
+	}
+	runs, err := Read(strings.NewReader(text), "tail.txt")
+	if err != nil || len(runs) != 1 || len(runs[0].Problems) != 0 || len(runs[0].Rows) != 1 || runs[0].Aborted {
+		t.Fatalf("Read: %v %+v", err, runs)
 	}
 }

@@ -31,7 +31,21 @@
 // and the optional numbers t_min_usec, t_max_usec, t_avg_usec,
 // mbytes_per_sec, msg_per_sec, defects, which are left out when the source
 // did not report them (NaN in result.Row); algorithm (string, left out when
-// empty); extra (object of further numeric columns by printed header).
+// empty); extra (object of further numeric columns by printed header);
+// spread, when mpbench kept every repetition's time (always with --json):
+//
+//	"spread":{"rank":0,"n":1000,"min_usec":1.91,"p50_usec":1.98,
+//	 "p90_usec":2.10,"p99_usec":3.40,"max_usec":12.5,"cv":0.21}
+//
+// the distribution of one rank's per-repetition times behind the row's
+// time (result.Spread): rank is the world rank they were measured on, the
+// row's first rank for point-to-point benchmarks and its slowest rank (the
+// one whose mean is t_max) for collectives; n the repetitions; min, the
+// 50th, 90th and 99th percentiles (the smallest time with at least that
+// share of the times at or below it) and max in usec, per repetition as the
+// row's time is defined (half a round trip for PingPong, one window for
+// Uniband); cv the standard deviation over the mean. CSV files do not carry
+// it.
 //
 // # CSV
 //

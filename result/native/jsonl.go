@@ -54,6 +54,19 @@ type jsonRow struct {
 	Defects     *float64            `json:"defects,omitempty"`
 	Algorithm   string              `json:"algorithm,omitempty"`
 	Extra       map[string]*float64 `json:"extra,omitempty"`
+	Spread      *jsonSpread         `json:"spread,omitempty"`
+}
+
+// jsonSpread is a row's result.Spread without its samples.
+type jsonSpread struct {
+	Rank int      `json:"rank"`
+	N    int      `json:"n"`
+	Min  *float64 `json:"min_usec"`
+	P50  *float64 `json:"p50_usec"`
+	P90  *float64 `json:"p90_usec"`
+	P99  *float64 `json:"p99_usec"`
+	Max  *float64 `json:"max_usec"`
+	CV   *float64 `json:"cv"`
 }
 
 // jsonEnd is the end record.
@@ -123,6 +136,10 @@ func (w *JSONLWriter) WriteRow(r result.Row) error {
 			j.Extra[k] = optional(v)
 		}
 	}
+	if s := r.Spread; s != nil {
+		j.Spread = &jsonSpread{Rank: s.Rank, N: s.N, Min: optional(s.Min), P50: optional(s.P50), P90: optional(s.P90),
+			P99: optional(s.P99), Max: optional(s.Max), CV: optional(s.CV)}
+	}
 	return w.put(j)
 }
 
@@ -149,6 +166,10 @@ func rowFromJSON(j jsonRow) result.Row {
 		for k, v := range j.Extra {
 			r.Extra[k] = value(v)
 		}
+	}
+	if s := j.Spread; s != nil {
+		r.Spread = &result.Spread{Rank: s.Rank, N: s.N, Min: value(s.Min), P50: value(s.P50), P90: value(s.P90),
+			P99: value(s.P99), Max: value(s.Max), CV: value(s.CV)}
 	}
 	return r
 }

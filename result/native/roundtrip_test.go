@@ -232,3 +232,28 @@ func TestCSVHeaderNamesEveryColumn(t *testing.T) {
 		t.Errorf("meta lines missing:\n%s", text)
 	}
 }
+
+// TestJSONLSpread checks that a row's spread is written as the documented
+// "spread" object and read back, without its samples.
+func TestJSONLSpread(t *testing.T) {
+	row := result.NewRow("Allreduce", 4, 1024)
+	row.Repetitions, row.TMax = 4, 3
+	row.Spread = result.NewSpread(2, []float64{2, 4, 3, 3})
+	var buf bytes.Buffer
+	w := NewJSONLWriter(&buf)
+	if err := errors.Join(w.WriteMeta(result.Meta{Tool: "mpbench", MByte: result.MB}), w.WriteRow(row), w.WriteEnd(nil)); err != nil {
+		t.Fatal(err)
+	}
+	want := `"spread":{"rank":2,"n":4,"min_usec":2,"p50_usec":3,"p90_usec":4,"p99_usec":4,"max_usec":4,"cv":0.2721655269759087}`
+	if !strings.Contains(buf.String(), want) {
+		t.Fatalf("JSON lacks %s:\n%s", want, buf.String())
+	}
+	runs, err := ReadJSONL(&buf, "s.jsonl")
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 {
+		t.Fatalf("read back: %v %+v", err, runs)
+	}
+	got := runs[0].Rows[0].Spread
+	if got == nil || got.Rank != 2 || got.N != 4 || got.P50 != 3 || got.Max != 4 || got.Samples != nil || math.Abs(got.CV-0.2721655269759087) > 1e-15 {
+		t.Errorf("read back spread %+v", got)
+	}
+}
