@@ -66,17 +66,23 @@ const reductionOp = coll.Sum
 func FillReduction(send []byte, dt coll.Datatype, rank int, bytes int64, rep int) {
 	Pattern(send, rank, bytes, rep, 0)
 	size := dt.Size()
-	for k := 0; k+size <= len(send); k += size {
-		v := int8(send[k])
-		switch dt {
-		case coll.Float32:
-			binary.NativeEndian.PutUint32(send[k:], math.Float32bits(float32(v)))
-		case coll.Float64:
-			binary.NativeEndian.PutUint64(send[k:], math.Float64bits(float64(v)))
-		case coll.Int32:
-			binary.NativeEndian.PutUint32(send[k:], uint32(int32(v)))
-		case coll.Int64:
-			binary.NativeEndian.PutUint64(send[k:], uint64(int64(v)))
+	n := len(send) / max(size, 1) * size
+	switch dt { // one loop per type: -check fills large vectors per repetition
+	case coll.Float32:
+		for k := 0; k < n; k += 4 {
+			binary.NativeEndian.PutUint32(send[k:], math.Float32bits(float32(int8(send[k]))))
+		}
+	case coll.Float64:
+		for k := 0; k < n; k += 8 {
+			binary.NativeEndian.PutUint64(send[k:], math.Float64bits(float64(int8(send[k]))))
+		}
+	case coll.Int32:
+		for k := 0; k < n; k += 4 {
+			binary.NativeEndian.PutUint32(send[k:], uint32(int32(int8(send[k]))))
+		}
+	case coll.Int64:
+		for k := 0; k < n; k += 8 {
+			binary.NativeEndian.PutUint64(send[k:], uint64(int64(int8(send[k]))))
 		}
 	}
 }
