@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -176,6 +177,22 @@ func TestBenchmarkList(t *testing.T) {
 		got, err := c.flags.benchmarkList(c.args)
 		if err != nil || strings.Join(got, " ") != c.want {
 			t.Errorf("%+v %v: %q, %v; want %q", c.flags, c.args, strings.Join(got, " "), err, c.want)
+		}
+	}
+}
+
+func TestArgsAsIMBProgram(t *testing.T) {
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"/usr/bin/mpbench", "run", "-np", "2"}, "[run -np 2]"},
+		{[]string{"/opt/imb/IMB-MPI1", "-msglog", "0:3", "PingPong"}, "[run -msglog 0:3 PingPong]"},
+		{[]string{"IMB-MPI1"}, "[run]"},
+		{nil, "[]"},
+	} {
+		if got := fmt.Sprint(Args(c.argv)); got != c.want {
+			t.Errorf("Args(%q) = %s, want %s", c.argv, got, c.want)
 		}
 	}
 }

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,5 +109,26 @@ func TestE2EEveryBenchmark(t *testing.T) {
 				checkEveryBenchmark(t, out.String(), np, names)
 			})
 		}
+	}
+}
+
+// TestE2EAsIMBProgram runs the mpbench executable under the name IMB-MPI1,
+// as a tool that starts IMB-MPI1 would: the arguments are run's.
+func TestE2EAsIMBProgram(t *testing.T) {
+	if mpbenchBin == "" {
+		t.Fatal("mpbench binary was not built (see TestMain output)")
+	}
+	link := filepath.Join(t.TempDir(), "IMB-MPI1")
+	if err := os.Symlink(mpbenchBin, link); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command(link, "-msglog", "0:1", "-iter", "10", "pingpong")
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("IMB-MPI1 -msglog 0:1 -iter 10 pingpong: %v\n%s", err, errb.String())
+	}
+	if got := tableRows(out.String(), "PingPong", "# #processes = 2 \n"); got != 3 {
+		t.Errorf("PingPong rows %d, want 3:\n%s", got, out.String())
 	}
 }

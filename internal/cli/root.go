@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,25 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
 	}
 	return status
+}
+
+// IMBProgram is the name under which mpbench acts as IMB-MPI1: started as
+// IMB-MPI1 (a link or copy of the mpbench executable with that name),
+// its arguments are those of "mpbench run", so a tool that runs
+// "mpirun ... IMB-MPI1 -msglog 0:20 PingPong" runs mpbench unchanged.
+const IMBProgram = "IMB-MPI1"
+
+// Args returns the arguments Main takes for the command line argv
+// (program name first): argv[1:], preceded by "run" when the program's
+// file name is IMBProgram.
+func Args(argv []string) []string {
+	if len(argv) == 0 {
+		return nil
+	}
+	if filepath.Base(argv[0]) == IMBProgram {
+		return append([]string{"run"}, argv[1:]...)
+	}
+	return argv[1:]
 }
 
 // isOtherMPIRank reports whether this process is a rank other than 0 of a
