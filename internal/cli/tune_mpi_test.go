@@ -1,0 +1,68 @@
+//go:build mpi
+
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpbench/mpbench/transport/mpi"
+)
+
+// TestTuneMPI tunes Barrier on the linked library at 2 ranks
+// and verifies the result: on Open MPI the rules file must be the one the
+// library loads (the verification's load check); on a library whose
+// tuning files mpbench cannot write, tune refuses with exit 2.
+func TestTuneMPI(t *testing.T) {
+	bin := mpiBinary(t)
+	dir := filepath.Join(t.TempDir(), "tuned")
+	argv := []string{bin, "tune", "--transport", "mpi", "-np", "2", "--colls", "barrier", "--rounds", "2", "-iter", "20", "-o", dir}
+	out, errb, code := longJob(t, argv)
+	if mpi.Flavor != "openmpi" {
+		if code != ExitUsage || !strings.Contains(errb, "MPICH") {
+			t.Fatalf("tune on %s: exit %d, stderr %q; want exit 2 naming MPICH", mpi.Flavor, code, errb)
+		}
+		return
+	}
+	if code != 0 {
+		t.Fatalf("tune: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errb)
+	}
+	rules, err := os.ReadFile(filepath.Join(dir, "openmpi.rules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(rules), "# Written by mpbench tune") || !strings.Contains(string(rules), "runtime Open MPI v") {
+		t.Errorf("openmpi.rules does not start with how and on what it was measured:\n%s", rules)
+	}
+	out, errb, code = longJob(t, []string{bin, "tune", "--verify", dir, "--rounds", "2"})
+	if code != 0 && code != ExitFailed {
+		t.Fatalf("tune --verify: exit %d\n%s", code, errb)
+	}
+	if !strings.Contains(out, "Open MPI loads openmpi.rules: a copy whose barrier rule on 2 ranks names algorithm") {
+		t.Errorf("verification does not show the rules file loaded:\n%s\n%s", out, errb)
+	}
+	if !strings.Contains(out, "1 points: tuned faster beyond noise at") {
+		t.Errorf("verification does not cover the barrier point:\n%s", out)
+	}
+}
+
+// longJob is mpiJob for the few-minute jobs of tune (a dozen MPI jobs in
+// a row on a loaded 2-core machine).
+func longJob(t *testing.T, argv []string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s: still running after 8 minutes\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), &out, &errb)
+	}
+	return out.String(), errb.String(), exitCode(err)
+}
