@@ -79,6 +79,7 @@ type tuneRunner struct {
 	tmp       string // JSON Lines file each job writes
 	progress  io.Writer
 	meta      *result.Meta // of the first job that ran, for file headers
+	stderr    string       // what the last job printed on stderr
 }
 
 // jobTimeout bounds one measuring job: far above any job of a tuning run,
@@ -104,6 +105,7 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
+	r.stderr = stderr.String()
 	if ctx.Err() != nil {
 		return nil, cancelCause(ctx, errInterrupted)
 	}
@@ -121,13 +123,35 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 	return runs[0].Rows, nil
 }
 
-// lastLine is the last non-empty line of s, else err's text.
+// lastLine is the first line of s that reports an error (an MPI
+// library's message comes before its launcher's summary), else the last
+// non-empty line of s, else err's text.
 func lastLine(s string, err error) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for _, l := range lines {
+		if strings.Contains(l, "rror") && !strings.HasPrefix(l, "mpbench: ") {
+			return strings.TrimSpace(l)
+		}
+	}
 	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
 		return strings.TrimPrefix(l, "mpbench: ")
 	}
 	return err.Error()
+}
+
+// alone splits a job into one job per collective, forced through lib, to
+// find which configuration made a job of several fail.
+func (j tuneJob) alone(lib tuneLibrary) []tuneJob {
+	var jobs []tuneJob
+	for _, c := range j.colls {
+		one := j
+		one.colls = []string{c}
+		one.configs = map[string]tune.Config{c: j.configs[c]}
+		one.label = c + "=" + j.configs[c].String() + " (alone)"
+		one.args, one.env = lib.force(one.configs)
+		jobs = append(jobs, one)
+	}
+	return jobs
 }
 
 // pointKey identifies a point across rounds.

@@ -72,12 +72,19 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	set := newPointSet()
 	start := time.Now()
 	failed := 0
-	for i, job := range jobs {
+	for i := 0; i < len(jobs); i++ {
+		job := jobs[i]
 		t0 := time.Now()
 		rows, err := r.run(ctx, job)
 		if ctx.Err() != nil {
 			_ = writeTuneJSON(p.dir, "points.json", toJSONPoints(set.points()))
 			return fmt.Errorf("%w (the points of %d finished jobs are in %s)", err, i, filepath.Join(p.dir, "points.json"))
+		}
+		if err != nil && len(job.colls) > 1 && len(job.configs) > 0 {
+			// Run its collectives one by one, so that one configuration
+			// that cannot run does not lose the others.
+			rest := append(job.alone(lib), jobs[i+1:]...)
+			jobs = append(jobs[:i+1], rest...)
 		}
 		if err != nil {
 			failed++
@@ -118,7 +125,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s (tuning file), decisions.json, points.json in %s; %d jobs in %v\n",
 		lib.rulesFile(), p.dir, len(jobs), time.Since(start).Round(time.Second))
 	if failed > 0 {
-		return fmt.Errorf("%d of %d measuring jobs failed (named above); their configurations were left out of the decision", failed, len(jobs))
+		return fmt.Errorf("%d of %d measuring jobs failed (named above); the configurations that failed alone were left out of the decision", failed, len(jobs))
 	}
 	return nil
 }
