@@ -74,9 +74,13 @@ and prints the speedup per collective, process count and size with the
 spread of the rounds; a point where the tuned configuration is slower beyond
 noise is reported and makes the command exit with status 1.
 
-Exit status: 0 success, 1 a measurement failed or the tuned configuration
-is slower somewhere, 2 bad input (an unknown collective, missing library
-controls), 130/143 interrupted.`,
+A job forcing several collectives that fails is re-run collective by
+collective; a configuration that fails on its own (e.g. MPICH's smp
+algorithms on one node) is left out and named at the end.
+
+Exit status: 0 success, 1 a job of the default failed or the tuned
+configuration is slower somewhere, 2 bad input (an unknown collective,
+missing library controls), 130/143 interrupted.`,
 		Example: `  mpbench tune -np 4 -o tuned
   mpbench tune -np 4 -npmin 4 --colls bcast,allreduce -msglog 0:16 -o tuned
   mpbench tune --verify tuned

@@ -30,7 +30,7 @@ func TestTuneMPI(t *testing.T) {
 		"Open MPI loads openmpi.rules: a copy whose barrier rule on 2 ranks names algorithm"
 	if mpi.Flavor == "mpich" {
 		file, prefix, runtime, loaded = "mpich.json", "/*\n * Written by mpbench tune", "runtime MPICH 4",
-			`MPICH loads mpich.json: a copy whose barrier entry names MPIR_Barrier_intra_mpbench_probe makes MPICH report "unrecognized key`
+			`MPICH loads mpich.json: a copy whose barrier entry names algorithm=MPIR_Barrier_intra_mpbench_probe makes MPICH report "unrecognized key`
 	}
 	rules, err := os.ReadFile(filepath.Join(dir, file))
 	if err != nil {

@@ -71,7 +71,8 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 		lib.describe(), len(jobs), p.rounds, strings.Join(p.colls, ","), joinInts(p.procs), len(p.sizes))
 	set := newPointSet()
 	start := time.Now()
-	failed := 0
+	failed, failedDefault := 0, 0
+	leftOut := map[string]bool{}
 	for i := 0; i < len(jobs); i++ {
 		job := jobs[i]
 		t0 := time.Now()
@@ -88,6 +89,12 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 		}
 		if err != nil {
 			failed++
+			if len(job.configs) == 0 {
+				failedDefault++
+			} else if len(job.colls) == 1 {
+				c := job.colls[0]
+				leftOut[c+"="+job.configs[c].String()] = true
+			}
 		} else {
 			set.add(job, rows)
 		}
@@ -124,8 +131,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	fmt.Fprint(cmd.OutOrStdout(), b.String())
 	fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s (tuning file), decisions.json, points.json in %s; %d jobs in %v\n",
 		lib.rulesFile(), p.dir, len(jobs), time.Since(start).Round(time.Second))
-	if failed > 0 {
-		return fmt.Errorf("%d of %d measuring jobs failed (named above); the configurations that failed alone were left out of the decision", failed, len(jobs))
+	if len(leftOut) > 0 {
+		fmt.Fprintf(cmd.OutOrStdout(), "left out (failed on their own, messages above): %s\n", strings.Join(sortedKeys(leftOut), ", "))
+	}
+	if failedDefault > 0 {
+		return fmt.Errorf("%d of %d measuring jobs failed, %d of them the default's (named above)", failed, len(jobs), failedDefault)
 	}
 	return nil
 }
