@@ -30,7 +30,9 @@
 # cannot replace).
 #
 # Usage: IMB_OMPI=... IMB_MPICH=... bench/compare-imb.sh
-# Environment: ROUNDS (9), NP (2), MSGLOG (0:22), TIME (1, IMB -time),
+# Environment: ROUNDS (9), NP (2), MSGLOG (0:22), TIME (1, IMB -time: IMB-MPI1
+#   abandons the rest of a benchmark once its sizes together took longer than
+#   TIME x the number of sizes, which a loaded machine can reach below 1),
 #   BENCHMARKS (PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall
 #   Allgather Reduce Barrier), CONFIGS (all of the above), OUT (a new
 #   directory under /tmp; every run's output stays there),
@@ -91,7 +93,7 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 		imb-mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
 		mpi-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$OUT/mpbench-ompi" run -thread_level single "${imbargs[@]}" ;;
 		mpi-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$OUT/mpbench-mpich" run -thread_level single "${imbargs[@]}" ;;
-		esac >"$2.part" 2>"$2.err" && mv "$2.part" "$2"
+		esac >"$2.part" 2>"$2.err" && mv "$2.part" "$2" && { [ -s "$2.err" ] || rm -f "$2.err"; }
 	}
 	for pass in $(seq 0 "$ROUNDS"); do
 		for i in $(seq 0 $((n - 1))); do
