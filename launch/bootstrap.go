@@ -25,6 +25,11 @@ type bootstrap struct {
 	Args    []string `json:"args"`    // Spec.Argv[1:]
 }
 
+// startedMarker is the line a rank started through a launch agent writes
+// to its stderr once it has its bootstrap: the launcher relays the rank's
+// stderr lines from then on (see stderrCopier.held).
+const startedMarker = "mpbench-rank-started"
+
 // exitBadBuild is the status of a rank whose binary is not the launcher's
 // build: bad input, as a wrong path or version on a host is.
 const exitBadBuild = 2
@@ -64,6 +69,7 @@ func BootstrapFromStdin(args []string, version string) []string {
 			os.Setenv(k, v)
 		}
 	}
+	fmt.Fprintln(os.Stderr, startedMarker)
 	go func() {
 		io.Copy(io.Discard, in)
 		fmt.Fprintf(os.Stderr, "mpbench: host %s: the launcher's connection (standard input) closed; exiting\n", b.Host)

@@ -49,6 +49,12 @@ type stderrCopier struct {
 	out    *output
 	prefix []byte
 
+	// held keeps lines out of the job's stderr (only remembered) until
+	// the line startedMarker: what a launch agent prints before the rank
+	// runs (ssh's warnings and errors) reaches the job's stderr only as
+	// the cause of a failed start.
+	held bool
+
 	mu       sync.Mutex
 	last     string
 	reported string // the rank's ReportError message, "" if none
@@ -64,6 +70,14 @@ func (s *stderrCopier) copy(r io.Reader) {
 			s.reported = msg
 			s.mu.Unlock()
 			line = nil // kept out of the job's stderr
+		}
+		if s.held && len(line) > 0 && atStart {
+			if string(bytes.TrimSpace(line)) == startedMarker {
+				s.held = false
+			} else {
+				s.remember(line)
+			}
+			line = nil
 		}
 		if len(line) > 0 {
 			var parts [][]byte

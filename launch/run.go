@@ -205,7 +205,7 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 	if r != 0 {
 		prefix = "[rank " + strconv.Itoa(r) + "] "
 	}
-	p := &rankProc{rank: r, cmd: cmd, stderr: &stderrCopier{out: j.out, prefix: []byte(prefix)}}
+	p := &rankProc{rank: r, cmd: cmd, stderr: &stderrCopier{out: j.out, prefix: []byte(prefix), held: stdin != nil}}
 	p.stdin = stdin
 	closeAll := func() {
 		for _, f := range childEnds {
