@@ -86,14 +86,27 @@ type Fit struct {
 // line does not describe the sweep (curvature, a break not found, noise).
 const PoorR2 = 0.95
 
-// Poor reports whether the fit's R^2 is below PoorR2.
-func (f Fit) Poor() bool { return f.R2 < PoorR2 }
+// Poor reports whether the fit is poor: R^2 below PoorR2, and not Flat.
+func (f Fit) Poor() bool { return f.R2 < PoorR2 && !f.Flat() }
 
 // FlatResidual is the root-mean-square relative residual (1%) up to which
 // a fit with R^2 below PoorR2 is not poor but flat: its times hardly vary
 // (a latency-bound segment), so R^2, the share of their variation the line
 // explains, says little while the line is within the noise.
 const FlatResidual = 0.01
+
+// RMSRelative is the root-mean-square relative residual of a fit under
+// Relative weighting, NaN under Absolute or without points.
+func (f Fit) RMSRelative() float64 {
+	if f.Weighting != Relative || f.Points == 0 {
+		return math.NaN()
+	}
+	return math.Sqrt(f.SSE / float64(f.Points))
+}
+
+// Flat reports whether a fit's R^2 is below PoorR2 while its relative
+// residuals are within FlatResidual: the line fits, R^2 says little.
+func (f Fit) Flat() bool { return f.R2 < PoorR2 && f.RMSRelative() <= FlatResidual }
 
 // Span returns the smallest and the largest size of the fit's points,
 // the left-out ones included.

@@ -196,12 +196,11 @@ func (s SeriesReport) fitLines() []string {
 	for i, name := range p.SegmentNames() {
 		f := p.Segments[i]
 		switch {
-		case !f.Poor():
-		case f.Weighting == analysis.Relative && math.Sqrt(f.SSE/float64(f.Points)) <= analysis.FlatResidual:
+		case f.Flat():
 			out = append(out, fmt.Sprintf("%s segment: R^2 %.4f is below %.2f because the times hardly vary over %d-%d B "+
 				"(residuals %.1f%% of the times): the line fits, R^2 says little here", name, f.R2, analysis.PoorR2, f.MinBytes, f.MaxBytes,
-				100*math.Sqrt(f.SSE/float64(f.Points))))
-		default:
+				100*f.RMSRelative()))
+		case f.Poor():
 			out = append(out, fmt.Sprintf("%s segment: poor fit, R^2 %.4f < %.2f: the Hockney line does not describe %d-%d B "+
 				"(curvature, noise or a break not found); its alpha and bandwidth are not to be trusted", name, f.R2, analysis.PoorR2, f.MinBytes, f.MaxBytes))
 		}

@@ -266,6 +266,9 @@ func TestRobustFitSpikeCliff(t *testing.T) {
 			t.Errorf("report lacks %q", w)
 		}
 	}
+	if short := rep.Series[2].Fit.Segments[0]; !short.Flat() || short.Poor() || jsonSegmentOf("short", short).Poor {
+		t.Errorf("Sendrecv short segment: flat %v poor %v", short.Flat(), short.Poor())
+	}
 	cs, _ := latencyCurves([]Labelled{{"np=2", rep.Series[0]}})
 	if len(cs[0].left) != 1 || cs[0].left[0].X != 1024 {
 		t.Errorf("hollow points %v, want 1024 B", cs[0].left)
