@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -113,5 +114,30 @@ func TestRemoteBuildMismatch(t *testing.T) {
 	}
 	if id := BuildID(); id == "" || id != readBuildID(os.Args[0]) {
 		t.Errorf("BuildID %q, of os.Args[0] %q", id, readBuildID(os.Args[0]))
+	}
+}
+
+// TestRemoteRankDies: a rank on another host is killed mid-job; the job
+// fails in one error naming that rank, its host and the signal, and no
+// process is left on any host.
+func TestRemoteRankDies(t *testing.T) {
+	net := netnstest.New(t, 2)
+	agent, _ := ParseAgent(netnstest.Agent)
+	dir := t.TempDir()
+	hosts := []string{net.Hosts[0], net.Hosts[0], net.Hosts[1], net.Hosts[1]}
+	ch := startJob(context.Background(), Spec{NP: 4, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=hang", envDir + "=" + dir},
+		Hosts: hosts, Agent: agent, If: net.CIDR, Timeout: 60 * time.Second})
+	pids := waitPids(t, dir, 4, ch)
+	if err := syscall.Kill(pids[3], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := await(t, ch, 20*time.Second)
+	if want := "launch: rank 3 on host " + net.Hosts[1] + ": killed by signal SIGKILL"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	for _, h := range net.Hosts {
+		if p := net.Pids(h); len(p) > 0 {
+			t.Errorf("processes %v left on %s", p, h)
+		}
 	}
 }
