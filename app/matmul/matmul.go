@@ -161,16 +161,11 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 	aEnd, bEnd, done := 0, 0, 0
 	ka, kb := 0, 0
 	for done < n {
+		var err error
 		if aEnd <= bEnd && ka < q { // next A block along the row
 			lo, hi := Part(n, q, ka)
 			aBlk = blas64.General{Rows: r1 - r0, Cols: hi - lo, Stride: max(hi-lo, 1), Data: abuf[:(r1-r0)*(hi-lo)]}
-			if ka == gj {
-				aBlk = ownA
-			}
-			if err := syncIf(cfg.Sync, rowComm); err != nil {
-				return nil, err
-			}
-			if err := rowComm.Bcast(app.Float64Bytes(aBlk.Data), ka); err != nil {
+			if aBlk, err = bcastBlock(rowComm, cfg.Sync, aBlk, ownA, ka, gj); err != nil {
 				return nil, fmt.Errorf("row Bcast %d of %d: %w", ka+1, q, err)
 			}
 			aLo, aEnd = lo, hi
@@ -178,13 +173,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		} else { // next B block along the column
 			lo, hi := Part(n, p, kb)
 			bBlk = blas64.General{Rows: hi - lo, Cols: c1 - c0, Stride: max(c1-c0, 1), Data: bbuf[:(hi-lo)*(c1-c0)]}
-			if kb == gi {
-				bBlk = ownB
-			}
-			if err := syncIf(cfg.Sync, colComm); err != nil {
-				return nil, err
-			}
-			if err := colComm.Bcast(app.Float64Bytes(bBlk.Data), kb); err != nil {
+			if bBlk, err = bcastBlock(colComm, cfg.Sync, bBlk, ownB, kb, gi); err != nil {
 				return nil, fmt.Errorf("column Bcast %d of %d: %w", kb+1, p, err)
 			}
 			bLo, bEnd = lo, hi
@@ -237,13 +226,20 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 	return rep, nil
 }
 
-// syncIf enters a barrier of c (time counted as waiting) when sync is set
-// and c has more than one rank.
-func syncIf(sync bool, c *app.Comm) error {
-	if !sync || c.Size() == 1 {
-		return nil
+// bcastBlock broadcasts block root of a grid row or column over c (whose
+// rank me holds own) into buf, after a barrier when sync is set (its time
+// counted as waiting), and returns the block received: own on the root,
+// buf elsewhere.
+func bcastBlock(c *app.Comm, sync bool, buf, own blas64.General, root, me int) (blas64.General, error) {
+	if root == me {
+		buf = own
 	}
-	return c.Sync()
+	if sync && c.Size() > 1 {
+		if err := c.Sync(); err != nil {
+			return buf, err
+		}
+	}
+	return buf, c.Bcast(app.Float64Bytes(buf.Data), root)
 }
 
 // gatherC collects every rank's C block into the whole n x n matrix on

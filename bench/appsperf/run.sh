@@ -7,7 +7,11 @@
 #
 #   1. EP class $EP_CLASS (default A) on 1 rank: Mop/s total of
 #      "mpbench app ep" against NPB 3.4's own EP (NPB3.4-MPI ep.f, built
-#      with mpif90 -O2 from $NPB_DIR), both as printed by the programs.
+#      with mpif90 -O2 from $NPB_DIR), both as printed by the programs
+#      (operations over wall time), and the same operations over the CPU
+#      time (user + system, GNU time) each process used: on a host shared
+#      with other work the wall-time figure depends on the share of the
+#      CPU each process gets, the CPU-time one does not.
 #   2. The local block product, n = $MM_N (default 2000) on 1 rank: GFLOP/s
 #      of "mpbench app matmul -np 1" (2 n^3 over its compute time, gonum's
 #      BLAS) against dgemmref.c, the same product with Debian's OpenBLAS
@@ -64,21 +68,25 @@ if [ -n "${NPB_DIR:-}" ] && [ -f "$NPB_DIR/EP/ep.f" ] && command -v mpif90.openm
 	mkdir -p "$work/npb/bin"
 	(cd "$work/npb" && make ep CLASS="$EP_CLASS" >"$work/npb-build.log" 2>&1) || {
 		echo "building NPB EP failed; see the log:"; tail -5 "$work/npb-build.log"; exit 1; }
-	: >"$work/ep-mpb" ; : >"$work/ep-npb"; : >"$work/ep-ratio"
+	: >"$work/ep-mpb" ; : >"$work/ep-npb"; : >"$work/ep-ratio"; : >"$work/ep-cpu"
 	for r in $(seq "$ROUNDS"); do
-		"$MPB" app ep --class "$EP_CLASS" -np 1 >"$work/o1"
-		"$work/npb/bin/ep.$EP_CLASS.x" >"$work/o2"
+		/usr/bin/time -f "%U %S" -o "$work/c1" "$MPB" app ep --class "$EP_CLASS" -np 1 >"$work/o1"
+		/usr/bin/time -f "%U %S" -o "$work/c2" "$work/npb/bin/ep.$EP_CLASS.x" >"$work/o2"
 		grep -q "Verification    =               SUCCESSFUL" "$work/o1" || { echo "mpbench EP did not verify"; exit 1; }
 		grep -q "SUCCESSFUL" "$work/o2" || { echo "NPB EP did not verify"; exit 1; }
 		a=$(mops "$work/o1"); b=$(mops "$work/o2")
 		echo "$a" >>"$work/ep-mpb"; echo "$b" >>"$work/ep-npb"
 		awk -v a="$a" -v b="$b" 'BEGIN {print a / b}' >>"$work/ep-ratio"
-		echo "# round $r: EP.$EP_CLASS mpbench $a Mop/s, NPB $b Mop/s"
+		# Same operations on both sides: the CPU-time ratio is NPB's CPU
+		# seconds over mpbench's.
+		awk 'NR == FNR {a = $1 + $2; next} {print ($1 + $2) / a}' "$work/c1" "$work/c2" >>"$work/ep-cpu"
+		echo "# round $r: EP.$EP_CLASS mpbench $a Mop/s ($(cat "$work/c1") s user, system), NPB $b Mop/s ($(cat "$work/c2") s)"
 	done
 	echo "## EP class $EP_CLASS, 1 rank, Mop/s total (NPB 3.4 ep.f: mpif90 -O2, randdp)"
 	stats "mpbench app ep" <"$work/ep-mpb"
 	stats "NPB3.4-MPI ep.$EP_CLASS.x" <"$work/ep-npb"
 	stats "ratio mpbench/NPB (round by round)" <"$work/ep-ratio"
+	stats "ratio by CPU time, NPB/mpbench seconds" <"$work/ep-cpu"
 else
 	echo "## EP against NPB: skipped. Set NPB_DIR to the NPB3.4-MPI directory of the NPB 3.4 source"
 	echo "##   (git clone https://github.com/mbdevpl/nas-parallel-benchmarks) and install Open MPI's mpif90."
