@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,41 +90,42 @@ func ModeOf(r *result.Row) string {
 // that prints the default. Sources: IMB's header ("MPI_Datatype :
 // MPI_BYTE", "MPI_Datatype for reductions : MPI_FLOAT", "MPI_Op :
 // MPI_SUM") and options (-data_type, -red_data_type, -root_shift off,
-// -window_size 64 for Uniband/Biband); OSU's "# Datatype: MPI_CHAR." line
+// -window_size 256 for Uniband/Biband); OSU's "# Datatype: MPI_CHAR." line
 // and "[ window size: 64 ]" (osu_bw/osu_bibw/osu_mbw_mr default 64).
 var runConditionDefaults = []struct {
 	name     string
-	info     string // Meta.Info key, "" none
-	option   string // Meta.Options key, "" none
-	defaults []string
+	info     string   // Meta.Info key, "" none
+	infoDefs []string // the values of info that mean the default
+	option   string   // Meta.Options key, "" none
+	optDefs  []string // the values of option that mean the default
 }{
-	{"datatype", "datatype", "data_type", []string{"byte", "char"}},
-	{"reduction datatype", "red_datatype", "red_data_type", []string{"float"}},
-	{"op", "op", "", []string{"sum"}},
-	{"window", "window_size", "window_size", []string{"64"}},
-	{"root shift", "", "root_shift", []string{"0", "off"}},
+	{"datatype", "datatype", []string{"byte", "char"}, "data_type", []string{"byte", "char"}},
+	{"reduction datatype", "red_datatype", []string{"float"}, "red_data_type", []string{"float"}},
+	{"op", "op", []string{"sum"}, "", nil},
+	// OSU prints its window (default 64); IMB's and mpbench's -window_size
+	// defaults to 256 (IMB MPI1_suite.cpp).
+	{"window", "window_size", []string{"64"}, "window_size", []string{"256"}},
+	{"root shift", "", nil, "root_shift", []string{"0", "off"}},
 }
 
 // RunConditions returns the conditions of a run that change what is
 // measured and are not the tool's defaults, as "name=value" pairs joined
 // by ", " in a fixed order ("datatype=int, window=16"), or "".
 func RunConditions(m result.Meta) string {
+	norm := func(v string) string {
+		v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
+		return strings.TrimPrefix(v, "mpi_")
+	}
 	var out []string
 	for _, c := range runConditionDefaults {
-		v := m.Info[c.info]
-		if v == "" || c.info == "" {
-			v = m.Options[c.option]
+		v, defs := "", c.infoDefs
+		if c.info != "" {
+			v = norm(m.Info[c.info])
 		}
-		v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
-		v = strings.TrimPrefix(v, "mpi_")
-		if v == "" || c.option == "" && c.info == "" {
-			continue
+		if v == "" && c.option != "" {
+			v, defs = norm(m.Options[c.option]), c.optDefs
 		}
-		def := false
-		for _, d := range c.defaults {
-			def = def || v == d
-		}
-		if !def {
+		if v != "" && !slices.Contains(defs, v) {
 			out = append(out, c.name+"="+v)
 		}
 	}

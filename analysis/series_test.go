@@ -17,6 +17,7 @@ func TestRunConditions(t *testing.T) {
 		{map[string]string{"datatype": "MPI_CHAR."}, map[string]string{"root_shift": "off"}, ""},
 		{map[string]string{"datatype": "MPI_INT"}, map[string]string{"data_type": "int"}, "datatype=int"},
 		{nil, map[string]string{"data_type": "int", "root_shift": "1", "window_size": "16"}, "datatype=int, window=16, root shift=1"},
+		{nil, map[string]string{"data_type": "byte", "red_data_type": "float", "root_shift": "0", "window_size": "256"}, ""},
 		{map[string]string{"window_size": "64", "op": "MPI_MAX"}, nil, "op=max"},
 	} {
 		if got := RunConditions(result.Meta{Info: c.info, Options: c.options}); got != c.want {

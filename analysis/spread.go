@@ -7,13 +7,16 @@ import (
 )
 
 // Spread is the distribution of one point's per-repetition times as its
-// source printed it: OSU 7.3+'s tail-latency columns (P50/P90/P99 Tail
-// Lat(us), percentiles of the iterations' latencies, osu_util.c) or the
-// tail line of PerfKitBenchmarker's IMB (-show_tail: min, p10 ... p99.99,
-// max). Times in usec; NaN where the source printed none.
+// source recorded it: mpbench's own (result.Row.Spread: one rank's
+// repetitions, with their coefficient of variation), OSU 7.3+'s
+// tail-latency columns (P50/P90/P99 Tail Lat(us), percentiles of the
+// iterations' latencies, osu_util.c) or the tail line of
+// PerfKitBenchmarker's IMB (-show_tail: min, p10 ... p99.99, max). Times in
+// usec; NaN where the source recorded none.
 type Spread struct {
 	MinUsec, P50Usec, P90Usec, P99Usec, MaxUsec float64
-	Source                                      string // "OSU tail columns", "IMB -show_tail"
+	CV                                          float64 // standard deviation over mean; NaN when not recorded
+	Source                                      string  // "mpbench", "OSU tail columns", "IMB -show_tail"
 }
 
 // spreadSources maps a source's Row.Extra keys to the Spread fields: min,
@@ -26,9 +29,13 @@ var spreadSources = []struct {
 	{"IMB -show_tail", "tail_min", "tail_p50", "tail_p90", "tail_p99", "tail_max"},
 }
 
-// SpreadOf returns the distribution a row carries, ok false when it has
+// SpreadOf returns the distribution a row carries (mpbench's
+// result.Row.Spread first, then a source's columns), ok false when it has
 // no median and no upper percentile (P90 or P99).
 func SpreadOf(r *result.Row) (Spread, bool) {
+	if s := r.Spread; s != nil && s.P50 > 0 {
+		return Spread{s.Min, s.P50, s.P90, s.P99, s.Max, s.CV, "mpbench"}, true
+	}
 	get := func(k string) float64 {
 		if v, ok := r.Extra[k]; ok && k != "" {
 			return v
@@ -36,7 +43,7 @@ func SpreadOf(r *result.Row) (Spread, bool) {
 		return math.NaN()
 	}
 	for _, s := range spreadSources {
-		sp := Spread{get(s.min), get(s.p50), get(s.p90), get(s.p99), get(s.max_), s.name}
+		sp := Spread{get(s.min), get(s.p50), get(s.p90), get(s.p99), get(s.max_), math.NaN(), s.name}
 		if sp.P50Usec > 0 && (sp.P90Usec > 0 || sp.P99Usec > 0) {
 			return sp, true
 		}

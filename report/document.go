@@ -131,12 +131,13 @@ func (s SeriesReport) section(k int) Section {
 }
 
 // SpreadTableView lays out the per-repetition distribution of the rows
-// that print one (analysis.SpreadOf): size, headline time, min, p50,
-// p90, p99, max in usec and p99/p50; ok false when no row has one.
+// that record one (analysis.SpreadOf): size, headline time, min, p50,
+// p90, p99, max in usec, p99/p50 and the coefficient of variation in %
+// (mpbench's own files); ok false when no row has one.
 func SpreadTableView(rows []result.Row) (analysis.Table, bool) {
 	t := analysis.Table{Columns: []analysis.Column{{Name: "bytes", Unit: "B"}, {Name: "t", Unit: "usec"},
 		{Name: "min", Unit: "usec"}, {Name: "p50", Unit: "usec"}, {Name: "p90", Unit: "usec"}, {Name: "p99", Unit: "usec"},
-		{Name: "max", Unit: "usec"}, {Name: "p99/p50"}}}
+		{Name: "max", Unit: "usec"}, {Name: "p99/p50"}, {Name: "CV", Unit: "%"}}}
 	for i := range rows {
 		sp, ok := analysis.SpreadOf(&rows[i])
 		if !ok {
@@ -144,7 +145,7 @@ func SpreadTableView(rows []result.Row) (analysis.Table, bool) {
 		}
 		t.Title = "Spread of the repetitions (" + sp.Source + ")"
 		t.Rows = append(t.Rows, []analysis.Cell{sizeCell(rows[i].Bytes), num(rows[i].Time(), 2), num(sp.MinUsec, 2), num(sp.P50Usec, 2),
-			num(sp.P90Usec, 2), num(sp.P99Usec, 2), num(sp.MaxUsec, 2), num(sp.TailRatio(), 2)})
+			num(sp.P90Usec, 2), num(sp.P99Usec, 2), num(sp.MaxUsec, 2), num(sp.TailRatio(), 2), num(100*sp.CV, 1)})
 	}
 	return t, len(t.Rows) > 0
 }

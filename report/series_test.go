@@ -335,3 +335,43 @@ func TestCombineKeepsConditionsApart(t *testing.T) {
 		t.Errorf("unmatched %+v", c.Unmatched)
 	}
 }
+
+// TestMpbenchSpread: mpbench's own JSON keeps each row's repetition
+// distribution (result.Row.Spread); analyze shows it with its coefficient
+// of variation, and compare takes p90/p50 - 1 as the noise of a point
+// without repeats.
+func TestMpbenchSpread(t *testing.T) {
+	path, runs := classRuns(t, "mpbench-pingpong-allreduce-spread.jsonl")
+	rep := Analyze(path, 1, 1, runs[0], Options{})
+	if len(rep.Series) != 2 {
+		t.Fatalf("series %q", seriesLabels(rep))
+	}
+	for _, s := range rep.Series {
+		tab, ok := SpreadTableView(s.Rows)
+		if !ok || tab.Title != "Spread of the repetitions (mpbench)" || len(tab.Rows) != len(s.Rows) {
+			t.Fatalf("%s: spread table %v", s.Label(), tab)
+		}
+		for i, r := range s.Rows {
+			sp := r.Spread
+			if tab.Rows[i][3].String() != num(sp.P50, 2).String() || tab.Rows[i][8].String() != num(100*sp.CV, 1).String() || !(sp.P50 <= sp.P90) {
+				t.Errorf("%s %d B: row %v, spread %+v", s.Label(), r.Bytes, tab.Rows[i], sp)
+			}
+		}
+	}
+	c := Compare([]Source{{path, runs}, {path, runs}})
+	if len(c.Rows) != len(runs[0].Rows) {
+		t.Fatalf("%d points compared, want %d", len(c.Rows), len(runs[0].Rows))
+	}
+	for _, r := range c.Rows {
+		src := r.SeriesKey
+		var want float64
+		for _, row := range runs[0].Rows {
+			if analysis.KeyOf(&row) == src && max(row.Bytes, -1) == r.Bytes {
+				want = math.Max(row.Spread.P90/row.Spread.P50-1, analysis.NoiseFloor(r.Usec, r.BaseUsec))
+			}
+		}
+		if r.NoiseFrom != "spread" || r.Change != 0 || r.Significant || math.Abs(r.Noise-want) > 1e-12 {
+			t.Errorf("%s %d B: noise %g from %q, want %g from the spread", r.Label(), r.Bytes, r.Noise, r.NoiseFrom, want)
+		}
+	}
+}
