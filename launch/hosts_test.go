@@ -111,3 +111,16 @@ func TestAgent(t *testing.T) {
 		t.Error("shellSafe")
 	}
 }
+
+func TestInterfaceAddr(t *testing.T) {
+	for _, spec := range []string{"lo", "127.0.0.0/8"} {
+		if ip, err := InterfaceAddr(spec); err != nil || ip.String() != "127.0.0.1" {
+			t.Errorf("--if %s: %v %v, want 127.0.0.1", spec, ip, err)
+		}
+	}
+	for _, spec := range []string{"nosuchif0", "203.0.113.248/29"} {
+		if _, err := InterfaceAddr(spec); err == nil || !strings.Contains(err.Error(), "lo=127.0.0.1") {
+			t.Errorf("--if %s: %v, want an error listing this host's addresses", spec, err)
+		}
+	}
+}
