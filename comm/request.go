@@ -145,7 +145,7 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 //     wake-up is already pending). The owner re-checks the state after every
 //     token, so a stale token costs one loop, never a missed completion.
 //   - W3. One goroutine runs an action: the one that sets claimed under e.mu
-//     (the owner here, runUnclaimed, or startRecv for a queued RTS).
+//     (the owner here, runQueued, or startRecv for a queued RTS).
 //   - W4. An action of a non-blocking request whose owner is not waiting is
 //     queued for the rank's other waiting goroutines when there are any (one
 //     of them is woken; all check the queue before they park), else run on a
@@ -161,15 +161,14 @@ func (e *engine) wait(a, b *request) {
 			joined = true
 		}
 		r := a
-		if r.done || r.act == actNone || r.claimed {
+		if !r.claimable() {
 			r = b
 		}
-		if r == nil || r.done || r.act == actNone || r.claimed {
+		if !r.claimable() {
 			r = e.nextQueued()
 		}
-		if r != nil && !r.done && r.act != actNone && !r.claimed {
-			act := r.act
-			r.claimed = true
+		if r.claimable() {
+			act := r.claim()
 			e.mu.Unlock()
 			e.run(r, act)
 			continue
@@ -224,7 +223,7 @@ func (e *engine) nextQueued() *request {
 		if len(e.queued) == 0 {
 			e.queued = nil
 		}
-		if !r.done && r.act != actNone && !r.claimed {
+		if r.claimable() {
 			return r
 		}
 	}
@@ -241,11 +240,21 @@ func (e *engine) runQueued() {
 			e.mu.Unlock()
 			return
 		}
-		act := r.act
-		r.claimed = true
+		act := r.claim()
 		e.mu.Unlock()
 		e.run(r, act)
 	}
+}
+
+// claimable reports whether r (which may be nil) has a protocol action no
+// goroutine has taken yet. Caller holds e.mu.
+func (r *request) claimable() bool { return r != nil && !r.done && r.act != actNone && !r.claimed }
+
+// claim takes claimable r's action for the calling goroutine, which must
+// run it (W3). Caller holds e.mu.
+func (r *request) claim() action {
+	r.claimed = true
+	return r.act
 }
 
 // waitSpins bounds spinWait: about 20-50 usec of yielding on an idle
@@ -303,31 +312,17 @@ func (e *engine) trigger(r *request, act action) {
 		r.wake()
 		return
 	}
+	e.queued = append(e.queued, r)
 	if len(e.waiters) == 0 {
-		go e.runUnclaimed(r)
+		go e.runQueued()
 		return
 	}
-	e.queued = append(e.queued, r)
 	for _, w := range e.waiters {
 		if w.waiting {
 			w.wake()
 			return
 		}
 	}
-}
-
-// runUnclaimed runs r's pending action unless its owner already took it.
-func (e *engine) runUnclaimed(r *request) {
-	yieldPoint("runUnclaimed: start")
-	e.mu.Lock()
-	if r.done || r.act == actNone || r.claimed {
-		e.mu.Unlock()
-		return
-	}
-	act := r.act
-	r.claimed = true
-	e.mu.Unlock()
-	e.run(r, act)
 }
 
 // cancel fails receive r with err if no message is being copied into it:
