@@ -69,6 +69,9 @@ func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (hand
 	if mpiRank == nil && launch.IsPMIRank() {
 		return true, runPMIRank(cmd, f, inv) // srun --mpi=pmi2, mpiexec (pmirun.go)
 	}
+	if mpiRank == nil && v == "OMPI_COMM_WORLD_RANK" {
+		return true, usageErrorf("started by Open MPI's mpirun, which offers only PMIx, and this mpbench has no MPI support; build the MPI build with 'go build -tags mpi ./cmd/mpbench' and start that under mpirun, or run 'mpbench run -np N' (or srun --mpi=pmi2, mpiexec.mpich) with this one")
+	}
 	if mpiRank == nil {
 		return true, usageErrorf("started by an MPI launcher (%s is set) but this mpbench has no MPI support; build it with 'go build -tags mpi ./cmd/mpbench' (Open MPI) or '-tags mpi,mpich' (MPICH), or run 'mpbench run -np N' without mpirun", v)
 	}

@@ -28,7 +28,7 @@ func TestRunUnderMPILauncher(t *testing.T) {
 		{"open mpi, mpi build", "OMPI_COMM_WORLD_RANK", fake, true, func(err error) bool { return err == errRank }},
 		{"hydra, mpi build", "PMI_RANK", fake, true, func(err error) bool { return err == errRank }},
 		{"open mpi, default build", "OMPI_COMM_WORLD_RANK", nil, true, func(err error) bool {
-			return isUsage(err) && strings.Contains(err.Error(), "OMPI_COMM_WORLD_RANK") && strings.Contains(err.Error(), "-tags mpi")
+			return isUsage(err) && strings.Contains(err.Error(), "Open MPI's mpirun, which offers only PMIx") && strings.Contains(err.Error(), "-tags mpi")
 		}},
 	}
 	for _, c := range cases {
@@ -61,7 +61,8 @@ func TestE2EDefaultBuildUnderMPILauncher(t *testing.T) {
 	if code := exitCode(err); code != ExitUsage {
 		t.Fatalf("exit status %d, want %d; stdout:\n%s\nstderr:\n%s", code, ExitUsage, out, errb)
 	}
-	if !strings.Contains(errb.String(), "no MPI support") || out.Len() != 0 {
+	if !strings.Contains(errb.String(), "offers only PMIx, and this mpbench has no MPI support; build the MPI build with 'go build -tags mpi") ||
+		strings.Count(errb.String(), "\n") != 1 || out.Len() != 0 {
 		t.Fatalf("want one line naming the missing MPI support and no output; stdout:\n%s\nstderr:\n%s", out, errb)
 	}
 }
