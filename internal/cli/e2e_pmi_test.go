@@ -54,14 +54,19 @@ func TestE2EMpiexecMPICH(t *testing.T) {
 	if !strings.Contains(out, "# Wire-up               : PMI-2 (mpiexec)\n") || !strings.Contains(out, "# Hosts                 : ") {
 		t.Errorf("header lacks the wire-up or hosts:\n%s", out)
 	}
-	ref, _, errr := e2eCmd(t, append(pmiArgs, "-np", "4")...)
-	var refOut strings.Builder
-	ref.Stdout = &refOut
+	sameBlocksAsNP4(t, "mpiexec", out)
+}
+
+// sameBlocksAsNP4 checks that out, a run of pmiArgs under launcher, has
+// the blocks of mpbench run -np 4 with the same arguments.
+func sameBlocksAsNP4(t *testing.T, launcher, out string) {
+	t.Helper()
+	ref, refOut, errr := e2eCmd(t, append(pmiArgs, "-np", "4")...)
 	if err := ref.Run(); err != nil {
 		t.Fatalf("mpbench run -np 4: %v\n%s", err, errr)
 	}
 	if got, want := blocks(t, out), blocks(t, refOut.String()); !slices.Equal(got, want) || len(got) == 0 {
-		t.Errorf("blocks under mpiexec:\n%s\nwant (mpbench run -np 4):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("blocks under %s:\n%s\nwant (mpbench run -np 4):\n%s", launcher, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

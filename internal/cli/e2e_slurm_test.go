@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,15 +43,7 @@ func TestE2ESrun(t *testing.T) {
 	if !strings.Contains(out, "# Wire-up               : PMI-2 (srun)\n") {
 		t.Errorf("header lacks the wire-up:\n%s", out)
 	}
-	ref, _, errr := e2eCmd(t, append(pmiArgs, "-np", "4")...)
-	var refOut strings.Builder
-	ref.Stdout = &refOut
-	if err := ref.Run(); err != nil {
-		t.Fatalf("mpbench run -np 4: %v\n%s", err, errr)
-	}
-	if got, want := blocks(t, out), blocks(t, refOut.String()); !slices.Equal(got, want) || len(got) == 0 {
-		t.Errorf("blocks under srun:\n%s\nwant (mpbench run -np 4):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	sameBlocksAsNP4(t, "srun", out)
 }
 
 // TestE2ESrunNoPMI (field case B32 on a real srun): without --mpi=pmi2
