@@ -46,6 +46,10 @@ import (
 	"github.com/mpbench/mpbench/app"
 )
 
+// BLAS names the implementation of the local block products, for the
+// report: gonum's pure Go one, or OpenBLAS in builds with the openblas tag.
+var BLAS = "gonum (pure Go)"
+
 // MaxVerify is the largest order verified against a serial product on
 // rank 0 (which holds three n x n matrices for it).
 const MaxVerify = 2000
@@ -197,7 +201,8 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 	rep := &app.Report{App: "matmul", Size: fmt.Sprint(n), Elements: int64(n), NP: np,
 		OpType: "floating point (2 n^3)"}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("Process grid    = %24s", fmt.Sprintf("%d x %d", p, q)),
-		fmt.Sprintf("Bcasts per rank = %24s", fmt.Sprintf("%d in its row, %d in its column", q, p)))
+		fmt.Sprintf("Bcasts per rank = %24s", fmt.Sprintf("%d in its row, %d in its column", q, p)),
+		fmt.Sprintf("Local products  = %24s", BLAS))
 	if cfg.Square {
 		rep.Notes = append(rep.Notes, "Product         =                    A x A")
 	} else {
