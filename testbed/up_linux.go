@@ -76,6 +76,11 @@ func Up(cfg Config) (State, error) {
 	if err := checkReach(cfg); err != nil {
 		return fail(err)
 	}
+	if self, err := os.Executable(); err == nil {
+		if err := writeLaunchFiles(st, self); err != nil {
+			return fail(err)
+		}
+	}
 	return st, nil
 }
 
@@ -253,8 +258,8 @@ func removeTestbed(name string, killForwarder bool) error {
 	var errs []error
 	for _, ns := range namespaces(name) {
 		killIn(ns, 500*time.Millisecond)
-		if err := ip("netns", "del", ns); err != nil {
-			errs = append(errs, err)
+		if err := ip("netns", "del", ns); err != nil && !errors.Is(statErr(netnsDir+"/"+ns), fs.ErrNotExist) {
+			errs = append(errs, err) // not removed meanwhile by another Down
 		}
 	}
 	if err := os.RemoveAll(Dir(name)); err != nil {
@@ -276,4 +281,9 @@ func stopForwarder(st State) {
 		}
 	}
 	syscall.Kill(st.ForwarderPID, syscall.SIGKILL)
+}
+
+func statErr(path string) error {
+	_, err := os.Stat(path)
+	return err
 }

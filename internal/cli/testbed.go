@@ -26,7 +26,7 @@ its own hostname and address (10.77.0.K), joined by an emulated switch, hub or
 802.11g wifi network, and runs commands on them. Needs root (CAP_NET_ADMIN).`,
 	}
 	cmd.AddCommand(newTestbedUpCmd(), newTestbedStatusCmd(), newTestbedExecCmd(), newTestbedDownCmd(),
-		newTestbedForwardCmd(), newTestbedCheckCmd(), newTestbedRunCmd())
+		newTestbedForwardCmd(), newTestbedCheckCmd(), newTestbedRunCmd(), newTestbedStudyCmd())
 	return cmd
 }
 
@@ -135,6 +135,8 @@ func printStatus(w io.Writer, st testbed.State) {
 	for k := 1; k <= st.Nodes; k++ {
 		fmt.Fprintf(w, "%-5d %-18s %s\n", k, st.Node(k), testbed.Addr(k))
 	}
+	ompi, mpich := testbed.MPICommands(st)
+	fmt.Fprintf(w, "# MPI libraries (hostfile %s, launch agent %s):\n#   %s\n#   %s\n", testbed.HostfilePath(st.Name), testbed.AgentPath(st.Name), ompi, mpich)
 	if s, err := testbed.ReadStats(st.Name); err == nil {
 		fmt.Fprintf(w, "# forwarder: %d frames in, %d delivered, %d lost (--loss), %d queue drops, %d oversize; delivery late by p50 %.1f usec, p99 %.1f usec\n",
 			s.Frames, s.Delivered, s.Lost, s.QueueDrops, s.Oversize, s.LateP50Usec, s.LateP99Usec)

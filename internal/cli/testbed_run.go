@@ -3,12 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -20,9 +19,6 @@ import (
 // testbed run to rank 0, which prints it in the header ("# Network") and
 // stores it in the result files' metadata (info.network).
 const networkEnv = "MPBENCH_NETWORK"
-
-// testbedCIDR is the network of every testbed's nodes.
-const testbedCIDR = "10.77.0.0/24"
 
 func newTestbedRunCmd() *cobra.Command {
 	var f testbedFlags
@@ -54,7 +50,7 @@ this process is killed.`,
 			if np < 2 || np > st.Nodes {
 				return usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
 			}
-			return runOnTestbed(cmd, st, np, args)
+			return runOnTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, np, args)
 		},
 	}
 	f.add(cmd)
@@ -89,21 +85,18 @@ func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), err
 
 // runOnTestbed runs mpbench run with args on np nodes of st and returns
 // its outcome; SIGINT and SIGTERM are passed on to it.
-func runOnTestbed(cmd *cobra.Command, st testbed.State, np int, args []string) error {
+func runOnTestbed(stdout, stderr io.Writer, st testbed.State, np int, args []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	hostfile := filepath.Join(testbed.Dir(st.Name), "hostfile")
-	if err := os.WriteFile(hostfile, []byte(testbedHostfile(st)), 0o644); err != nil {
-		return err
-	}
+	hostfile := testbed.HostfilePath(st.Name)
 	agent := fmt.Sprintf("'%s' testbed exec --name %s --node {host} --", self, st.Name)
 	argv := append([]string{"testbed", "exec", "--name", st.Name, "--node", "1", "--",
-		self, "run", "--hostfile", hostfile, "--launch-agent", agent, "--if", testbedCIDR, "--map-by", "node",
+		self, "run", "--hostfile", hostfile, "--launch-agent", agent, "--if", testbed.CIDR, "--map-by", "node",
 		"-np", strconv.Itoa(np)}, args...)
 	c := exec.Command(self, argv...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+	c.Stdout, c.Stderr = stdout, stderr
 	c.Env = append(os.Environ(), networkEnv+"="+describeNetwork(st))
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
@@ -134,16 +127,6 @@ func runOnTestbed(cmd *cobra.Command, st testbed.State, np int, args []string) e
 			return err
 		}
 	}
-}
-
-// testbedHostfile lists the nodes of st, one slot each (Open MPI syntax,
-// which mpbench, Open MPI and MPICH's hydra all read).
-func testbedHostfile(st testbed.State) string {
-	var b strings.Builder
-	for k := 1; k <= st.Nodes; k++ {
-		fmt.Fprintf(&b, "%s slots=1\n", st.Node(k))
-	}
-	return b.String()
 }
 
 // describeNetwork is the "# Network" header line of a run on st.

@@ -1,0 +1,376 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/read"
+	"github.com/mpbench/mpbench/testbed"
+	"github.com/mpbench/mpbench/testbed/medium"
+	"github.com/mpbench/mpbench/testbed/study"
+	"github.com/mpbench/mpbench/transfer"
+)
+
+// studyNet is one network of the study as emulated.
+type studyNet struct {
+	name, kind string
+	rateBps    float64
+}
+
+// studyNets returns the networks of a study run: with scale > 0 the
+// study's four (switch 100 and 10 Mbit/s, hub 10, wifi 54) at their rates
+// times scale, else each kind in kinds at rate.
+func studyNets(kinds []string, rate, scale float64) []studyNet {
+	if scale > 0 {
+		return []studyNet{{"switch100", "switch", 100e6 * scale}, {"switch10", "switch", 10e6 * scale},
+			{"hub10", "hub", 10e6 * scale}, {"wifi54", "wifi", 54e6 * scale}}
+	}
+	var out []studyNet
+	for _, k := range kinds {
+		out = append(out, studyNet{k, k, rate})
+	}
+	return out
+}
+
+func newTestbedStudyCmd() *cobra.Command {
+	var dir, rate, nets, sizes, timeS string
+	var nodes, repeat int
+	var scale float64
+	var again bool
+	cmd := &cobra.Command{
+		Use:   "study -o DIR",
+		Short: "Reproduce the study: its experiment set on each emulated network, findings and a report page",
+		Long: `mpbench testbed study builds each network in turn (--nets at --rate, or with
+--scale F the study's four networks, switch 100 and 10 Mbit/s, hub 10 Mbit/s and
+wifi 54 Mbit/s, at F times their rates) on --nodes nodes and runs the study's
+experiment set: PingPong, PingPing and Multi-PingPong at 1..N/2 pairs (0 and
+64 KiB-1 MiB), Sendrecv, Exchange, Alltoall, Gather, Scatter and Barrier at N = 2,
+4, 8 (0 and 64 KiB), Bcast as a binomial tree and as a segmented pipeline (1 MiB,
+N nodes), and the file transfer. It writes every result file, findings.json and
+study.html (each finding with its evidence next to the study's tables) and
+report.html (mpbench report of every run) to DIR.`,
+		Example: `  mpbench testbed study -o study/                     # switch, hub, wifi at 20 Mbit/s, 8 nodes
+  mpbench testbed study --scale 0.2 -o study-scaled/    # the study's four networks at 1/5 of their rates`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if dir == "" {
+				return usageErrorf("study needs -o DIR, the directory for its results")
+			}
+			if again {
+				s := &studyRun{dir: dir, nodes: nodes, out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+				if err := s.load(); err != nil {
+					return err
+				}
+				s.reanalysed = true
+				return s.finish(strings.Join(os.Args, " "), time.Now())
+			}
+			r, err := medium.ParseRate(rate)
+			if err != nil {
+				return usageErrorf("--rate: %v", err)
+			}
+			if nodes < 4 || nodes > testbed.MaxNodes || nodes&(nodes-1) != 0 {
+				return usageErrorf("--nodes %d: give 4, 8 or 16 (the experiment set doubles N from 2)", nodes)
+			}
+			if scale < 0 {
+				return usageErrorf("--scale %g: give a factor > 0", scale)
+			}
+			kinds := strings.Split(nets, ",")
+			for _, k := range kinds {
+				if _, err := medium.New(k, medium.Params{Ports: 2, RateBps: 1e6}, false, 0); err != nil {
+					return usageErrorf("--nets: %v", err)
+				}
+			}
+			list, err := transfer.ParseSizes(sizes)
+			if err != nil {
+				return usageErrorf("--transfer-sizes: %v", err)
+			}
+			if err := testbed.Probe(); err != nil {
+				return testbedError(err)
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return usageErrorf("-o %s: %v", dir, err)
+			}
+			s := &studyRun{dir: dir, nodes: nodes, time: timeS, sizes: list, repeat: repeat,
+				out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+			return s.run(studyNets(kinds, r, scale), strings.Join(os.Args, " "))
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&dir, "output", "o", "", "directory for the results, findings and pages")
+	fl.IntVar(&nodes, "nodes", 8, "nodes of each network (4, 8 or 16)")
+	fl.StringVar(&rate, "rate", "20mbit", "rate of every network (without --scale)")
+	fl.StringVar(&nets, "nets", "switch,hub,wifi", "networks to emulate (without --scale)")
+	fl.Float64Var(&scale, "scale", 0, "emulate the study's four networks at this fraction of their rates instead")
+	fl.StringVar(&timeS, "time", "1", "IMB -time: seconds per message size at most")
+	fl.StringVar(&sizes, "transfer-sizes", "0,1,1K,1M,10M", "file sizes of the file transfer (the study's: 0,1,1K,1M,10M,100M)")
+	fl.IntVar(&repeat, "repeat", 3, "transfers per file size (the study's: 10)")
+	fl.BoolVar(&again, "reanalyse", false, "measure nothing: recompute the findings and pages from the result files in DIR (give the --nodes they were measured with)")
+	return cmd
+}
+
+// studyEager is the eager threshold of the study's runs: every message
+// (up to 1 MiB) goes eagerly, so the network decides the times, not a
+// rendezvous handshake (mpbench's TCP rendezvous does not overlap the two
+// directions of PingPing: at 1 MiB it halves PingPing on any network).
+const studyEager = 4 << 20
+
+// studyRun is one mpbench testbed study.
+type studyRun struct {
+	dir         string
+	nodes       int
+	time        string
+	sizes       []int64
+	repeat      int
+	out, errw   io.Writer
+	nets        []study.Network
+	infos       []study.NetInfo
+	resultFiles []string
+	reanalysed  bool // findings recomputed from an earlier study's files
+}
+
+// run measures every network, then writes the findings and pages.
+func (s *studyRun) run(nets []studyNet, command string) error {
+	start := time.Now()
+	for _, n := range nets {
+		if err := s.network(n); err != nil {
+			s.finish(command, start) // keep what was measured
+			return fmt.Errorf("study on %s: %w", n.name, err)
+		}
+	}
+	return s.finish(command, start)
+}
+
+// network builds one network, runs the experiment set on it and removes it.
+func (s *studyRun) network(n studyNet) error {
+	cfg := testbed.Config{Name: "s" + strconv.Itoa(os.Getpid()%100000), Nodes: s.nodes, Net: n.kind, RateBps: n.rateBps,
+		MTU: 1500, Seed: 1, Owner: os.Getpid()}
+	fmt.Fprintf(s.out, "# %s: building %d nodes, %s at %s\n", n.name, s.nodes, n.kind, medium.FormatRate(n.rateBps))
+	st, err := testbed.Up(cfg)
+	if err != nil {
+		return testbedError(err)
+	}
+	defer testbed.Down(cfg.Name)
+	type runSpec struct {
+		file string
+		np   int
+		args []string
+	}
+	var runs []runSpec
+	// Multi-PingPong and Multi-PingPing at 1, 2, 4, ... pairs, one run per
+	// pair count (the -multi rows of all counts form one series).
+	for np := 2; np <= s.nodes; np *= 2 {
+		runs = append(runs, runSpec{fmt.Sprintf("p2p-%dpairs", np/2), np, []string{"-multi", "0", "-msglog", "16:20", "-time", s.time, "PingPong", "PingPing"}})
+	}
+	runs = append(runs,
+		runSpec{"coll", s.nodes, []string{"-npmin", "2", "-msglog", "16:16", "-time", s.time, "Sendrecv", "Exchange", "Alltoall", "Gather", "Scatter", "Barrier"}},
+		runSpec{"bcast-tree", s.nodes, []string{"-npmin", strconv.Itoa(s.nodes), "-msglog", "20:20", "-time", s.time, "--coll", "bcast=" + study.TreeBcast, "Bcast"}},
+		runSpec{"bcast-seg", s.nodes, []string{"-npmin", strconv.Itoa(s.nodes), "-msglog", "20:20", "-time", s.time, "--coll", "bcast=" + study.SegmentedBcast, "Bcast"}})
+	var rows []result.Row
+	for _, r := range runs {
+		base := filepath.Join(s.dir, n.name+"-"+r.file)
+		txt, err := os.Create(base + ".txt")
+		if err != nil {
+			return err
+		}
+		abs, _ := filepath.Abs(base + ".jsonl")
+		fmt.Fprintf(s.out, "#   %s: mpbench run -np %d %s\n", r.file, r.np, strings.Join(r.args, " "))
+		err = runOnTestbed(txt, s.errw, st, r.np, append(r.args, "--eager", strconv.Itoa(studyEager), "--json", abs))
+		txt.Close()
+		if err != nil {
+			return err
+		}
+		s.resultFiles = append(s.resultFiles, base+".jsonl")
+		runsRead, err := read.File(base + ".jsonl")
+		if err != nil {
+			return err
+		}
+		for _, rr := range runsRead {
+			rows = append(rows, rr.Rows...)
+		}
+	}
+	tt, err := s.transfer(n, st)
+	if err != nil {
+		return err
+	}
+	s.nets = append(s.nets, study.Network{Name: n.name, Kind: n.kind, Rows: rows})
+	s.infos = append(s.infos, study.NetInfo{Name: n.name, Model: st.Model, Transfer: tt})
+	return nil
+}
+
+// transfer runs the file transfer from node 2 to node 1 and returns its
+// table; rows go to NET-transfer.jsonl.
+func (s *studyRun) transfer(n studyNet, st testbed.State) (string, error) {
+	var ln net.Listener
+	if err := testbed.InNode(st.Node(1), func() (err error) { ln, err = net.Listen("tcp", testbed.Addr(1)+":0"); return err }); err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	go transfer.Serve(ln)
+	var m *analysis.WireModel
+	if n.kind != "wifi" {
+		wm, err := analysis.EthernetModel(n.rateBps/1e6, 1500, false)
+		if err == nil {
+			m = &wm
+		}
+	}
+	jf, err := os.Create(filepath.Join(s.dir, n.name+"-transfer.jsonl"))
+	if err != nil {
+		return "", err
+	}
+	defer jf.Close()
+	dial := func() (c net.Conn, err error) {
+		err = testbed.InNode(st.Node(2), func() (err error) { c, err = net.DialTimeout("tcp", ln.Addr().String(), 10*time.Second); return err })
+		return c, err
+	}
+	fmt.Fprintf(s.out, "#   transfer: node 2 to node 1, %d repeats per size\n", s.repeat)
+	var rows []transfer.Row
+	for _, size := range s.sizes {
+		var times []time.Duration
+		for range s.repeat {
+			d, err := transfer.Send(dial, size)
+			if err != nil {
+				return "", err
+			}
+			times = append(times, d)
+		}
+		r := transfer.Summarise(size, times, m)
+		rows = append(rows, r)
+		transfer.WriteJSON(jf, r)
+	}
+	var b bytes.Buffer
+	transfer.WriteTable(&b, fmt.Sprintf("file transfer on %s, node 2 to node 1", n.name), rows, m)
+	return b.String(), nil
+}
+
+// finish writes findings.json, study.html and report.html, and prints the
+// findings.
+func (s *studyRun) finish(command string, start time.Time) error {
+	pairs := s.nodes / 2
+	fs := study.Findings(s.nets, pairs)
+	b, _ := json.MarshalIndent(fs, "", "  ")
+	if err := os.WriteFile(filepath.Join(s.dir, "findings.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "\n%-10s %-48s %10s  %-28s %s\n", "network", "finding", "measured", "states it", "")
+	failed := 0
+	for _, f := range fs {
+		mark := "ok"
+		if !f.Pass {
+			mark, failed = "NOT MET", failed+1
+		}
+		want := f.Want
+		if i := strings.Index(want, " ("); i > 0 {
+			want = want[:i]
+		}
+		fmt.Fprintf(s.out, "%-10s %-48s %10.3f  %-28s %s\n", f.Network, f.Name, f.Value, want, mark)
+	}
+	self, _ := os.Executable()
+	links := []study.Link{{Name: "report.html: mpbench report of every run", Href: "report.html"}, {Name: "findings.json", Href: "findings.json"}}
+	for _, f := range s.resultFiles {
+		links = append(links, study.Link{Name: filepath.Base(f), Href: filepath.Base(f)})
+	}
+	if len(s.resultFiles) > 0 {
+		args := append([]string{"report", "--title", "mpbench testbed study: every run"}, s.resultFiles...)
+		rep := exec.Command(self, append(args, "-o", filepath.Join(s.dir, "report.html"))...)
+		rep.Stderr = s.errw
+		if err := rep.Run(); err != nil {
+			fmt.Fprintf(s.errw, "mpbench: report.html: %v\n", err)
+		}
+	}
+	page := study.Page{Title: "mpbench testbed study: the study's findings on emulated networks", Command: command,
+		Networks: s.infos, Findings: fs, Seed: study.SeedTables(), Links: links,
+		Notes: []string{fmt.Sprintf("%d nodes per network; measured in %s on %s.", s.nodes, time.Since(start).Round(time.Second), hostLoad()),
+			fmt.Sprintf("Every run uses --eager %d: messages up to 1 MiB go eagerly, so the network decides the times; mpbench's TCP rendezvous does not overlap the two directions of PingPing.", studyEager)}}
+	if s.reanalysed {
+		page.Notes[0] = fmt.Sprintf("%d nodes per network; findings recomputed (--reanalyse) from the result files of an earlier run.", s.nodes)
+	}
+	hf, err := os.Create(filepath.Join(s.dir, "study.html"))
+	if err != nil {
+		return err
+	}
+	defer hf.Close()
+	if err := study.WriteHTML(hf, page); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.out, "\n# %d of %d findings met; %s\n", len(fs)-failed, len(fs), filepath.Join(s.dir, "study.html"))
+	return nil
+}
+
+// hostLoad describes this host for the notes: CPUs and load average.
+func hostLoad() string {
+	la, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(la))
+	load := "?"
+	if len(f) > 0 {
+		load = f[0]
+	}
+	out, _ := exec.Command("nproc").Output()
+	return fmt.Sprintf("a host of %s CPUs at load average %s at the end", strings.TrimSpace(string(out)), load)
+}
+
+// load reads the result files a previous study left in s.dir, in the
+// order of the networks' first files.
+func (s *studyRun) load() error {
+	p2p, _ := filepath.Glob(filepath.Join(s.dir, "*-p2p-1pairs.jsonl"))
+	if len(p2p) == 0 {
+		return usageErrorf("--reanalyse: no study results (NET-p2p-1pairs.jsonl) in %s", s.dir)
+	}
+	for _, first := range p2p {
+		name := strings.TrimSuffix(filepath.Base(first), "-p2p-1pairs.jsonl")
+		kind := strings.TrimRight(name, "0123456789")
+		files, _ := filepath.Glob(filepath.Join(s.dir, name+"-*.jsonl"))
+		n := study.Network{Name: name, Kind: kind}
+		info := study.NetInfo{Name: name}
+		for _, f := range files {
+			if strings.HasSuffix(f, "-transfer.jsonl") {
+				info.Transfer = transferTable(f, name)
+				continue
+			}
+			runs, err := read.File(f)
+			if err != nil {
+				return err
+			}
+			s.resultFiles = append(s.resultFiles, f)
+			for _, r := range runs {
+				n.Rows = append(n.Rows, r.Rows...)
+				if info.Model == "" {
+					info.Model, _, _ = strings.Cut(r.Meta.Info["network"], ";")
+				}
+			}
+		}
+		s.nets = append(s.nets, n)
+		s.infos = append(s.infos, info)
+	}
+	return nil
+}
+
+// transferTable prints the file-transfer rows of a NET-transfer.jsonl.
+func transferTable(path, name string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var rows []transfer.Row
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r transfer.Row
+		if json.Unmarshal([]byte(line), &r) == nil {
+			rows = append(rows, r)
+		}
+	}
+	var out bytes.Buffer
+	transfer.WriteTable(&out, fmt.Sprintf("file transfer on %s, node 2 to node 1", name), rows, nil)
+	return out.String()
+}
