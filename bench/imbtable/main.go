@@ -16,6 +16,8 @@
 // between neighbouring sizes whose median time grows more than -step times,
 // per configuration, from 1 byte on. Times are IMB's headline times (t_max for
 // multi-rank rows, t for PingPong/PingPing); a 0-byte row's time is a time.
+// Uniband and Biband print no time: their time is the time per message,
+// 10^6 / Msg/sec usec, so their ratios are inverse bandwidth ratios too.
 package main
 
 import (
@@ -30,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/mpbench/mpbench/bench/sizesteps"
+	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
 )
 
@@ -123,7 +126,7 @@ func load(dir string, cfgs []string) (*table, error) {
 				for i := range run.Rows {
 					r := &run.Rows[i]
 					k := key{r.Benchmark, r.Bytes}
-					t.samples[c][k] = append(t.samples[c][k], r.Time())
+					t.samples[c][k] = append(t.samples[c][k], rowTime(r))
 					if !seen[k] {
 						seen[k] = true
 						t.order = append(t.order, k)
@@ -146,6 +149,15 @@ func load(dir string, cfgs []string) (*table, error) {
 		return int(x.bytes - y.bytes)
 	})
 	return t, nil
+}
+
+// rowTime is a row's headline time in usec, or for a row with Msg/sec and
+// no time (Uniband, Biband) the time per message, 10^6 / Msg/sec.
+func rowTime(r *result.Row) float64 {
+	if t := r.Time(); !math.IsNaN(t) || !(r.MsgRate > 0) {
+		return t
+	}
+	return 1e6 / r.MsgRate
 }
 
 // median returns the median of the samples, NaN if there are none.

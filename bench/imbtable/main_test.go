@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/mpbench/mpbench/result"
 	"math"
 	"strings"
 	"testing"
@@ -47,5 +48,20 @@ func TestParseRatios(t *testing.T) {
 		if _, err := parseRatios(bad); err == nil {
 			t.Errorf("parseRatios(%q): no error", bad)
 		}
+	}
+}
+
+// TestRowTimeOfBandwidthRows checks the time per message of Uniband and
+// Biband rows, which print Msg/sec and no time.
+func TestRowTimeOfBandwidthRows(t *testing.T) {
+	r := result.NewRow("Uniband", 2, 1024)
+	r.MsgRate = 2e6
+	if got := rowTime(&r); got != 0.5 {
+		t.Errorf("Uniband at 2e6 Msg/sec: time %v usec, want 0.5", got)
+	}
+	p := result.NewRow("PingPong", 2, 1024)
+	p.TMax = 1.25
+	if got := rowTime(&p); got != 1.25 {
+		t.Errorf("PingPong: time %v, want t_max 1.25", got)
 	}
 }
