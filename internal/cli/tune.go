@@ -47,12 +47,17 @@ that makes the runtime use it.
 On mpbench's own runtime (the default) the algorithms are mpbench's (see
 'mpbench run --show-algorithms'), the pipeline ones at each --segments size;
 the result is DIR/mpbench.rules, read by 'mpbench run --coll-rules FILE'.
-On an MPI library (--transport mpi, a binary built with -tags mpi) the
-algorithms are the library's own, each forced through its controls: Open
-MPI's coll_tuned_use_dynamic_rules=1 with coll_tuned_<coll>_algorithm=K (and
-_segmentsize), the numbers read from the installed library's ompi_info; the
-result is DIR/openmpi.rules, a coll_tuned dynamic rules file for
+On an MPI library (--transport mpi, a binary built with -tags mpi or
+-tags mpi,mpich) the algorithms are the library's own, each forced through
+its controls. Open MPI: coll_tuned_use_dynamic_rules=1 with
+coll_tuned_<coll>_algorithm=K (and _segmentsize), the numbers read from the
+installed ompi_info; the result is DIR/openmpi.rules, a coll_tuned dynamic
+rules file for
   mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename DIR/openmpi.rules
+MPICH: MPIR_CVAR_<COLL>_INTRA_ALGORITHM=name, the names read from the
+installed mpivars; the result is DIR/mpich.json, a collective-selection
+file for MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE built on the library's
+own selection tree.
 
 Every configuration and the runtime's default are measured in --rounds
 interleaved rounds (one job per round and configuration, each job running
@@ -72,7 +77,8 @@ measured so far in points.json.
 --verify DIR runs the tuned configuration against the default, interleaved,
 and prints the speedup per collective, process count and size with the
 spread of the rounds; a point where the tuned configuration is slower beyond
-noise is reported and makes the command exit with status 1.
+noise is reported and makes the command exit with status 1. On an MPI
+library it also shows that the library loads the tuning file.
 
 A job forcing several collectives that fails is re-run collective by
 collective; a configuration that fails on its own (e.g. MPICH's smp
@@ -247,7 +253,7 @@ func writeTuneJSON(dir, name string, v any) error {
 	return os.WriteFile(dir+"/"+name, b, 0o644)
 }
 
-// summaryTable prints the ranges of each table: collective, processes, size
+// printTuneSummary prints the ranges of each table: collective, processes, size
 // range, winner, speedup.
 func printTuneSummary(w *strings.Builder, tables []tune.Table) {
 	fmt.Fprintf(w, "%-12s %5s  %-24s %-34s %s\n", "collective", "procs", "bytes", "algorithm", "speedup over default")

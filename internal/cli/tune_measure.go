@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -76,8 +75,7 @@ type tuneRunner struct {
 	sizes     string // IMB -msglen file
 	iter      string
 	time      float64
-	tmp       string // JSON Lines file each job writes
-	progress  io.Writer
+	tmp       string       // JSON Lines file each job writes
 	meta      *result.Meta // of the first job that ran, for file headers
 	stderr    string       // what the last job printed on stderr
 }
@@ -286,9 +284,6 @@ func progressLine(w io.Writer, i, n int, job tuneJob, rounds int, took, elapsed 
 	}
 	fmt.Fprintf(w, "tune: [%d/%d] round %d/%d, %d procs, %s: %s (about %v left)\n", i, n, job.round+1, rounds, job.np, label, status, left)
 }
-
-// errJobsFailed marks a tuning run in which some jobs failed.
-var errJobsFailed = errors.New("some measuring jobs failed")
 
 // absPath is filepath.Abs, keeping p on error.
 func absPath(p string) string {

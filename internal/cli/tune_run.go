@@ -59,7 +59,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	r := &tuneRunner{exe: exe, transport: f.transport, sizes: sizes, iter: p.iter, time: p.time,
-		tmp: filepath.Join(p.dir, ".job.jsonl"), progress: cmd.ErrOrStderr()}
+		tmp: filepath.Join(p.dir, ".job.jsonl")}
 	defer os.Remove(r.tmp)
 	var jobs []tuneJob
 	for round := 0; round < p.rounds; round++ {

@@ -68,7 +68,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	r := &tuneRunner{exe: exe, transport: m.Transport, sizes: filepath.Join(dir, "sizes.txt"), iter: m.Iter, time: m.Time,
-		tmp: filepath.Join(dir, ".verify.jsonl"), progress: cmd.ErrOrStderr()}
+		tmp: filepath.Join(dir, ".verify.jsonl")}
 	defer os.Remove(r.tmp)
 	targs, tenv := lib.tuned(dir)
 	var jobs []tuneJob
