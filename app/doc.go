@@ -7,7 +7,7 @@
 //
 // The applications themselves are sub-packages, each written once against
 // comm.Comm and package coll so that they run unchanged on mpbench's
-// runtime (shared memory, TCP) and on an MPI library (transport/mpi):
+// runtime (shared memory, TCP) and on an MPI library (package mpi):
 //
 //   - app/matmul: the block matrix product of the study's section 4.3.3;
 //   - app/npb: the NAS Parallel Benchmarks EP and FT (NPB 3.4).

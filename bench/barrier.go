@@ -1,7 +1,8 @@
 package bench
 
 // Barrier (IMB_barrier.c): MPI_Barrier (package coll's algorithm, or the
-// library's on a coll.Native communicator), each call timed separately.
+// library's own where the communicator offers coll.NativeBarrier), each
+// call timed separately.
 // Class Sync: one row without #bytes.
 func init() {
 	Register(Spec{

@@ -10,7 +10,8 @@ import (
 // Shared parts of the collective benchmarks (IMB-MPI1's Collective and
 // Sync classes). Each benchmark's kernel calls one package coll function
 // on the group communicator with e.Algorithms; coll runs the library's own
-// collective instead when the communicator implements coll.Native.
+// collective instead when the communicator offers it natively
+// (coll.NativeBcast, ...).
 
 // timeCalls is the loop of IMB's collective kernels (IMB_allreduce.c and
 // siblings): every call is timed on its own and the times are summed;

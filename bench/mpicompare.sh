@@ -178,10 +178,10 @@ log "building mpbench (native, Open MPI, MPICH), mpicheck and mpiref into $OUT"
 if ! (cd "$here" && go build -o "$OUT/mpbench" ./cmd/mpbench &&
 	go build -tags mpi -o "$OUT/mpbench-ompi" ./cmd/mpbench &&
 	go build -tags mpi,mpich -o "$OUT/mpbench-mpich" ./cmd/mpbench &&
-	go build -tags mpi -o "$OUT/mpicheck-ompi" ./transport/mpi/internal/mpicheck &&
-	go build -tags mpi,mpich -o "$OUT/mpicheck-mpich" ./transport/mpi/internal/mpicheck &&
-	mpicc.openmpi -O2 -I transport/mpi/internal/cref -o "$OUT/mpiref-ompi" bench/mpiref/mpiref.c &&
-	mpicc.mpich -O2 -Wno-stringop-overflow -I transport/mpi/internal/cref -o "$OUT/mpiref-mpich" bench/mpiref/mpiref.c); then
+	go build -tags mpi -o "$OUT/mpicheck-ompi" ./mpi/internal/mpicheck &&
+	go build -tags mpi,mpich -o "$OUT/mpicheck-mpich" ./mpi/internal/mpicheck &&
+	mpicc.openmpi -O2 -I mpi/internal/cref -o "$OUT/mpiref-ompi" bench/mpiref/mpiref.c &&
+	mpicc.mpich -O2 -Wno-stringop-overflow -I mpi/internal/cref -o "$OUT/mpiref-mpich" bench/mpiref/mpiref.c); then
 	log "mpicompare.sh: the build failed (errors above); nothing was run"
 	exit 1
 fi

@@ -30,7 +30,7 @@ func TestMPIRef(t *testing.T) {
 		}
 		ran++
 		bin := filepath.Join(t.TempDir(), "mpiref")
-		args := []string{"-O2", "-I", "../transport/mpi/internal/cref", "-o", bin, "mpiref/mpiref.c"}
+		args := []string{"-O2", "-I", "../mpi/internal/cref", "-o", bin, "mpiref/mpiref.c"}
 		if lib.flags != "" {
 			args = append([]string{lib.flags}, args...)
 		}

@@ -78,7 +78,8 @@ type Options struct {
 	RootShift bool
 	// Algorithms selects the collective algorithms (mpbench's --coll, see
 	// coll.ParseAlgorithms); the zero value uses coll's decision table, or
-	// the library's collectives on a coll.Native communicator.
+	// the library's own collectives where the communicator offers them
+	// natively (coll.NativeBcast, ...).
 	Algorithms coll.Algorithms
 	// WindowSize is IMB's -window_size: the messages Uniband and Biband
 	// keep in flight per pair and direction in one iteration, default

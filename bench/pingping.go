@@ -23,7 +23,7 @@ func init() {
 	}
 }
 
-// nativePingPing is nativePingPong for PingPing (transport/mpi's
+// nativePingPing is nativePingPong for PingPing (package mpi's
 // PingPingLoop: IMB_pingping.c's calls, MPI_Isend, MPI_Recv, MPI_Wait, per
 // repetition, in the library's language).
 type nativePingPing interface {

@@ -24,13 +24,13 @@ func init() {
 }
 
 // nativePingPong is implemented by communicators over a foreign library
-// (transport/mpi) that run the PingPong loop in the library's language,
+// (package mpi) that run the PingPong loop in the library's language,
 // with the calls and order of IMB_pingpong.c and the repetition's buffers
 // placed as area places them: slot (first+i) mod slots, stride bytes apart.
 // Receives name peer, or MPI_ANY_SOURCE under anySource. When reps is not
 // nil, reps[i] gets repetition i's seconds. The loop then has no crossing
 // between Go and C per message, which costs a library a quarter of a 1 KiB
-// message's time (transport/mpi's PingPongLoop has the measurement). It
+// message's time (package mpi's PingPongLoop has the measurement). It
 // returns the loop's seconds.
 type nativePingPong interface {
 	PingPongLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, peer, tag int, starts, anySource bool, reps []float64) (float64, error)

@@ -376,7 +376,8 @@ func (r *blockRun) row(bytes int64, n int, recs []record) result.Row {
 
 // algorithms records which collective algorithm each message size of the
 // block runs on this rank's group (coll's Algorithms.For: the override,
-// the decision table, or the library's own on a coll.Native communicator),
+// the decision table, or the library's own where the communicator offers
+// the collective natively),
 // for the rows and, as size ranges, for the block header.
 func (r *blockRun) algorithms() error {
 	r.algs = map[int64]string{}

@@ -82,7 +82,7 @@ func (a Algorithms) Allgather(c comm.Comm, sendbuf, recvbuf []byte) error {
 	if err := checkLen("Allgather", "recvbuf", len(recvbuf), p*len(sendbuf)); err != nil {
 		return err
 	}
-	if n := a.native(c, "allgather"); n != nil {
+	if n, ok := nativeOf[NativeAllgather](a, c, "allgather"); ok {
 		return runNative(c, "Allgather", func() error { return n.Allgather(sendbuf, recvbuf) })
 	}
 	if len(sendbuf) == 0 {
@@ -110,7 +110,7 @@ func (a Algorithms) Allgatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, dis
 	if err := checkLen("Allgatherv", "sendbuf", len(sendbuf), counts[c.Rank()]); err != nil {
 		return err
 	}
-	if n := a.native(c, "allgatherv"); n != nil {
+	if n, ok := nativeOf[NativeAllgatherv](a, c, "allgatherv"); ok {
 		return runNative(c, "Allgatherv", func() error { return n.Allgatherv(sendbuf, recvbuf, counts, l.off) })
 	}
 	ch := a.choose("allgatherv", p, l.total()/p)

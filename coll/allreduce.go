@@ -83,7 +83,7 @@ func (a Algorithms) Allreduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype,
 	if err := checkLen("Allreduce", "recvbuf", len(recvbuf), len(sendbuf)); err != nil {
 		return err
 	}
-	if n := a.native(c, "allreduce"); n != nil {
+	if n, ok := nativeOf[NativeAllreduce](a, c, "allreduce"); ok {
 		return runNative(c, "Allreduce", func() error { return n.Allreduce(sendbuf, recvbuf, op, dt) })
 	}
 	if len(sendbuf) == 0 {

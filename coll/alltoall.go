@@ -127,7 +127,7 @@ func (a Algorithms) Alltoall(c comm.Comm, sendbuf, recvbuf []byte) error {
 	if err := checkLen("Alltoall", "recvbuf", len(recvbuf), len(sendbuf)); err != nil {
 		return err
 	}
-	if n := a.native(c, "alltoall"); n != nil {
+	if n, ok := nativeOf[NativeAlltoall](a, c, "alltoall"); ok {
 		return runNative(c, "Alltoall", func() error { return n.Alltoall(sendbuf, recvbuf) })
 	}
 	if len(sendbuf) == 0 {
@@ -169,7 +169,7 @@ func (a Algorithms) Alltoallv(c comm.Comm, sendbuf []byte, sendcounts, sdispls [
 	if err != nil {
 		return err
 	}
-	if n := a.native(c, "alltoallv"); n != nil {
+	if n, ok := nativeOf[NativeAlltoallv](a, c, "alltoallv"); ok {
 		return runNative(c, "Alltoallv", func() error { return n.Alltoallv(sendbuf, sendcounts, sl.off, recvbuf, recvcounts, rl.off) })
 	}
 	x := &args{send: sendbuf, recv: recvbuf, sl: sl, rl: rl}

@@ -52,7 +52,7 @@ func Barrier(c comm.Comm) error { return Algorithms{}.Barrier(c) }
 
 // Barrier is Barrier with a's algorithm selection.
 func (a Algorithms) Barrier(c comm.Comm) error {
-	if n := a.native(c, "barrier"); n != nil {
+	if n, ok := nativeOf[NativeBarrier](a, c, "barrier"); ok {
 		return runNative(c, "Barrier", n.Barrier)
 	}
 	return dispatch(c, "Barrier", "barrier", a.choose("barrier", c.Size(), 0), &args{})

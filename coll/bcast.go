@@ -157,7 +157,7 @@ func (a Algorithms) Bcast(c comm.Comm, buf []byte, root int) error {
 	if err := checkRoot("Bcast", root, p); err != nil {
 		return err
 	}
-	if n := a.native(c, "bcast"); n != nil {
+	if n, ok := nativeOf[NativeBcast](a, c, "bcast"); ok {
 		return runNative(c, "Bcast", func() error { return n.Bcast(buf, root) })
 	}
 	if len(buf) == 0 {

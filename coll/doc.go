@@ -51,7 +51,7 @@
 // # Library collectives
 //
 // A communicator that implements Native (an MPI library's, through
-// transport/mpi) runs its library's own collectives wherever no override
+// mpi) runs its library's own collectives wherever no override
 // is given: the library's decision table replaces coll's, and
 // Algorithms.For reports the algorithm as AlgNative. An override runs
 // coll's algorithm on that communicator's point-to-point calls, so one

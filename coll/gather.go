@@ -99,7 +99,7 @@ func (a Algorithms) Gather(c comm.Comm, sendbuf, recvbuf []byte, root int) error
 			return err
 		}
 	}
-	if n := a.native(c, "gather"); n != nil {
+	if n, ok := nativeOf[NativeGather](a, c, "gather"); ok {
 		return runNative(c, "Gather", func() error { return n.Gather(sendbuf, recvbuf, root) })
 	}
 	if len(sendbuf) == 0 {
@@ -141,7 +141,7 @@ func (a Algorithms) Gatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, displs
 			return err
 		}
 	}
-	if n := a.native(c, "gatherv"); n != nil {
+	if n, ok := nativeOf[NativeGatherv](a, c, "gatherv"); ok {
 		return runNative(c, "Gatherv", func() error { return n.Gatherv(sendbuf, recvbuf, counts, packedDispls(counts, displs), root) })
 	}
 	x := &args{send: sendbuf, recv: recvbuf, rl: l, root: root}

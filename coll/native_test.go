@@ -47,7 +47,54 @@ func (l *libComm) ReduceScatterBlock(_, _ []byte, _ Op, _ Datatype) error {
 }
 func (l *libComm) Barrier() error { return l.rec("Barrier") }
 
-var _ Native = (*libComm)(nil)
+var (
+	_ NativeBcast              = (*libComm)(nil)
+	_ NativeReduce             = (*libComm)(nil)
+	_ NativeAllreduce          = (*libComm)(nil)
+	_ NativeGather             = (*libComm)(nil)
+	_ NativeGatherv            = (*libComm)(nil)
+	_ NativeScatter            = (*libComm)(nil)
+	_ NativeScatterv           = (*libComm)(nil)
+	_ NativeAllgather          = (*libComm)(nil)
+	_ NativeAllgatherv         = (*libComm)(nil)
+	_ NativeAlltoall           = (*libComm)(nil)
+	_ NativeAlltoallv          = (*libComm)(nil)
+	_ NativeReduceScatter      = (*libComm)(nil)
+	_ NativeReduceScatterBlock = (*libComm)(nil)
+	_ NativeBarrier            = (*libComm)(nil)
+)
+
+// allreduceOnly offers only Allreduce natively.
+type allreduceOnly struct {
+	comm.Comm
+	calls int
+}
+
+func (l *allreduceOnly) Allreduce(_, _ []byte, _ Op, _ Datatype) error {
+	l.calls++
+	return nil
+}
+
+// TestNativeSubset: a runtime offering one collective natively gets that
+// one called and coll's algorithms for the others.
+func TestNativeSubset(t *testing.T) {
+	runRanks(t, 1, func(c comm.Comm) error {
+		l := &allreduceOnly{Comm: c}
+		if err := errors.Join(Algorithms{}.Allreduce(l, make([]byte, 8), make([]byte, 8), Float64, Sum),
+			Algorithms{}.Bcast(l, make([]byte, 8), 0)); err != nil {
+			return err
+		}
+		if l.calls != 1 {
+			t.Errorf("native Allreduce called %d times, want 1", l.calls)
+		}
+		for coll, want := range map[string]string{"allreduce": AlgNative, "bcast": "binomial"} {
+			if ch, err := (Algorithms{}).For(l, coll, 8); err != nil || ch.Algorithm != want {
+				t.Errorf("For(%s) = %v, %v; want %s", coll, ch, err, want)
+			}
+		}
+		return nil
+	})
+}
 
 // callAll calls every collective once on c with a's selection: 8 bytes
 // per rank, nil displacements for the v variants.

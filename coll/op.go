@@ -5,75 +5,35 @@ import (
 	"fmt"
 	"math"
 	"unsafe"
+
+	"github.com/mpbench/mpbench/comm"
 )
 
-// Datatype is the element type of a reduction buffer (MPI_FLOAT, MPI_DOUBLE,
-// MPI_INT32_T, MPI_INT64_T). Buffers are byte slices holding elements in the
-// machine's native layout (little endian on every platform mpbench targets);
-// the element count is len(buf)/Size().
-type Datatype int
+// Datatype is comm's element type of a reduction buffer; coll's
+// functions take it as they take buffers: in the machine's native layout,
+// len(buf)/Size() elements.
+type Datatype = comm.Datatype
 
-// The reduction datatypes.
+// The reduction datatypes (comm's).
 const (
-	Float32 Datatype = iota + 1 // 4-byte IEEE 754 binary32 (MPI_FLOAT, IMB's default -red_data_type)
-	Float64                     // 8-byte IEEE 754 binary64 (MPI_DOUBLE)
-	Int32                       // 4-byte two's complement (MPI_INT32_T)
-	Int64                       // 8-byte two's complement (MPI_INT64_T)
+	Float32 = comm.Float32 // MPI_FLOAT
+	Float64 = comm.Float64 // MPI_DOUBLE
+	Int32   = comm.Int32   // MPI_INT32_T
+	Int64   = comm.Int64   // MPI_INT64_T
 )
 
-// Size is the element size in bytes (0 for an unknown Datatype).
-func (d Datatype) Size() int {
-	switch d {
-	case Float32, Int32:
-		return 4
-	case Float64, Int64:
-		return 8
-	}
-	return 0
-}
+// Op is comm's predefined reduction operation. All four are treated as
+// associative and commutative (MPI-3.1 5.9.1); see the package
+// documentation for the order in which coll applies them.
+type Op = comm.Op
 
-// String is the datatype's lower-case name ("float32", ...).
-func (d Datatype) String() string {
-	switch d {
-	case Float32:
-		return "float32"
-	case Float64:
-		return "float64"
-	case Int32:
-		return "int32"
-	case Int64:
-		return "int64"
-	}
-	return fmt.Sprintf("Datatype(%d)", int(d))
-}
-
-// Op is a predefined reduction operation (MPI-3.1 section 5.9.2). All four
-// are treated as associative and commutative (MPI-3.1 5.9.1); see the package
-// documentation for the order in which mpbench applies them.
-type Op int
-
-// The reduction operations.
+// The reduction operations (comm's).
 const (
-	Sum  Op = iota + 1 // MPI_SUM
-	Prod               // MPI_PROD
-	Min                // MPI_MIN (for floats, NaN wins as in Go's min builtin)
-	Max                // MPI_MAX (for floats, NaN wins as in Go's max builtin)
+	Sum  = comm.Sum  // MPI_SUM
+	Prod = comm.Prod // MPI_PROD
+	Min  = comm.Min  // MPI_MIN
+	Max  = comm.Max  // MPI_MAX
 )
-
-// String is the operation's lower-case name ("sum", ...).
-func (o Op) String() string {
-	switch o {
-	case Sum:
-		return "sum"
-	case Prod:
-		return "prod"
-	case Min:
-		return "min"
-	case Max:
-		return "max"
-	}
-	return fmt.Sprintf("Op(%d)", int(o))
-}
 
 // check validates dt, op and a buffer length n in bytes; the error names the
 // collective.

@@ -174,7 +174,7 @@ func (a Algorithms) Reduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op
 			return err
 		}
 	}
-	if n := a.native(c, "reduce"); n != nil {
+	if n, ok := nativeOf[NativeReduce](a, c, "reduce"); ok {
 		return runNative(c, "Reduce", func() error { return n.Reduce(sendbuf, recvbuf, op, dt, root) })
 	}
 	if len(sendbuf) == 0 {

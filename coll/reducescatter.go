@@ -120,7 +120,7 @@ func (a Algorithms) ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts [
 	if err := checkLen(fn, "recvbuf", len(recvbuf), counts[c.Rank()]); err != nil {
 		return err
 	}
-	if n := a.native(c, "reduce_scatter"); n != nil {
+	if n, ok := nativeOf[NativeReduceScatter](a, c, "reduce_scatter"); ok {
 		elems := make([]int, len(counts)) // the library counts elements, not bytes
 		for i, k := range counts {
 			elems[i] = k / dt.Size()
@@ -150,7 +150,7 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 	if err := checkLen(fn, "sendbuf", len(sendbuf), p*len(recvbuf)); err != nil {
 		return err
 	}
-	if n := a.native(c, "reduce_scatter_block"); n != nil {
+	if n, ok := nativeOf[NativeReduceScatterBlock](a, c, "reduce_scatter_block"); ok {
 		return runNative(c, fn, func() error { return n.ReduceScatterBlock(sendbuf, recvbuf, op, dt) })
 	}
 	if len(recvbuf) == 0 {

@@ -75,7 +75,7 @@ func (a Algorithms) Scatter(c comm.Comm, sendbuf, recvbuf []byte, root int) erro
 			return err
 		}
 	}
-	if n := a.native(c, "scatter"); n != nil {
+	if n, ok := nativeOf[NativeScatter](a, c, "scatter"); ok {
 		return runNative(c, "Scatter", func() error { return n.Scatter(sendbuf, recvbuf, root) })
 	}
 	if len(recvbuf) == 0 {
@@ -117,7 +117,7 @@ func (a Algorithms) Scatterv(c comm.Comm, sendbuf []byte, counts, displs []int, 
 			return err
 		}
 	}
-	if n := a.native(c, "scatterv"); n != nil {
+	if n, ok := nativeOf[NativeScatterv](a, c, "scatterv"); ok {
 		return runNative(c, "Scatterv", func() error { return n.Scatterv(sendbuf, counts, packedDispls(counts, displs), recvbuf, root) })
 	}
 	x := &args{send: sendbuf, recv: recvbuf, sl: l, root: root}

@@ -54,6 +54,9 @@ type collSpec struct {
 	bytes string      // what the bytes argument of Select means
 	rule  string      // the default decision rule, as printed
 	auto  func(p, n int) string
+	// native reports whether a communicator offers the collective
+	// natively (its Native interface; see native.go).
+	native func(c comm.Comm) bool
 }
 
 // algorithm is one entry of a collective's table: its name in override
@@ -123,7 +126,7 @@ func allgatherRule(p, total int) string {
 func fixed(name string) func(p, n int) string { return func(int, int) string { return name } }
 
 var specs = []collSpec{
-	{name: "bcast", algs: bcastAlgorithms,
+	{name: "bcast", native: offers[NativeBcast], algs: bcastAlgorithms,
 		bytes: "buffer bytes",
 		rule:  fmt.Sprintf("binomial if bytes < %d or ranks < %d, else scatter_allgather", mpichBcastShort, mpichBcastMinProcs),
 		auto: func(p, n int) string {
@@ -132,7 +135,7 @@ var specs = []collSpec{
 			}
 			return "scatter_allgather"
 		}},
-	{name: "reduce", algs: reduceAlgorithms,
+	{name: "reduce", native: offers[NativeReduce], algs: reduceAlgorithms,
 		bytes: "vector bytes",
 		rule:  fmt.Sprintf("binomial if bytes <= %d, else rabenseifner", mpichReduceShort),
 		auto: func(p, n int) string {
@@ -141,7 +144,7 @@ var specs = []collSpec{
 			}
 			return "rabenseifner"
 		}},
-	{name: "allreduce", algs: allreduceAlgorithms,
+	{name: "allreduce", native: offers[NativeAllreduce], algs: allreduceAlgorithms,
 		bytes: "vector bytes",
 		rule:  fmt.Sprintf("recursive_doubling if bytes <= %d, else rabenseifner", mpichAllreduceShort),
 		auto: func(p, n int) string {
@@ -150,7 +153,7 @@ var specs = []collSpec{
 			}
 			return "rabenseifner"
 		}},
-	{name: "reduce_scatter", algs: reduceScatterAlgorithms,
+	{name: "reduce_scatter", native: offers[NativeReduceScatter], algs: reduceScatterAlgorithms,
 		bytes: "whole vector bytes",
 		rule:  fmt.Sprintf("recursive_halving if bytes < %d, else pairwise", mpichRedscatLong),
 		auto: func(p, n int) string {
@@ -159,7 +162,7 @@ var specs = []collSpec{
 			}
 			return "pairwise"
 		}},
-	{name: "reduce_scatter_block", algs: reduceScatterAlgorithms,
+	{name: "reduce_scatter_block", native: offers[NativeReduceScatterBlock], algs: reduceScatterAlgorithms,
 		bytes: "bytes per rank",
 		rule:  fmt.Sprintf("recursive_halving if ranks*bytes < %d, else pairwise", mpichRedscatLong),
 		auto: func(p, n int) string {
@@ -168,21 +171,21 @@ var specs = []collSpec{
 			}
 			return "pairwise"
 		}},
-	{name: "gather", algs: gatherAlgorithms, bytes: "bytes per rank",
+	{name: "gather", native: offers[NativeGather], algs: gatherAlgorithms, bytes: "bytes per rank",
 		rule: "binomial", auto: fixed("binomial")},
-	{name: "gatherv", algs: gathervAlgorithms, bytes: "mean bytes per rank",
+	{name: "gatherv", native: offers[NativeGatherv], algs: gathervAlgorithms, bytes: "mean bytes per rank",
 		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
-	{name: "scatter", algs: scatterAlgorithms, bytes: "bytes per rank",
+	{name: "scatter", native: offers[NativeScatter], algs: scatterAlgorithms, bytes: "bytes per rank",
 		rule: "binomial", auto: fixed("binomial")},
-	{name: "scatterv", algs: scattervAlgorithms, bytes: "mean bytes per rank",
+	{name: "scatterv", native: offers[NativeScatterv], algs: scattervAlgorithms, bytes: "mean bytes per rank",
 		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
-	{name: "allgather", algs: allgatherAlgorithms, bytes: "bytes per rank",
+	{name: "allgather", native: offers[NativeAllgather], algs: allgatherAlgorithms, bytes: "bytes per rank",
 		rule: fmt.Sprintf("recursive_doubling if ranks*bytes < %d and ranks a power of two; else bruck if ranks*bytes < %d; else ring", mpichAllgatherLong, mpichAllgatherShort),
 		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
-	{name: "allgatherv", algs: allgatherAlgorithms, bytes: "mean bytes per rank",
+	{name: "allgatherv", native: offers[NativeAllgatherv], algs: allgatherAlgorithms, bytes: "mean bytes per rank",
 		rule: "as allgather, on the total bytes",
 		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
-	{name: "alltoall", algs: alltoallAlgorithms, bytes: "bytes per destination",
+	{name: "alltoall", native: offers[NativeAlltoall], algs: alltoallAlgorithms, bytes: "bytes per destination",
 		rule: fmt.Sprintf("bruck if bytes <= %d and ranks >= %d; else linear if bytes < %d; else pairwise", mpichAlltoallShort, mpichAlltoallMinP, mpichAlltoallMedium),
 		auto: func(p, n int) string {
 			switch {
@@ -193,9 +196,9 @@ var specs = []collSpec{
 			}
 			return "pairwise"
 		}},
-	{name: "alltoallv", algs: alltoallvAlgorithms, bytes: "mean bytes per destination",
+	{name: "alltoallv", native: offers[NativeAlltoallv], algs: alltoallvAlgorithms, bytes: "mean bytes per destination",
 		rule: "linear", auto: fixed("linear")},
-	{name: "barrier", algs: barrierAlgorithms, bytes: "unused",
+	{name: "barrier", native: offers[NativeBarrier], algs: barrierAlgorithms, bytes: "unused",
 		rule: "dissemination", auto: fixed("dissemination")},
 }
 

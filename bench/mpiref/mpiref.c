@@ -1,11 +1,11 @@
 // mpiref: IMB's PingPong loop in plain C on the MPI library it is compiled
 // with, as the library's own reference for bench/mpicompare.sh. It runs the
-// loop of transport/mpi/internal/cref/cref.h, with no Go in the process,
+// loop of mpi/internal/cref/cref.h, with no Go in the process,
 // and started with MPI_Init (MPI_THREAD_SINGLE) as NetPIPE and IMB are.
 //
 // Build and run (Open MPI; MPICH: mpicc.mpich, mpiexec.mpich -n 2):
 //
-//	mpicc.openmpi -O2 -I transport/mpi/internal/cref -o mpiref bench/mpiref/mpiref.c
+//	mpicc.openmpi -O2 -I mpi/internal/cref -o mpiref bench/mpiref/mpiref.c
 //	mpirun.openmpi --allow-run-as-root --oversubscribe -np 2 ./mpiref [-1] [-trials N] SIZE...
 //
 // For each SIZE (bytes) it runs an untimed warm-up of reps/10 + 1 round

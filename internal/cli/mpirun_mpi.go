@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/bench"
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 func init() {
@@ -31,7 +31,7 @@ func init() {
 //	mpirun --allow-run-as-root --oversubscribe -np 2 ./mpbench-mpi run PingPong
 //
 // The communicator is MPI_COMM_WORLD of the linked library (package
-// transport/mpi); -np is taken from the job's size. Rank 0 writes every
+// mpi); -np is taken from the job's size. Rank 0 writes every
 // output exactly as the worker of "mpbench run -np N" does (runRank). Bad
 // options end every rank with MPI_Finalize and the usage error (printed by
 // rank 0 only, see reportOnce). On a failed run the process exits without

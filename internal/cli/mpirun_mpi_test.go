@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/mpi"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/native"
-	"github.com/mpbench/mpbench/transport/mpi"
 )
 
 var (

@@ -57,7 +57,7 @@ type runFlags struct {
 }
 
 // threadLevels are the values of IMB's -thread_level, as
-// transport/mpi.ParseThread takes them (checked here too, so that the
+// mpi.ParseThread takes them (checked here too, so that the
 // default build and the launching process refuse a bad one before any rank
 // starts).
 var threadLevels = []string{"single", "funneled", "serialized", "multiple"}

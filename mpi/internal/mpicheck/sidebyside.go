@@ -12,8 +12,8 @@ import (
 
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/comm"
-	"github.com/mpbench/mpbench/transport/mpi"
-	"github.com/mpbench/mpbench/transport/mpi/internal/cref"
+	"github.com/mpbench/mpbench/mpi"
+	"github.com/mpbench/mpbench/mpi/internal/cref"
 )
 
 // sideBySizes are the message sizes (bytes) of the side-by-side ping-pong
@@ -39,7 +39,7 @@ var sideBySizes = []struct{ n, reps int }{
 // cost per half round trip, which depends less on process placement than
 // the ratio does for small messages), mpb/C of the medians, mpb/C of the
 // minima, and the smallest and largest mpb/C of one round. The header
-// gives rank 0's GOMAXPROCS (transport/mpi raises it to 2 at least) and
+// gives rank 0's GOMAXPROCS (mpi raises it to 2 at least) and
 // the thread level the library provides. Ranks other than 0 and 1 only
 // join the barriers. Afterwards each of ranks 0 and 1 checks that its
 // receive buffer holds the peer's data.
@@ -47,7 +47,7 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 	if c.Rank() == 0 {
 		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
 		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
-		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); mpb: the PingPong benchmark's kernel (bench.PingPongRounds) on transport/mpi, which runs its loop in the library (Comm.PingPongLoop)\n")
+		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); mpb: the PingPong benchmark's kernel (bench.PingPongRounds) on mpi, which runs its loop in the library (Comm.PingPongLoop)\n")
 		level, _ := mpi.ThreadLevel()
 		fmt.Fprintf(w, "# %d rounds per size, C and mpb alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d; %s\n", rounds, runtime.GOMAXPROCS(0), level)
 		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "mpb t[usec]", "mpb-C[usec]", "mpb/C med", "mpb/C min", "mpb/C per round min..max")

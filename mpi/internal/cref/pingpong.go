@@ -1,10 +1,10 @@
 //go:build mpi
 
 // Package cref holds reference kernels written in C against the MPI library
-// that package transport/mpi links, so that the cost of mpbench's Go/cgo
+// that package mpi links, so that the cost of mpbench's Go/cgo
 // layer can be measured next to the same loop without it, in one job. It is
 // built only with the tag mpi ("-tags mpi": Open MPI, "-tags mpi,mpich":
-// MPICH) and its functions need MPI initialised (transport/mpi's Init) and
+// MPICH) and its functions need MPI initialised (package mpi's Init) and
 // must be called from the goroutine that called Init.
 package cref
 
@@ -48,7 +48,7 @@ const Tag = 0
 // of the call only; they hold no Go pointers, as cgo requires. Errors: reps
 // < 0, buffers of different lengths or over 2^31-1 bytes are refused before
 // calling MPI; an MPI
-// failure (with MPI_ERRORS_RETURN on MPI_COMM_WORLD, as transport/mpi's
+// failure (with MPI_ERRORS_RETURN on MPI_COMM_WORLD, as package mpi's
 // Init sets) comes back with the library's error text.
 func PingPong(send, recv []byte, reps int) (seconds float64, err error) {
 	if reps < 0 {

@@ -50,7 +50,7 @@ func withMPICheck(t *testing.T, run func(t *testing.T, f flavor, bin string)) {
 			}
 			ran++
 			bin := filepath.Join(t.TempDir(), "mpicheck-"+f.name)
-			build := exec.Command(goTool, "build", "-tags", f.tags, "-o", bin, "github.com/mpbench/mpbench/transport/mpi/internal/mpicheck")
+			build := exec.Command(goTool, "build", "-tags", f.tags, "-o", bin, "github.com/mpbench/mpbench/mpi/internal/mpicheck")
 			if out, err := build.CombinedOutput(); err != nil {
 				t.Fatalf("go build -tags %s: %v\n%s", f.tags, err, out)
 			}

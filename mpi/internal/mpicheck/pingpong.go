@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 // pingPong times Send/Recv round trips between ranks 0 and 1 (other ranks

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/mpbench/mpbench/coll"
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 // checkedCollectives are the collectives runBoth can run; every algorithm

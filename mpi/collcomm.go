@@ -5,13 +5,7 @@ package mpi
 // #include "shim.h"
 import "C"
 
-import (
-	"github.com/mpbench/mpbench/coll"
-	"github.com/mpbench/mpbench/comm"
-)
-
-// *Comm gives package coll's algorithms their own message space.
-var _ coll.Private = (*Comm)(nil)
+import "github.com/mpbench/mpbench/comm"
 
 // CollectiveComm returns a communicator with the same group and rank order
 // as c but its own message space (MPI_Comm_dup), on which package coll runs

@@ -1,8 +1,13 @@
 //go:build mpi
 
-// Package mpi implements comm.Comm on a real MPI library through cgo, so that
-// mpbench's benchmarks and collective algorithms, written once against
-// comm.Comm, can measure Open MPI or MPICH as well as mpbench's own runtime.
+// Package mpi is mpbench's second runtime, beside package comm: it
+// implements comm.Comm on a real MPI library through cgo, so that mpbench's
+// benchmarks and collective algorithms, written once against comm.Comm, can
+// measure Open MPI or MPICH as well as mpbench's own runtime. It imports
+// comm only: the library's own collectives and timed loops are offered
+// through interfaces that their consumers (package coll, package bench)
+// find by type assertion, and its tests check at compile time that *Comm
+// implements them.
 //
 // The package is compiled only with the build tag mpi: "-tags mpi" links Open
 // MPI (pkg-config ompi), "-tags mpi,mpich" links MPICH (pkg-config mpich).
@@ -21,7 +26,7 @@
 // use mpirun.openmpi and mpiexec.mpich explicitly (see LauncherCommand).
 // The tagged tests build and launch real jobs on 2 and 4 ranks:
 //
-//	go test -tags mpi ./transport/mpi/ ./internal/cli/
+//	go test -tags mpi ./mpi/ ./internal/cli/
 //	go test -tags mpi,mpich ./internal/cli/
 //
 // Call Init (or InitThread) once, from the main goroutine, before anything
@@ -61,9 +66,10 @@
 //
 // Besides comm.Comm, *Comm offers the library's own collectives (Bcast,
 // Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v), Alltoall(v),
-// ReduceScatter, ReduceScatterBlock) on byte buffers, with reductions typed by
-// Op and Datatype (aliases of package coll's), so that the library's
-// algorithms can be measured next to package coll's. *Comm implements
-// coll.Native: coll's collectives on it call the library unless an
-// algorithm override selects one of coll's own.
+// ReduceScatter, ReduceScatterBlock, Barrier) on byte buffers, with
+// reductions typed by comm's Op and Datatype, so that the library's
+// algorithms can be measured next to package coll's. Each method has the
+// signature of coll's interface for that collective (coll.NativeBcast, ...):
+// coll's collectives on *Comm call the library unless an algorithm override
+// selects one of coll's own.
 package mpi

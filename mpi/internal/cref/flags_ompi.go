@@ -2,7 +2,7 @@
 
 package cref
 
-// Open MPI under the tag mpi, as in package transport/mpi: each library's
+// Open MPI under the tag mpi, as in package mpi: each library's
 // link flags have a file of their own behind an exclusive constraint, so
 // that the build cache cannot reuse one library's flags for the other.
 

@@ -11,7 +11,7 @@ import (
 	"strconv"
 
 	"github.com/mpbench/mpbench/comm"
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 // pattern fills a buffer of n bytes whose content depends on seed.

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 func collChecks() []check {

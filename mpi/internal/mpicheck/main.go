@@ -1,6 +1,6 @@
 //go:build mpi
 
-// Command mpicheck exercises every operation of package transport/mpi on a
+// Command mpicheck exercises every operation of package mpi on a
 // real MPI library, with value checks, and optionally measures a ping-pong.
 // It must be started by the library's launcher, e.g.
 //
@@ -22,7 +22,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 // check is one named test run collectively by every rank.
