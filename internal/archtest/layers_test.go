@@ -1,0 +1,130 @@
+package archtest
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mpbench/mpbench"
+
+// layers assigns every package of the module (path relative to the module;
+// "x/..." is x's subpackages) a layer, lowest first, as drawn in
+// docs/architecture.md. A package may import only packages of lower
+// layers; the most specific pattern decides a package's layer. A new
+// package needs a line here: the test fails for a package with no layer.
+var layers = [][]string{
+	// 0: the vocabularies: a transport's frames, a result's records.
+	{"transport", "result", "result/internal/textline", "internal/testcorpus"},
+	// 1: byte movers below comm; result file formats and their test corpus.
+	{"transport/...", "result/imb", "result/osu", "result/native", "result/internal/corpustest"},
+	// 2: mpbench's runtime; format detection; statistics.
+	{"comm", "result/read", "analysis"},
+	// 3: the second runtime (an MPI library) beside comm; collectives on
+	// any comm.Comm; starting ranks; reports; network models; test helpers.
+	{"mpi", "mpi/internal/cref", "coll", "launch", "report", "testbed/medium", "comm/commtest", "tune", "tune/..."},
+	// 4: what runs on a communicator: benchmarks and applications.
+	{"bench", "app", "testbed", "testbed/..."},
+	// 5: applications built on app; the CLI's output sinks.
+	{"app/...", "internal/sink"},
+	// 6: the command line: the only package that wires everything.
+	{"internal/cli"},
+	// 7: programs.
+	{"cmd/...", "bench/tcpbaseline", "mpi/internal/mpicheck", "internal/archtest"},
+}
+
+// layerOf returns rel's layer and the pattern that placed it, or -1.
+func layerOf(rel string) (int, string) {
+	best, bestPat := -1, ""
+	for i, l := range layers {
+		for _, pat := range l {
+			ok := pat == rel
+			if base, sub := strings.CutSuffix(pat, "/..."); sub {
+				ok = strings.HasPrefix(rel, base+"/")
+			}
+			if ok && len(pat) > len(bestPat) {
+				best, bestPat = i, pat
+			}
+		}
+	}
+	return best, bestPat
+}
+
+type goPackage struct {
+	ImportPath string
+	Imports    []string
+}
+
+// listPackages runs go list on the module with the given build tags and
+// returns its packages (non-test imports).
+func listPackages(t *testing.T, tags string) []goPackage {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goTool, "list", "-e", "-tags", tags, "-json=ImportPath,Imports", module+"/...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -tags %q: %v", tags, err)
+	}
+	var pkgs []goPackage
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 20 {
+		t.Fatalf("go list found %d packages; expected the whole module", len(pkgs))
+	}
+	return pkgs
+}
+
+// TestLayers: no package imports a package of its own or a higher layer,
+// in the default build and in the MPI builds.
+func TestLayers(t *testing.T) {
+	for _, tags := range []string{"", "mpi", "mpi,mpich"} {
+		for _, p := range listPackages(t, tags) {
+			rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+			from, fromPat := layerOf(rel)
+			if from < 0 {
+				t.Errorf("package %s has no layer: add it to layers in internal/archtest (and to docs/architecture.md)", rel)
+				continue
+			}
+			for _, imp := range p.Imports {
+				irel, ok := strings.CutPrefix(imp, module+"/")
+				if !ok {
+					continue
+				}
+				to, toPat := layerOf(irel)
+				if to >= from {
+					t.Errorf("-tags %q: %s (layer %d, %s) imports %s (layer %d, %s): a package may import only lower layers",
+						tags, rel, from, fromPat, irel, to, toPat)
+				}
+			}
+		}
+	}
+}
+
+// TestLayerOf checks the pattern matching the test relies on.
+func TestLayerOf(t *testing.T) {
+	for rel, want := range map[string]int{
+		"transport": 0, "transport/tcp": 1, "result/internal/textline": 0, "result/internal/corpustest": 1, "result/imb": 1,
+		"mpi": 3, "mpi/internal/cref": 3, "mpi/internal/mpicheck": 7, "app": 4, "app/matmul": 5,
+		"testbed/medium": 3, "testbed/netns": 4, "cmd/mpbench": 7, "nosuch": -1,
+	} {
+		if got, pat := layerOf(rel); got != want {
+			t.Errorf("layerOf(%s) = %d (%s), want %d", rel, got, pat, want)
+		}
+	}
+}
