@@ -7,8 +7,8 @@
 # each configuration runs once, in an order rotated from pass to pass
 # (interleaved, so that a slow phase of a shared machine hits every
 # configuration alike). Configurations:
-#   native-shm      mpbench run -np 2 --transport shm PingPong
-#   native-tcp      mpbench run -np 2 --transport tcp PingPong
+#   mpbench-shm      mpbench run -np 2 --transport shm PingPong
+#   mpbench-tcp      mpbench run -np 2 --transport tcp PingPong
 #   ompi            mpbench built with -tags mpi, under mpirun.openmpi -np 2
 #   mpich           mpbench built with -tags mpi,mpich, under mpiexec.mpich -n 2
 #   c-ompi c-mpich  bench/mpiref/mpiref.c: the same PingPong loop in plain C
@@ -98,10 +98,10 @@ set -euo pipefail
 
 SIZES=(0 8 1024 65536 1048576 4194304)
 LIMIT=300 # seconds for one run of a tool
-ALL_CONFIGS=(native-shm native-tcp ompi mpich c-ompi c-mpich c1-ompi c1-mpich np-ompi np-mpich
+ALL_CONFIGS=(mpbench-shm mpbench-tcp ompi mpich c-ompi c-mpich c1-ompi c1-mpich np-ompi np-mpich
 	ompi-tcp mpich-tcp c-ompi-tcp c-mpich-tcp c1-ompi-tcp c1-mpich-tcp np-ompi-tcp np-mpich-tcp
 	ompi-cold mpich-cold np-ompi-cold np-mpich-cold)
-DEFAULT_CONFIGS="native-shm native-tcp ompi mpich c-ompi c-mpich c1-ompi c1-mpich np-ompi np-mpich ompi-tcp mpich-tcp c-ompi-tcp c-mpich-tcp np-ompi-tcp np-mpich-tcp"
+DEFAULT_CONFIGS="mpbench-shm mpbench-tcp ompi mpich c-ompi c-mpich c1-ompi c1-mpich np-ompi np-mpich ompi-tcp mpich-tcp c-ompi-tcp c-mpich-tcp np-ompi-tcp np-mpich-tcp"
 
 log() { printf '%s\n' "$*" >&2; }
 # bad MESSAGE: one line naming a bad setting, exit status 2.
@@ -174,7 +174,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
 	"${SUDO[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
 fi
 
-log "building mpbench (native, Open MPI, MPICH), mpicheck and mpiref into $OUT"
+log "building mpbench (own runtime, Open MPI, MPICH), mpicheck and mpiref into $OUT"
 if ! (cd "$here" && go build -o "$OUT/mpbench" ./cmd/mpbench &&
 	go build -tags mpi -o "$OUT/mpbench-ompi" ./cmd/mpbench &&
 	go build -tags mpi,mpich -o "$OUT/mpbench-mpich" ./cmd/mpbench &&
@@ -300,9 +300,9 @@ np_binary() { if [ "$1" = ompi ]; then echo NPopenmpi; else echo NPmpich2; fi; }
 run_one() {
 	local name=$1 f=$2 kind=mpbench rest lib variant="" cold=()
 	case $name in
-	native-shm | native-tcp)
-		tool "mpbench run --transport ${name#native-}" "$LIMIT" "$f.txt" "$f.err" \
-			"$OUT/mpbench" "${MPB_ARGS[@]}" -np 2 --transport "${name#native-}" --json "$f.jsonl" || return 1
+	mpbench-shm | mpbench-tcp)
+		tool "mpbench run --transport ${name#mpbench-}" "$LIMIT" "$f.txt" "$f.err" \
+			"$OUT/mpbench" "${MPB_ARGS[@]}" -np 2 --transport "${name#mpbench-}" --json "$f.jsonl" || return 1
 		imb_rows "$f.txt" >"$f"
 		rows_ok "$f" "$f.txt"
 		return ;;

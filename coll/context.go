@@ -9,8 +9,8 @@ import (
 
 // Collective traffic must never match a user's point-to-point messages.
 // The comm.Comm interface documents only tags 0..MaxTag for users (negative
-// tags are the runtime's), so coll does not rely on negative tags. The
-// native runtime's *comm.World implements Private: CollectiveComm is a view
+// tags are the runtime's), so coll does not rely on negative tags.
+// mpbench's runtime's *comm.World implements Private: CollectiveComm is a view
 // with the same group and its own contexts, made without communication. Any
 // other communicator is duplicated once with Split(0, rank) (same group,
 // same rank order, a new message space: MPI_Comm_dup) on the first

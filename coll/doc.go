@@ -50,8 +50,9 @@
 //
 // # Library collectives
 //
-// A communicator that implements Native (an MPI library's, through
-// mpi) runs its library's own collectives wherever no override
+// A communicator that offers a collective natively (an MPI library's,
+// through package mpi, offers all of them: see NativeBcast and the other
+// Native interfaces) runs its library's own collective wherever no override
 // is given: the library's decision table replaces coll's, and
 // Algorithms.For reports the algorithm as AlgNative. An override runs
 // coll's algorithm on that communicator's point-to-point calls, so one
@@ -60,7 +61,7 @@
 // # Message space
 //
 // Collective messages never match user point-to-point messages, not even
-// AnyTag receives. A communicator implementing Private (the native runtime's
+// AnyTag receives. A communicator implementing Private (mpbench's runtime's
 // CollectiveComm) provides a separate collective context; for any other
 // comm.Comm, coll duplicates the communicator once with Split(0, rank) on
 // its first collective and caches the duplicate (Forget releases it). As in

@@ -14,7 +14,7 @@ import (
 // reference computed locally. Reductions use small integer-valued elements
 // so that every order of combination gives exactly the same bits.
 
-// runRanks runs f on n goroutine ranks of the native runtime over
+// runRanks runs f on n goroutine ranks of mpbench's runtime over
 // transport/inmem. The small eager limit sends everything from 4 KiB up by
 // rendezvous, where a send waits for its receive, so that schedules which
 // would deadlock on a real MPI fail here too.

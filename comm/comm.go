@@ -3,9 +3,10 @@
 // communicator split and a wall clock.
 //
 // Benchmarks (package bench) and collective algorithms (package coll) are
-// written once against the Comm interface. The native implementation in this
-// package runs over any transport.Endpoint (tcp, inmem, shm); the cgo MPI
-// transport implements Comm directly on a real MPI library.
+// written once against the Comm interface. This package's implementation,
+// mpbench's own runtime, runs over any transport.Endpoint (tcp, inmem,
+// shm); package mpi, the second runtime, implements Comm directly on a real
+// MPI library.
 //
 // Semantics follow MPI-3.1 chapter 3 (point-to-point): a receive matches on
 // (source, tag, communicator), either of source and tag may be a wildcard

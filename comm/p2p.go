@@ -10,7 +10,7 @@ import "fmt"
 // runs its collectives on CollectiveComm instead, a whole separate space.
 
 // MinReservedTag is the smallest reserved (negative) tag accepted by the
-// native runtime's Send, Recv and friends.
+// World's Send, Recv and friends.
 const MinReservedTag = -MaxTag - 2
 
 // wireTag maps a tag given to a send or receive on c to its context and

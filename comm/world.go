@@ -12,7 +12,7 @@ import (
 // eagerly, longer ones by rendezvous.
 const DefaultEagerLimit = 65536
 
-// Config tunes the native runtime.
+// Config tunes mpbench's runtime (a World).
 type Config struct {
 	// EagerLimit is the largest message in bytes sent with the eager
 	// protocol; longer messages use rendezvous (RTS, CTS, Data).

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 func TestCompareCorpusPingPong(t *testing.T) {
@@ -242,7 +242,7 @@ func TestCompareMarksEndedEarly(t *testing.T) {
 	}
 	var sources []Source
 	for _, f := range files {
-		runs, err := native.ReadJSONL(strings.NewReader(f.text), f.name)
+		runs, err := rowfile.ReadJSONL(strings.NewReader(f.text), f.name)
 		if err != nil {
 			t.Fatal(err)
 		}

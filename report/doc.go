@@ -7,7 +7,7 @@
 // one self-contained HTML page holding all of them.
 //
 // The package does no parsing and no measuring: it takes result.Run values
-// from the readers (result/imb, result/osu, result/native), computes with
+// from the readers (result/imb, result/osu, result/rowfile), computes with
 // package analysis and writes to an io.Writer. Units are those of package
 // result: sizes in bytes, times in microseconds (usec), bandwidth in
 // Mbytes/sec with the Mbyte named wherever one is printed (MB = 10^6 bytes,

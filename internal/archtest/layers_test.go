@@ -21,7 +21,7 @@ var layers = [][]string{
 	// 0: the vocabularies: a transport's frames, a result's records.
 	{"transport", "result", "result/internal/textline", "internal/testcorpus"},
 	// 1: byte movers below comm; result file formats and their test corpus.
-	{"transport/...", "result/imb", "result/osu", "result/native", "result/internal/corpustest"},
+	{"transport/...", "result/imb", "result/osu", "result/rowfile", "result/internal/corpustest"},
 	// 2: mpbench's runtime; format detection; statistics.
 	{"comm", "result/read", "analysis"},
 	// 3: the second runtime (an MPI library) beside comm; collectives on

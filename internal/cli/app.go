@@ -19,7 +19,7 @@ import (
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // "mpbench app NAME" runs an application on -np ranks. The same command
@@ -169,7 +169,7 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tran
 		return usageErrorf("--coll: %v", err)
 	}
 	start := time.Now()
-	var files []native.Writer
+	var files []rowfile.Writer
 	var closers []io.Closer
 	defer func() {
 		for _, cl := range closers {
@@ -240,7 +240,7 @@ func verifiedEverywhere(c *app.Comm, rep *app.Report) bool {
 
 // openAppFiles opens --json and --csv on rank 0 and writes their meta
 // record.
-func openAppFiles(f *appFlags, inv *invocation, transport string, np int, start time.Time) ([]native.Writer, []io.Closer, error) {
+func openAppFiles(f *appFlags, inv *invocation, transport string, np int, start time.Time) ([]rowfile.Writer, []io.Closer, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: start.Format(time.RFC3339Nano),
@@ -258,15 +258,15 @@ func openAppFiles(f *appFlags, inv *invocation, transport string, np int, start 
 // openResultWriters opens the JSON Lines file jsonPath and the CSV file
 // csvPath (either "" for none), truncating them, and writes meta to each.
 // The files are returned to be closed even when an error is.
-func openResultWriters(jsonPath, csvPath string, meta result.Meta) ([]native.Writer, []io.Closer, error) {
-	var out []native.Writer
+func openResultWriters(jsonPath, csvPath string, meta result.Meta) ([]rowfile.Writer, []io.Closer, error) {
+	var out []rowfile.Writer
 	var closers []io.Closer
 	for _, fl := range []struct {
 		path string
-		make func(io.Writer) native.Writer
+		make func(io.Writer) rowfile.Writer
 	}{
-		{jsonPath, func(w io.Writer) native.Writer { return native.NewJSONLWriter(w) }},
-		{csvPath, func(w io.Writer) native.Writer { return native.NewCSVWriter(w) }},
+		{jsonPath, func(w io.Writer) rowfile.Writer { return rowfile.NewJSONLWriter(w) }},
+		{csvPath, func(w io.Writer) rowfile.Writer { return rowfile.NewCSVWriter(w) }},
 	} {
 		if fl.path == "" {
 			continue

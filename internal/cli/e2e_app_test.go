@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestAppMatmulE2E runs the matrix product on 4 ranks through the
@@ -30,7 +30,7 @@ func TestAppMatmulE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := native.ReadJSONL(f, jsonPath)
+	runs, err := rowfile.ReadJSONL(f, jsonPath)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted {
 		t.Fatalf("JSON: %v, runs %+v", err, runs)
 	}

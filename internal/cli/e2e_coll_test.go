@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2ECollectives runs "mpbench run -np 4 Bcast Allreduce Alltoall"
@@ -58,7 +58,7 @@ func TestE2ECollectives(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			jruns, err := native.ReadJSONL(f, jf)
+			jruns, err := rowfile.ReadJSONL(f, jf)
 			if err != nil || len(jruns) != 1 {
 				t.Fatalf("JSON: %v", err)
 			}

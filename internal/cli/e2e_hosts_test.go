@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/internal/netnstest"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2EHostsNetns: np 8 over 4 namespace hosts with 2 slots each. The
@@ -51,7 +51,7 @@ func TestE2EHostsNetns(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			runs, err := native.ReadJSONL(f, jf)
+			runs, err := rowfile.ReadJSONL(f, jf)
 			if err != nil || len(runs) != 1 || len(runs[0].Rows) == 0 {
 				t.Fatalf("%s: %v %+v", jf, err, runs)
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestScalingE2E sweeps the matrix product over 1 and 2 ranks and checks
@@ -31,7 +31,7 @@ func TestScalingE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := native.ReadJSONL(f, jsonPath)
+	runs, err := rowfile.ReadJSONL(f, jsonPath)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 4 || runs[0].Aborted {
 		t.Fatalf("JSON: %v %+v", err, runs)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2ERepetitionTimes runs with PerfKitBenchmarker's -show_tail and
@@ -72,7 +72,7 @@ func TestE2ERepetitionTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	jruns, err := native.ReadJSONL(f, jf)
+	jruns, err := rowfile.ReadJSONL(f, jf)
 	if err != nil || len(jruns) != 1 || len(jruns[0].Rows) != 6 {
 		t.Fatalf("JSON: %v %+v", err, jruns)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // mpbenchBin is the mpbench executable built by TestMain for the
@@ -136,7 +136,7 @@ func testE2ERun(t *testing.T, tr e2eTransport, np int) {
 	for _, rd := range []struct {
 		path string
 		read func(io.Reader, string) ([]result.Run, error)
-	}{{jf, native.ReadJSONL}, {cf, native.ReadCSV}} {
+	}{{jf, rowfile.ReadJSONL}, {cf, rowfile.ReadCSV}} {
 		f, err := os.Open(rd.path)
 		if err != nil {
 			t.Fatal(err)
@@ -308,7 +308,7 @@ func checkKeptRows(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := native.ReadJSONL(f, path)
+	runs, err := rowfile.ReadJSONL(f, path)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) < 1 || !runs[0].Aborted {
 		t.Errorf("want one aborted run with the rows measured, got %v %+v", err, runs)
 	}

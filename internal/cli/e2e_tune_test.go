@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 	"github.com/mpbench/mpbench/tune"
 )
 
@@ -30,7 +30,7 @@ func TestE2ECollRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := native.ReadJSONL(f, jf)
+	runs, err := rowfile.ReadJSONL(f, jf)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("reading %s: %v", jf, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // closeResultFile makes sure a --json or --csv file written by rank 0 ends
@@ -35,9 +35,9 @@ func closeResultFile(path string, csv bool, runErr error) error {
 			return err
 		}
 	}
-	var w native.Writer = native.NewJSONLWriter(f)
+	var w rowfile.Writer = rowfile.NewJSONLWriter(f)
 	if csv {
-		w = native.NewCSVWriter(f)
+		w = rowfile.NewCSVWriter(f)
 	}
 	return w.WriteEnd(runErr)
 }

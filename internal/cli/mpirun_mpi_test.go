@@ -16,7 +16,7 @@ import (
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/mpi"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 var (
@@ -157,7 +157,7 @@ func TestE2EMPILaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := native.ReadJSONL(f, jf)
+	runs, err := rowfile.ReadJSONL(f, jf)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 5 {
 		t.Fatalf("--json: %v, %+v", err, runs)
 	}

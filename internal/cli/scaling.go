@@ -20,7 +20,7 @@ import (
 	"github.com/mpbench/mpbench/app/scaling"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // scalingFlags are the options of "mpbench scaling".
@@ -182,7 +182,7 @@ func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonP
 		return scaling.Measurement{}, result.Row{}, err
 	}
 	defer file.Close()
-	runs, err := native.ReadJSONL(file, jsonPath)
+	runs, err := rowfile.ReadJSONL(file, jsonPath)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 {
 		return scaling.Measurement{}, result.Row{}, fmt.Errorf("reading the application's row from %s: %v", jsonPath, err)
 	}
@@ -223,7 +223,7 @@ func tail(s string, n int) string {
 }
 
 // openScalingFiles opens --json and --csv and writes their meta record.
-func openScalingFiles(f *scalingFlags, inv *invocation) ([]native.Writer, []io.Closer, error) {
+func openScalingFiles(f *scalingFlags, inv *invocation) ([]rowfile.Writer, []io.Closer, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: time.Now().Format(time.RFC3339Nano),

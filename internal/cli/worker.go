@@ -19,7 +19,7 @@ import (
 	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 	"github.com/mpbench/mpbench/transport"
 )
 
@@ -198,10 +198,10 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	files := []struct {
 		path string
-		make func(io.Writer) native.Writer
+		make func(io.Writer) rowfile.Writer
 	}{
-		{f.run.jsonFile, func(w io.Writer) native.Writer { return native.NewJSONLWriter(w) }},
-		{f.run.csvFile, func(w io.Writer) native.Writer { return native.NewCSVWriter(w) }},
+		{f.run.jsonFile, func(w io.Writer) rowfile.Writer { return rowfile.NewJSONLWriter(w) }},
+		{f.run.csvFile, func(w io.Writer) rowfile.Writer { return rowfile.NewCSVWriter(w) }},
 	}
 	for _, fl := range files {
 		if fl.path == "" {
@@ -212,7 +212,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 			return nil, closers, err
 		}
 		closers = append(closers, file)
-		ns, err := sink.NewNative(fl.make(file), meta)
+		ns, err := sink.NewRowFile(fl.make(file), meta)
 		if err != nil {
 			return nil, closers, err
 		}

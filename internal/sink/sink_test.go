@@ -10,7 +10,7 @@ import (
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // recorder is a Finisher that logs calls and can fail.
@@ -68,10 +68,10 @@ func TestOutFormatFollowsIMB(t *testing.T) {
 	}
 }
 
-// TestTextAndNativeSinks drives the text and JSONL sinks through a fan-out
+// TestTextAndRowFileSinks drives the text and JSONL sinks through a fan-out
 // like the worker does and checks both outputs, for a complete and a
 // failed run.
-func TestTextAndNativeSinks(t *testing.T) {
+func TestTextAndRowFileSinks(t *testing.T) {
 	for _, runErr := range []error{nil, errors.New("rank 1: peer gone")} {
 		var text, jsonl bytes.Buffer
 		ts, err := NewText(&text, imb.RunInfo{Version: "0.1.0", Date: time.Unix(0, 0).UTC(), Transport: "tcp",
@@ -79,7 +79,7 @@ func TestTextAndNativeSinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ns, err := NewNative(native.NewJSONLWriter(&jsonl), result.Meta{Tool: "mpbench", MByte: result.MB})
+		ns, err := NewRowFile(rowfile.NewJSONLWriter(&jsonl), result.Meta{Tool: "mpbench", MByte: result.MB})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestTextAndNativeSinks(t *testing.T) {
 		if got := strings.Contains(out, "# All processes entering MPI_Finalize"); got != (runErr == nil) {
 			t.Errorf("runErr %v: closing line present = %v", runErr, got)
 		}
-		runs, _ := native.ReadJSONL(&jsonl, "x")
+		runs, _ := rowfile.ReadJSONL(&jsonl, "x")
 		if len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted != (runErr != nil) {
 			t.Errorf("runErr %v: JSONL read back as %+v", runErr, runs)
 		}

@@ -4,7 +4,7 @@
 //
 // Formats: IMB text output (result/imb, every IMB version and mpbench's own
 // IMB-format output), OSU Micro-Benchmarks output (result/osu), and
-// mpbench's JSON Lines and CSV result files (result/native).
+// mpbench's JSON Lines and CSV result files (result/rowfile).
 //
 // It is a package of its own, above package result, because the readers
 // import result: result cannot import them without an import cycle.
@@ -22,8 +22,8 @@ import (
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/internal/textline"
-	"github.com/mpbench/mpbench/result/native"
 	"github.com/mpbench/mpbench/result/osu"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // ErrNotBenchmark is returned, wrapped as "<file>: not IMB or OSU output
@@ -79,7 +79,7 @@ func Detect(data []byte) Format {
 	switch {
 	case bytes.HasPrefix(first, []byte("# format=mpbench-csv")):
 		return CSV
-	case bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"`+native.JSONLFormat+`"`)):
+	case bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"`+rowfile.JSONLFormat+`"`)):
 		return JSONLines
 	}
 	for _, l := range textline.Lines(data) {
@@ -113,9 +113,9 @@ func Read(r io.Reader, name string) ([]result.Run, error) {
 	case IMB, OSU:
 		runs, err = parseText(data, name)
 	case JSONLines:
-		runs, err = native.ReadJSONL(bytes.NewReader(data), name)
+		runs, err = rowfile.ReadJSONL(bytes.NewReader(data), name)
 	case CSV:
-		runs, err = native.ReadCSV(bytes.NewReader(data), name)
+		runs, err = rowfile.ReadCSV(bytes.NewReader(data), name)
 	default:
 		return nil, fmt.Errorf("%s: %w", name, ErrNotBenchmark)
 	}

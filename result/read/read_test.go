@@ -13,7 +13,7 @@ import (
 	"github.com/mpbench/mpbench/internal/testcorpus"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/native"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // corpusSummary is what every file of the corpus (testdata/corpus) reads as: runs,
@@ -122,18 +122,18 @@ func TestNotBenchmark(t *testing.T) {
 }
 
 // mpbench's own files are read back through Read: JSON Lines and CSV from
-// result/native, and the IMB-format text of result/imb's Writer.
-func TestNativeAndIMBWriterRoundTrip(t *testing.T) {
+// result/rowfile, and the IMB-format text of result/imb's Writer.
+func TestRowFileAndIMBWriterRoundTrip(t *testing.T) {
 	meta := result.Meta{Tool: "mpbench", Version: "0.1.0", MByte: result.MB, Transport: "tcp"}
 	row := result.NewRow("PingPong", 2, 1024)
 	row.Repetitions, row.TMax, row.MBps = 1000, 2.01, 509.55
 
 	for _, c := range []struct {
 		format Format
-		w      func(*bytes.Buffer) native.Writer
+		w      func(*bytes.Buffer) rowfile.Writer
 	}{
-		{JSONLines, func(b *bytes.Buffer) native.Writer { return native.NewJSONLWriter(b) }},
-		{CSV, func(b *bytes.Buffer) native.Writer { return native.NewCSVWriter(b) }},
+		{JSONLines, func(b *bytes.Buffer) rowfile.Writer { return rowfile.NewJSONLWriter(b) }},
+		{CSV, func(b *bytes.Buffer) rowfile.Writer { return rowfile.NewCSVWriter(b) }},
 	} {
 		var b bytes.Buffer
 		w := c.w(&b)

@@ -39,7 +39,7 @@ func collAlgorithms() ([]string, error) {
 // checkCollAlgorithms runs each of coll's algorithms (forced by an
 // override, so they run on *mpi.Comm's Send/Recv/Isend/Irecv) and compares
 // the result with the same collective run by the library (coll's default on
-// a Native communicator) on the same data: both runtimes' collectives must
+// a communicator offering every collective natively) on the same data: both runtimes' collectives must
 // agree byte for byte. Reductions use Int64 Sum and Float64 Max, exact in
 // any order.
 func checkCollAlgorithms(c *mpi.Comm) error {

@@ -1,4 +1,4 @@
-// Package native reads and writes mpbench's own result files: JSON Lines
+// Package rowfile reads and writes mpbench's own result files, JSON Lines
 // and CSV. Both are written as the run goes, one row at a time, so that an
 // interrupted or failed run keeps every row measured before it stopped, and
 // a truncated file still reads (its Run is marked Aborted).
@@ -59,7 +59,7 @@
 // complete run ends with the comment line "# end=ok", a failed one with
 // "# end=failed: <error>". Values in comment lines have line breaks
 // replaced by spaces. A "# format=mpbench-csv" line starts a new run.
-package native
+package rowfile
 
 import "github.com/mpbench/mpbench/result"
 

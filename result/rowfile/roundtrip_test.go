@@ -1,4 +1,4 @@
-package native
+package rowfile
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"github.com/mpbench/mpbench/result"
 )
 
-// codec is one of the two native formats.
+// codec is one of the two row-file formats.
 type codec struct {
 	name  string
 	write func(w io.Writer) Writer

@@ -1,4 +1,4 @@
-package native
+package rowfile
 
 import (
 	"bufio"
