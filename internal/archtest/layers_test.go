@@ -19,14 +19,15 @@ const module = "github.com/mpbench/mpbench"
 // package needs a line here: the test fails for a package with no layer.
 var layers = [][]string{
 	// 0: the vocabularies: a transport's frames, a result's records.
-	{"transport", "result", "result/internal/textline", "internal/testcorpus"},
+	{"transport", "result", "result/internal/textline", "internal/testcorpus", "internal/netnstest"},
 	// 1: byte movers below comm; result file formats and their test corpus.
 	{"transport/...", "result/imb", "result/osu", "result/rowfile", "result/internal/corpustest"},
 	// 2: mpbench's runtime; format detection; statistics.
 	{"comm", "result/read", "analysis"},
 	// 3: the second runtime (an MPI library) beside comm; collectives on
-	// any comm.Comm; starting ranks; reports; network models; test helpers.
-	{"mpi", "mpi/internal/cref", "coll", "launch", "report", "testbed/medium", "comm/commtest", "tune", "tune/..."},
+	// any comm.Comm; starting ranks; reports; the file-transfer test; network
+	// models; test helpers.
+	{"mpi", "mpi/internal/cref", "coll", "launch", "report", "transfer", "testbed/medium", "comm/commtest", "tune", "tune/..."},
 	// 4: what runs on a communicator: benchmarks and applications.
 	{"bench", "app", "testbed", "testbed/..."},
 	// 5: applications built on app; the CLI's output sinks.
