@@ -41,4 +41,3 @@ func TestSeal(t *testing.T) {
 		t.Errorf("missing file: %v, want nil (nothing to close)", err)
 	}
 }
-
