@@ -53,7 +53,7 @@ func Barrier(c comm.Comm) error { return Algorithms{}.Barrier(c) }
 // Barrier is Barrier with a's algorithm selection.
 func (a Algorithms) Barrier(c comm.Comm) error {
 	if n, ok := nativeOf[NativeBarrier](a, c, "barrier"); ok {
-		return runNative(c, "Barrier", n.Barrier)
+		return runNative(c, "Barrier", n.NativeBarrier)
 	}
 	return dispatch(c, "Barrier", "barrier", a.choose("barrier", c.Size(), 0), &args{})
 }

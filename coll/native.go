@@ -82,9 +82,11 @@ type (
 	NativeReduceScatterBlock interface {
 		ReduceScatterBlock(send, recv []byte, op Op, dt Datatype) error
 	}
-	// NativeBarrier is MPI_Barrier.
+	// NativeBarrier is MPI_Barrier. Its method is not named Barrier,
+	// which every comm.Comm has, so that only a runtime whose library has
+	// a barrier of its own offers it.
 	NativeBarrier interface {
-		Barrier() error
+		NativeBarrier() error
 	}
 )
 

@@ -307,3 +307,8 @@ func cintPtr(v []C.int) *C.int {
 	}
 	return &v[0]
 }
+
+// NativeBarrier is Barrier (MPI_Barrier) offered to package coll as the
+// library's own barrier (coll.NativeBarrier): Barrier alone cannot tell,
+// since every comm.Comm has one.
+func (c *Comm) NativeBarrier() error { return c.Barrier() }
