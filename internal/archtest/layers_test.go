@@ -14,20 +14,25 @@ const module = "github.com/mpbench/mpbench"
 
 // layers assigns every package of the module (path relative to the module;
 // "x/..." is x's subpackages) a layer, lowest first, as drawn in
-// docs/architecture.md. A package may import only packages of lower
-// layers; the most specific pattern decides a package's layer. A new
-// package needs a line here: the test fails for a package with no layer.
+// docs/architecture.md. A package may import packages of lower layers,
+// and of its own layer only within its own top-level directory (a family
+// such as result/... may have helpers of its own, families in one layer
+// stay independent); the most specific pattern decides a package's layer.
+// A new package needs a line here: the test fails for a package with no
+// layer.
 var layers = [][]string{
-	// 0: the vocabularies: a transport's frames, a result's records.
-	{"transport", "result", "result/internal/textline", "internal/testcorpus", "internal/netnstest"},
-	// 1: byte movers below comm; result file formats and their test corpus.
-	{"transport/...", "result/imb", "result/osu", "result/rowfile", "result/internal/corpustest"},
-	// 2: mpbench's runtime; format detection; statistics.
-	{"comm", "result/read", "analysis"},
+	// 0: the vocabularies: a transport's frames and its authentication, a
+	// result's records; test helpers that import nothing of mpbench.
+	{"transport", "transport/auth", "result", "internal/testcorpus", "internal/netnstest"},
+	// 1: byte movers below comm; result file formats.
+	{"transport/...", "result/imb", "result/osu", "result/rowfile", "result/internal/textline"},
+	// 2: mpbench's runtime; format detection; statistics; tuning rules;
+	// the readers' test corpus.
+	{"comm", "result/read", "analysis", "tune", "tune/...", "result/internal/corpustest"},
 	// 3: the second runtime (an MPI library) beside comm; collectives on
-	// any comm.Comm; starting ranks; reports; the file-transfer test; network
-	// models; test helpers.
-	{"mpi", "mpi/internal/cref", "coll", "launch", "report", "transfer", "testbed/medium", "comm/commtest", "tune", "tune/..."},
+	// any comm.Comm; starting ranks; reports; the file-transfer test;
+	// network models; test helpers.
+	{"mpi", "mpi/internal/cref", "coll", "launch", "report", "transfer", "testbed/medium", "comm/commtest"},
 	// 4: what runs on a communicator: benchmarks and applications.
 	{"bench", "app", "testbed", "testbed/..."},
 	// 5: applications built on app; the CLI's output sinks.
@@ -35,7 +40,7 @@ var layers = [][]string{
 	// 6: the command line: the only package that wires everything.
 	{"internal/cli"},
 	// 7: programs.
-	{"cmd/...", "bench/tcpbaseline", "mpi/internal/mpicheck", "internal/archtest"},
+	{"cmd/...", "bench/...", "mpi/internal/mpicheck", "internal/archtest"},
 }
 
 // layerOf returns rel's layer and the pattern that placed it, or -1.
@@ -53,6 +58,13 @@ func layerOf(rel string) (int, string) {
 		}
 	}
 	return best, bestPat
+}
+
+// family is the top-level directory of a package path relative to the
+// module ("result" for result/imb).
+func family(rel string) string {
+	f, _, _ := strings.Cut(rel, "/")
+	return f
 }
 
 type goPackage struct {
@@ -91,8 +103,8 @@ func listPackages(t *testing.T, tags string) []goPackage {
 	return pkgs
 }
 
-// TestLayers: no package imports a package of its own or a higher layer,
-// in the default build and in the MPI builds.
+// TestLayers: no package imports a package of a higher layer, or of its
+// own layer outside its family, in the default build and in the MPI builds.
 func TestLayers(t *testing.T) {
 	for _, tags := range []string{"", "mpi", "mpi,mpich"} {
 		for _, p := range listPackages(t, tags) {
@@ -108,8 +120,8 @@ func TestLayers(t *testing.T) {
 					continue
 				}
 				to, toPat := layerOf(irel)
-				if to >= from {
-					t.Errorf("-tags %q: %s (layer %d, %s) imports %s (layer %d, %s): a package may import only lower layers",
+				if to > from || to == from && family(irel) != family(rel) {
+					t.Errorf("-tags %q: %s (layer %d, %s) imports %s (layer %d, %s): a package may import only lower layers, or its own layer within its directory",
 						tags, rel, from, fromPat, irel, to, toPat)
 				}
 			}
@@ -120,7 +132,7 @@ func TestLayers(t *testing.T) {
 // TestLayerOf checks the pattern matching the test relies on.
 func TestLayerOf(t *testing.T) {
 	for rel, want := range map[string]int{
-		"transport": 0, "transport/tcp": 1, "result/internal/textline": 0, "result/internal/corpustest": 1, "result/imb": 1,
+		"transport": 0, "transport/tcp": 1, "transport/auth": 0, "result/internal/textline": 1, "result/internal/corpustest": 2, "result/imb": 1,
 		"mpi": 3, "mpi/internal/cref": 3, "mpi/internal/mpicheck": 7, "app": 4, "app/matmul": 5,
 		"testbed/medium": 3, "testbed/netns": 4, "cmd/mpbench": 7, "nosuch": -1,
 	} {

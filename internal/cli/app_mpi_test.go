@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 // TestAppsOnMPI runs EP and FT class S and the matrix product on 2 ranks of

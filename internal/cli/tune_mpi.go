@@ -2,6 +2,6 @@
 
 package cli
 
-import "github.com/mpbench/mpbench/transport/mpi"
+import "github.com/mpbench/mpbench/mpi"
 
 func init() { tuneFlavor = mpi.Flavor }
