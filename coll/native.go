@@ -134,7 +134,7 @@ func packedDispls(counts, displs []int) []int {
 func (a Algorithms) For(c comm.Comm, collective string, bytes int) (Choice, error) {
 	s := specOf(collective)
 	if s == nil {
-		return Choice{}, fmt.Errorf("coll: unknown collective %q (valid: %s)", collective, collectiveNames())
+		return Choice{}, choiceErrorf("unknown collective %q (valid: %s)", collective, collectiveNames())
 	}
 	if _, over := a.over[s.name]; !over && s.native(c) {
 		return Choice{Algorithm: AlgNative}, nil

@@ -14,7 +14,7 @@ type RuleFunc func(collective string, ranks, bytes int) (Choice, bool)
 // WithRules returns a copy of a whose decision table is rules wherever they
 // decide; explicit overrides (ParseAlgorithms) still come first. Every
 // choice rules can return must be checked with CheckChoice beforehand.
-// On a communicator that implements Native the library's collectives run
+// Where the communicator offers a collective natively the library's runs
 // and rules are not consulted, as for the built-in table.
 func (a Algorithms) WithRules(rules RuleFunc) Algorithms {
 	a.rules = rules
@@ -29,7 +29,7 @@ func CheckChoice(collective string, ch Choice) error {
 		spec += fmt.Sprintf(":seg=%d", ch.Segment)
 	}
 	if strings.ContainsAny(collective+ch.Algorithm, "=,:") {
-		return fmt.Errorf("coll: bad name in %q", spec)
+		return choiceErrorf("bad name in %q", spec)
 	}
 	_, err := ParseAlgorithms(spec)
 	return err

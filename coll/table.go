@@ -239,11 +239,11 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 		item = strings.TrimSpace(item)
 		name, val, ok := strings.Cut(item, "=")
 		if !ok || strings.TrimSpace(val) == "" {
-			return Algorithms{}, fmt.Errorf("coll: algorithm override %q: expected collective=algorithm[:seg=BYTES], e.g. bcast=pipeline:seg=16384", item)
+			return Algorithms{}, choiceErrorf("algorithm override %q: expected collective=algorithm[:seg=BYTES], e.g. bcast=pipeline:seg=16384", item)
 		}
 		s := specOf(name)
 		if s == nil {
-			return Algorithms{}, fmt.Errorf("coll: unknown collective %q in %q (valid: %s)", name, item, collectiveNames())
+			return Algorithms{}, choiceErrorf("unknown collective %q in %q (valid: %s)", name, item, collectiveNames())
 		}
 		parts := strings.Split(val, ":")
 		alg := strings.ToLower(strings.TrimSpace(parts[0]))
@@ -252,17 +252,17 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 			continue
 		}
 		if s.algorithm(alg) == nil {
-			return Algorithms{}, fmt.Errorf("coll: unknown %s algorithm %q (valid: %s, auto)", s.name, parts[0], strings.Join(s.names(), ", "))
+			return Algorithms{}, choiceErrorf("unknown %s algorithm %q (valid: %s, auto)", s.name, parts[0], strings.Join(s.names(), ", "))
 		}
 		ch := Choice{Algorithm: alg}
 		for _, opt := range parts[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			if k != "seg" || alg != algPipeline {
-				return Algorithms{}, fmt.Errorf("coll: %s: unknown option %q (only seg=BYTES, for the pipeline algorithm of bcast and reduce)", item, opt)
+				return Algorithms{}, choiceErrorf("%s: unknown option %q (only seg=BYTES, for the pipeline algorithm of bcast and reduce)", item, opt)
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
-				return Algorithms{}, fmt.Errorf("coll: %s: seg must be a positive number of bytes, got %q", item, v)
+				return Algorithms{}, choiceErrorf("%s: seg must be a positive number of bytes, got %q", item, v)
 			}
 			ch.Segment = n
 		}
@@ -299,7 +299,7 @@ func (a Algorithms) String() string {
 func (a Algorithms) Select(collective string, ranks, bytes int) (Choice, error) {
 	s := specOf(collective)
 	if s == nil {
-		return Choice{}, fmt.Errorf("coll: unknown collective %q (valid: %s)", collective, collectiveNames())
+		return Choice{}, choiceErrorf("unknown collective %q (valid: %s)", collective, collectiveNames())
 	}
 	return a.choose(s.name, ranks, bytes), nil
 }
@@ -357,7 +357,7 @@ func Collectives() []string {
 func AlgorithmNames(collective string) ([]string, error) {
 	s := specOf(collective)
 	if s == nil {
-		return nil, fmt.Errorf("coll: unknown collective %q (valid: %s)", collective, collectiveNames())
+		return nil, choiceErrorf("unknown collective %q (valid: %s)", collective, collectiveNames())
 	}
 	return s.names(), nil
 }

@@ -85,6 +85,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad imb_barrier", []string{"run", "-imb_barrier", "maybe"}, []string{"-imb_barrier maybe: expected"}},
 		{"uniband on one process", []string{"run", "-np", "1", "uniband"}, []string{"Uniband needs 2 processes"}},
 		{"unknown command", []string{"runn"}, []string{`unknown command "runn"`}},
+		{"argument to version", []string{"version", "x"}, []string{`unknown command "x" for "mpbench version"`}},
+		{"bad --coll", []string{"run", "--coll", "bcast=fast", "pingpong"}, []string{`--coll bcast=fast: unknown bcast algorithm "fast"`}},
 		{"worker outside a job", []string{"worker"}, []string{"started by 'mpbench run'"}},
 	}
 	for _, c := range cases {

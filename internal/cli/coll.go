@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
@@ -33,7 +33,7 @@ func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
 func (f *collFlags) apply(o *bench.Options) error {
 	a, err := coll.ParseAlgorithms(f.spec)
 	if err != nil {
-		return usageErrorf("--coll %s: %s", f.spec, strings.TrimPrefix(err.Error(), "coll: "))
+		return usageErrorf("--coll %s: %s", f.spec, choiceMsg(err))
 	}
 	if f.rules != "" {
 		rules, err := readCollRules(f.rules)
@@ -45,6 +45,17 @@ func (f *collFlags) apply(o *bench.Options) error {
 	o.Algorithms = a
 	o.RootShift, err = onOff("root_shift", f.rootShift)
 	return err
+}
+
+// choiceMsg is the message of a *coll.ChoiceError without its package
+// prefix, for a usage error that names the option itself; any other error
+// keeps its text.
+func choiceMsg(err error) string {
+	var ce *coll.ChoiceError
+	if errors.As(err, &ce) {
+		return ce.Msg
+	}
+	return err.Error()
 }
 
 // Sizes (bytes) and process counts of the decision grid --show-algorithms
@@ -60,7 +71,7 @@ var (
 func showAlgorithms(w io.Writer, f *collFlags) error {
 	a, err := coll.ParseAlgorithms(f.spec)
 	if err != nil {
-		return usageErrorf("--coll %s: %s", f.spec, strings.TrimPrefix(err.Error(), "coll: "))
+		return usageErrorf("--coll %s: %s", f.spec, choiceMsg(err))
 	}
 	if err := a.WriteTable(w); err != nil {
 		return err

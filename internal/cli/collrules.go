@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"strings"
 
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/tune"
@@ -24,12 +23,12 @@ func readCollRules(path string) (coll.RuleFunc, error) {
 	for _, r := range rules {
 		if r.Config.IsDefault() {
 			if _, err := coll.AlgorithmNames(r.Collective); err != nil {
-				return nil, usageErrorf("--coll-rules %s: %s", path, strings.TrimPrefix(err.Error(), "coll: "))
+				return nil, usageErrorf("--coll-rules %s: %s", path, choiceMsg(err))
 			}
 			continue
 		}
 		if err := coll.CheckChoice(r.Collective, choiceOf(r.Config)); err != nil {
-			return nil, usageErrorf("--coll-rules %s: rule %s %d %d: %s", path, r.Collective, r.Ranks, r.From, strings.TrimPrefix(err.Error(), "coll: "))
+			return nil, usageErrorf("--coll-rules %s: rule %s %d %d: %s", path, r.Collective, r.Ranks, r.From, choiceMsg(err))
 		}
 	}
 	return func(collective string, ranks, bytes int) (coll.Choice, bool) {

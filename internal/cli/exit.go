@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"strings"
 )
 
 // Exit statuses of mpbench, decided only by exitStatus.
@@ -18,25 +17,22 @@ const (
 // errInterrupted is returned when the user stopped the run.
 var errInterrupted = errors.New("interrupted; rows measured so far were kept")
 
-// exitStatus maps an error of a command to the process exit status.
-// cobra's own errors for unknown commands and arguments count as usage.
+// exitStatus maps an error of a command to the process exit status, by
+// the error's type only: a *usageError (bad input; cobra's errors for
+// unknown commands, flags and arguments are made usage errors where they
+// arise: execute, usageArgs, flagError) is 2, an interruption 130 or 143,
+// any other error 1.
 func exitStatus(err error) int {
+	var in *interrupted
 	switch {
 	case err == nil:
 		return ExitOK
 	case isUsage(err):
 		return ExitUsage
-	}
-	var in *interrupted
-	switch {
 	case errors.As(err, &in):
 		return in.status()
 	case errors.Is(err, errInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case strings.HasPrefix(err.Error(), "unknown command"),
-		strings.HasPrefix(err.Error(), "unknown flag"),
-		strings.Contains(err.Error(), "accepts "), strings.HasPrefix(err.Error(), "invalid argument"):
-		return ExitUsage
 	}
 	return ExitFailed
 }

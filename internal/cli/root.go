@@ -27,8 +27,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(&invocation{args: args}, stdout, stderr)
 	norm, err := normaliseArgs(args, longFlags(root))
 	if err == nil {
-		root.SetArgs(norm)
-		err = root.Execute()
+		err = execute(root, norm)
 	}
 	status := exitStatus(err)
 	var printed *printedError
@@ -93,7 +92,37 @@ in the GNU form (--npmin 2).`,
 	root.AddCommand(newAppCmd(inv), newScalingCmd(inv), newPredictCmd())
 	root.AddCommand(newTestbedCmd(), newTransferCmd())
 	root.AddCommand(newTuneCmd(inv))
+	usageArgs(root)
 	return root
+}
+
+// execute runs the command of args in root's tree. An unknown command is
+// a usage error with cobra's text (and its suggestions).
+func execute(root *cobra.Command, args []string) error {
+	if _, _, err := root.Find(args); err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	root.SetArgs(args)
+	return root.Execute()
+}
+
+// usageArgs makes the argument checks of every command in c's tree
+// (cobra.ExactArgs, needFiles, ...) return usage errors, so that
+// exitStatus needs no knowledge of cobra's messages. Flag errors are made
+// usage errors by flagError.
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			err := check(cmd, args)
+			if err != nil && !isUsage(err) {
+				return &usageError{msg: err.Error()}
+			}
+			return err
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
 
 // invocation is the command line mpbench was called with, for the
