@@ -56,7 +56,7 @@ func receivedIf(e *Env, receives bool) int64 {
 	return 0
 }
 
-// nativeWindow is nativePingPong for Uniband and Biband (transport/mpi's
+// nativeWindow is nativePingPong for Uniband and Biband (package mpi's
 // WindowLoop): n iterations of a window of window non-blocking transfers
 // with peer, message k of the window in slot (first+k) mod slots, then the
 // 1-byte acknowledgement, which the rank that sends first (sender)

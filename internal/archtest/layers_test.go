@@ -32,15 +32,23 @@ var layers = [][]string{
 	// 3: the second runtime (an MPI library) beside comm; collectives on
 	// any comm.Comm; starting ranks; reports; the file-transfer test;
 	// network models; test helpers.
-	{"mpi", "mpi/internal/cref", "coll", "launch", "report", "transfer", "testbed/medium", "comm/commtest"},
+	{"mpi", "mpi/internal/cref", "coll", "launch", "launch/...", "report", "transfer", "testbed/medium", "comm/commtest", "transport/transporttest"},
 	// 4: what runs on a communicator: benchmarks and applications.
 	{"bench", "app", "testbed", "testbed/..."},
 	// 5: applications built on app; the CLI's output sinks.
 	{"app/...", "internal/sink"},
 	// 6: the command line: the only package that wires everything.
 	{"internal/cli"},
-	// 7: programs.
+	// 7: programs and their helpers.
 	{"cmd/...", "bench/...", "mpi/internal/mpicheck", "internal/archtest"},
+}
+
+// debts are imports that break the layers and are known: "from -> to" and
+// what would remove them. The test reports an import listed here that is
+// gone, so the list only shrinks.
+var debts = map[string]string{
+	"analysis -> coll":      "analysis's broadcast cost model asks coll's decision table for the algorithm; pass the coll.Choice in",
+	"report -> app/scaling": "report draws app/scaling's results; move the drawing to app/scaling or the data to analysis",
 }
 
 // layerOf returns rel's layer and the pattern that placed it, or -1.
@@ -106,6 +114,7 @@ func listPackages(t *testing.T, tags string) []goPackage {
 // TestLayers: no package imports a package of a higher layer, or of its
 // own layer outside its family, in the default build and in the MPI builds.
 func TestLayers(t *testing.T) {
+	seen := map[string]bool{}
 	for _, tags := range []string{"", "mpi", "mpi,mpich"} {
 		for _, p := range listPackages(t, tags) {
 			rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
@@ -120,11 +129,20 @@ func TestLayers(t *testing.T) {
 					continue
 				}
 				to, toPat := layerOf(irel)
+				if _, known := debts[rel+" -> "+irel]; known {
+					seen[rel+" -> "+irel] = true
+					continue
+				}
 				if to > from || to == from && family(irel) != family(rel) {
 					t.Errorf("-tags %q: %s (layer %d, %s) imports %s (layer %d, %s): a package may import only lower layers, or its own layer within its directory",
 						tags, rel, from, fromPat, irel, to, toPat)
 				}
 			}
+		}
+	}
+	for d := range debts {
+		if !seen[d] {
+			t.Errorf("the import %s listed in debts is gone: remove it from the list", d)
 		}
 	}
 }
