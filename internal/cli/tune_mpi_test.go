@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mpbench/mpbench/transport/mpi"
+	"github.com/mpbench/mpbench/mpi"
 )
 
 // TestTuneMPI tunes Barrier on the linked library at 2 ranks and
