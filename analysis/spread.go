@@ -16,6 +16,7 @@ import (
 type Spread struct {
 	MinUsec, P50Usec, P90Usec, P99Usec, MaxUsec float64
 	CV                                          float64 // standard deviation over mean; NaN when not recorded
+	N                                           int     // repetitions the time is the mean of; 0 when not recorded
 	Source                                      string  // "mpbench", "OSU tail columns", "IMB -show_tail"
 }
 
@@ -34,7 +35,7 @@ var spreadSources = []struct {
 // no median and no upper percentile (P90 or P99).
 func SpreadOf(r *result.Row) (Spread, bool) {
 	if s := r.Spread; s != nil && s.P50 > 0 {
-		return Spread{s.Min, s.P50, s.P90, s.P99, s.Max, s.CV, "mpbench"}, true
+		return Spread{s.Min, s.P50, s.P90, s.P99, s.Max, s.CV, s.N, "mpbench"}, true
 	}
 	get := func(k string) float64 {
 		if v, ok := r.Extra[k]; ok && k != "" {
@@ -43,7 +44,7 @@ func SpreadOf(r *result.Row) (Spread, bool) {
 		return math.NaN()
 	}
 	for _, s := range spreadSources {
-		sp := Spread{get(s.min), get(s.p50), get(s.p90), get(s.p99), get(s.max_), math.NaN(), s.name}
+		sp := Spread{get(s.min), get(s.p50), get(s.p90), get(s.p99), get(s.max_), math.NaN(), 0, s.name}
 		if sp.P50Usec > 0 && (sp.P90Usec > 0 || sp.P99Usec > 0) {
 			return sp, true
 		}
@@ -51,12 +52,16 @@ func SpreadOf(r *result.Row) (Spread, bool) {
 	return Spread{}, false
 }
 
-// Noise is the relative spread of the repetitions above their median,
-// P90/P50 - 1 (P99/P50 - 1 when no P90 is printed): how much a repetition
-// typically varies, used by CompareRuns as a point's noise when it has
-// no repeated measurement. It overstates the uncertainty of a mean over
-// many repetitions, so a difference beyond it is clearly beyond the
-// run's noise. NaN without a median.
+// Noise is the relative noise of a time that is the mean of the
+// repetitions, used by CompareRuns as a point's noise when it has no
+// repeated measurement: the larger of the spread of the repetitions above
+// their median, P90/P50 - 1 (P99/P50 - 1 when no P90 is printed), and,
+// where the coefficient of variation CV and the count N are recorded, two
+// standard errors of the difference of two such means, 2 sqrt(2) CV /
+// sqrt(N) (the standard error of a mean is the standard deviation over
+// sqrt(N)). The second term matters for heavy tails: a few repetitions of
+// milliseconds among a thousand of a microsecond move the mean far more
+// than P90 moves. NaN without a median.
 func (s Spread) Noise() float64 {
 	hi := s.P90Usec
 	if !(hi > 0) {
@@ -65,7 +70,11 @@ func (s Spread) Noise() float64 {
 	if !(s.P50Usec > 0) || !(hi > 0) {
 		return math.NaN()
 	}
-	return math.Max(hi/s.P50Usec-1, 0)
+	noise := math.Max(hi/s.P50Usec-1, 0)
+	if s.CV > 0 && s.N > 1 {
+		noise = math.Max(noise, 2*math.Sqrt2*s.CV/math.Sqrt(float64(s.N)))
+	}
+	return noise
 }
 
 // TailRatio is P99/P50, how far the slowest repetitions lie from the

@@ -200,8 +200,8 @@ func (c Comparison) section(rows []analysis.CompareRow) Section {
 		sec.line("%d of %d points with repeats differ by more than the runs' noise", sig, noisy)
 	default:
 		sec.line("%d of %d points with a noise differ by more than it; for %d without repeats the noise is the spread of the repetitions "+
-			"the files print, p90/p50 - 1 (OSU tail columns, IMB -show_tail), which overstates the uncertainty of a mean: "+
-			"a difference beyond it is clearly beyond the run's noise", sig, noisy, spread)
+			"the files print: p90/p50 - 1 (OSU tail columns, IMB -show_tail, mpbench), or, where larger, two standard errors "+
+			"of the difference of two means, 2 sqrt(2) CV / sqrt(n) (mpbench's recorded spread)", sig, noisy, spread)
 	}
 	return sec
 }

@@ -338,7 +338,8 @@ func TestCombineKeepsConditionsApart(t *testing.T) {
 
 // TestMpbenchSpread: mpbench's own JSON keeps each row's repetition
 // distribution (result.Row.Spread); analyze shows it with its coefficient
-// of variation, and compare takes p90/p50 - 1 as the noise of a point
+// of variation, and compare takes the larger of p90/p50 - 1 and two
+// standard errors of the difference of two means as the noise of a point
 // without repeats.
 func TestMpbenchSpread(t *testing.T) {
 	path, runs := classRuns(t, "mpbench-pingpong-allreduce-spread.jsonl")
@@ -367,7 +368,8 @@ func TestMpbenchSpread(t *testing.T) {
 		var want float64
 		for _, row := range runs[0].Rows {
 			if analysis.KeyOf(&row) == src && max(row.Bytes, -1) == r.Bytes {
-				want = math.Max(row.Spread.P90/row.Spread.P50-1, analysis.NoiseFloor(r.Usec, r.BaseUsec))
+				sem := 2 * math.Sqrt2 * row.Spread.CV / math.Sqrt(float64(row.Spread.N))
+				want = math.Max(math.Max(row.Spread.P90/row.Spread.P50-1, sem), analysis.NoiseFloor(r.Usec, r.BaseUsec))
 			}
 		}
 		if r.NoiseFrom != "spread" || r.Change != 0 || r.Significant || math.Abs(r.Noise-want) > 1e-12 {
