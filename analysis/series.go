@@ -61,7 +61,7 @@ func KeyOf(r *result.Row) SeriesKey {
 // the run's conditions.
 func RunKeyOf(r *result.Row, m result.Meta) SeriesKey {
 	k := KeyOf(r)
-	k.Conditions = RunConditions(m)
+	k.Conditions = BenchConditions(m, r.Benchmark)
 	return k
 }
 
@@ -94,30 +94,68 @@ func ModeOf(r *result.Row) string {
 // and "[ window size: 64 ]" (osu_bw/osu_bibw/osu_mbw_mr default 64).
 var runConditionDefaults = []struct {
 	name     string
-	info     string   // Meta.Info key, "" none
-	infoDefs []string // the values of info that mean the default
-	option   string   // Meta.Options key, "" none
-	optDefs  []string // the values of option that mean the default
+	info     string                  // Meta.Info key, "" none
+	infoDefs []string                // the values of info that mean the default
+	option   string                  // Meta.Options key, "" none
+	optDefs  []string                // the values of option that mean the default
+	affects  func(bench string) bool // the benchmarks it changes (lower case, no "osu_"); nil: every one
 }{
-	{"datatype", "datatype", []string{"byte", "char"}, "data_type", []string{"byte", "char"}},
-	{"reduction datatype", "red_datatype", []string{"float"}, "red_data_type", []string{"float"}},
-	{"op", "op", []string{"sum"}, "", nil},
+	{"datatype", "datatype", []string{"byte", "char"}, "data_type", []string{"byte", "char"}, nil},
+	{"reduction datatype", "red_datatype", []string{"float"}, "red_data_type", []string{"float"}, isReduction},
+	{"op", "op", []string{"sum"}, "", nil, isReduction},
 	// OSU prints its window (default 64); IMB's and mpbench's -window_size
 	// defaults to 256 (IMB MPI1_suite.cpp).
-	{"window", "window_size", []string{"64"}, "window_size", []string{"256"}},
-	{"root shift", "", nil, "root_shift", []string{"0", "off"}},
+	{"window", "window_size", []string{"64"}, "window_size", []string{"256"}, isWindowed},
+	{"root shift", "", nil, "root_shift", []string{"0", "off"}, isRooted},
+}
+
+// isReduction reports whether benchmark b reduces (its reduction datatype
+// and op change what it measures): Allreduce, Reduce, Reduce_scatter(_block),
+// Reduce_local, IMB-EXT's Accumulate, OSU's osu_allreduce and friends.
+func isReduction(b string) bool {
+	return strings.Contains(b, "reduce") || strings.Contains(b, "accumulate")
+}
+
+// isWindowed reports whether benchmark b keeps a window of messages in
+// flight (its window size changes what it measures): IMB's Uniband and
+// Biband, OSU's osu_bw, osu_bibw, osu_mbw_mr and their one-sided forms.
+func isWindowed(b string) bool {
+	return strings.HasSuffix(b, "band") || strings.HasSuffix(b, "bw") || strings.Contains(b, "mbw_mr")
+}
+
+// isRooted reports whether benchmark b has a root (IMB's -root_shift moves
+// it): Bcast, Reduce, Gather(v), Scatter(v) and OSU's blocking and
+// non-blocking forms.
+func isRooted(b string) bool {
+	switch strings.TrimPrefix(b, "i") {
+	case "bcast", "reduce", "gather", "gatherv", "scatter", "scatterv":
+		return true
+	}
+	return false
 }
 
 // RunConditions returns the conditions of a run that change what is
 // measured and are not the tool's defaults, as "name=value" pairs joined
 // by ", " in a fixed order ("datatype=int, window=16"), or "".
 func RunConditions(m result.Meta) string {
+	return BenchConditions(m, "")
+}
+
+// BenchConditions returns RunConditions restricted to the conditions that
+// change what benchmark bench measures (a reduction's datatype and op, a
+// windowed benchmark's window, a rooted collective's root shift; the
+// message datatype changes every one). bench "" keeps every condition.
+func BenchConditions(m result.Meta, bench string) string {
+	b := strings.TrimPrefix(strings.ToLower(bench), "osu_")
 	norm := func(v string) string {
 		v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
 		return strings.TrimPrefix(v, "mpi_")
 	}
 	var out []string
 	for _, c := range runConditionDefaults {
+		if bench != "" && c.affects != nil && !c.affects(b) {
+			continue
+		}
 		v, defs := "", c.infoDefs
 		if c.info != "" {
 			v = norm(m.Info[c.info])

@@ -25,3 +25,26 @@ func TestRunConditions(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchConditions: a condition keeps apart only the benchmarks it
+// changes: the reduction datatype and op reductions, the window the
+// windowed benchmarks, the root shift the rooted collectives.
+func TestBenchConditions(t *testing.T) {
+	m := result.Meta{Info: map[string]string{"red_datatype": "MPI_DOUBLE", "op": "MPI_MAX"},
+		Options: map[string]string{"window_size": "64", "root_shift": "1", "data_type": "int"}}
+	for _, c := range []struct{ bench, want string }{
+		{"PingPong", "datatype=int"},
+		{"Allgather", "datatype=int"},
+		{"Allreduce", "datatype=int, reduction datatype=double, op=max"},
+		{"Reduce", "datatype=int, reduction datatype=double, op=max, root shift=1"},
+		{"Bcast", "datatype=int, root shift=1"},
+		{"Biband", "datatype=int, window=64"},
+		{"osu_bw", "datatype=int, window=64"},
+		{"osu_allreduce", "datatype=int, reduction datatype=double, op=max"},
+		{"", "datatype=int, reduction datatype=double, op=max, window=64, root shift=1"},
+	} {
+		if got := BenchConditions(m, c.bench); got != c.want {
+			t.Errorf("%q: %q, want %q", c.bench, got, c.want)
+		}
+	}
+}

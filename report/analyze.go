@@ -116,7 +116,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	rep.Apps = appScalings(appRows)
 	for _, rows := range sweeps(run.Rows) {
 		s := analyzeSeries(rows, mbyte, opt)
-		s.Conditions = analysis.RunConditions(run.Meta)
+		s.Conditions = analysis.BenchConditions(run.Meta, rows[0].Benchmark)
 		if msg, ok := analysis.CheckBandwidthColumn(rows, mbyte); !ok {
 			// A problem of the input, at the sweep's first row.
 			rep.Problems = append(rep.Problems, result.Problem{File: rows[0].File, Line: rows[0].Line, Msg: s.Label() + ": " + msg})

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/result"
@@ -25,10 +26,10 @@ func Combine(runs []result.Run) result.Run {
 		return out
 	}
 	out.Meta = runs[0].Meta
-	cond := analysis.RunConditions(runs[0].Meta)
+	cond := conditionsOf(runs[0])
 	kept := runs[:0:0]
 	for i, r := range runs {
-		if c := analysis.RunConditions(r.Meta); c != cond {
+		if c := conditionsOf(r); c != cond {
 			out.Problems = append(out.Problems, result.Problem{Msg: fmt.Sprintf("run %d%s is not combined: its conditions (%s) differ from the first run's (%s)",
 				i+1, runFile(r), orDefaults(c), orDefaults(cond))})
 			continue
@@ -74,4 +75,24 @@ func orDefaults(c string) string {
 		return "the tool's defaults"
 	}
 	return c
+}
+
+// conditionsOf returns the run conditions of r (analysis.RunConditions)
+// that change what at least one of its benchmarks measures
+// (analysis.BenchConditions): a reduction datatype does not keep an
+// Allgather run apart.
+func conditionsOf(r result.Run) string {
+	used := map[string]bool{}
+	for _, row := range r.Rows {
+		for _, c := range strings.Split(analysis.BenchConditions(r.Meta, row.Benchmark), ", ") {
+			used[c] = true
+		}
+	}
+	var out []string
+	for _, c := range strings.Split(analysis.RunConditions(r.Meta), ", ") {
+		if c != "" && used[c] {
+			out = append(out, c)
+		}
+	}
+	return strings.Join(out, ", ")
 }
