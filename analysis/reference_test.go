@@ -33,6 +33,9 @@ func readRef(t *testing.T, name string) refTable {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	if len(recs) < 2 {
+		t.Fatalf("reference table %s: %d lines, want a header and at least one row", name, len(recs))
+	}
 	tab := refTable{name: name, cols: map[string]int{}, recs: recs[1:]}
 	for i, h := range recs[0] {
 		tab.cols[h] = i

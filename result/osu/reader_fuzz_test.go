@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mpbench/mpbench/internal/testcorpus"
 	"github.com/mpbench/mpbench/result/internal/corpustest"
 )
 
@@ -12,7 +13,10 @@ import (
 // points at a line of the input.
 // Run: go test ./result/osu -run '^$' -fuzz FuzzRead -fuzztime 30s
 func FuzzRead(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	files, err := filepath.Glob(filepath.Join(testcorpus.Dir(f), "*-osu*.txt"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no seed files in the corpus: %v", err)
+	}
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {

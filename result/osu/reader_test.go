@@ -3,8 +3,6 @@ package osu
 import (
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,22 +75,6 @@ var osuCases = []osuCase{
 func TestReadCorpus(t *testing.T) {
 	for _, c := range osuCases {
 		t.Run(c.file, func(t *testing.T) { checkCase(t, c, testcorpus.Read(t, c.file)) })
-	}
-}
-
-// TestReadTestdata runs the cases whose files are copied in testdata.
-func TestReadTestdata(t *testing.T) {
-	n := 0
-	for _, c := range osuCases {
-		data, err := os.ReadFile(filepath.Join("testdata", c.file))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		n++
-		t.Run(c.file, func(t *testing.T) { checkCase(t, c, data) })
-	}
-	if n != 6 {
-		t.Errorf("%d testdata files have expectations, want 6", n)
 	}
 }
 
