@@ -232,48 +232,65 @@ func TestForwarderLogOnFailure(t *testing.T) {
 // TestCheckSwitchAddsHubShares is the short version of the study's central
 // finding on the emulated networks: two transfers between different pairs
 // add up on a switch and share the medium on a hub, and one transfer gets
-// the model's rate on both.
+// the model's rate on both. A busy host starves the user-space forwarder
+// and distorts one measurement, so a network fails only when three
+// measurements in a row miss; a wrong model misses every time.
 func TestCheckSwitchAddsHubShares(t *testing.T) {
 	needRoot(t)
 	for _, net := range []string{"switch", "hub"} {
-		name := uniqueName("c")
-		cfg := Config{Name: name, Nodes: 4, Net: net, RateBps: 10e6, MTU: 1500, Seed: 1}
-		st, err := Up(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := Check(st, CheckOptions{Seconds: 0.5, Pings: 50})
-		Down(name)
-		if err != nil {
-			t.Fatalf("%s: %v", net, err)
-		}
-		if len(rows) != 1+3+3+1 {
-			t.Fatalf("%s: %d rows: %+v", net, len(rows), rows)
-		}
-		one, two := rows[4], rows[7]
-		if one.Test != "bulk 2->1" || two.Test != "two transfers 2->1 + 4->3" {
-			t.Fatalf("rows: %+v", rows)
-		}
-		// Model rates at 10 Mbit/s: 9.49 on a switch, 9.24 on a hub (the
-		// ACKs share the medium).
-		if r := one.Ratio(); r < 0.8 || r > 1.03 {
-			t.Errorf("%s: bulk %.2f Mbit/s is %.2f of the model's %.2f", net, one.Measured, r, one.Model)
-		}
-		gain := two.Measured / one.Measured
-		switch net {
-		case "switch":
-			if gain < 1.7 {
-				t.Errorf("switch: two pairs carry %.2f x one pair, want about 2", gain)
+		var misses []string
+		for attempt := 1; attempt <= 3; attempt++ {
+			misses = checkSwitchHub(t, net)
+			if len(misses) == 0 {
+				break
 			}
-		case "hub":
-			if gain > 1.2 {
-				t.Errorf("hub: two pairs carry %.2f x one pair, want about 1", gain)
-			}
+			t.Logf("%s, measurement %d of 3: %s", net, attempt, strings.Join(misses, "; "))
 		}
-		// Latency is never below the model (the forwarder never delivers
-		// early); its excess is the host's scheduling (docs/testbed.md).
-		if lat := rows[1]; lat.Measured < lat.Model-rows[0].Measured {
-			t.Errorf("%s: latency %.1f usec below the wire time %.1f", net, lat.Measured, lat.Model-rows[0].Measured)
+		for _, m := range misses {
+			t.Errorf("%s (all 3 measurements missed)", m)
 		}
 	}
+}
+
+// checkSwitchHub builds a 4-node testbed of network net at 10 Mbit/s, runs
+// Check on it and returns what misses the model's expectations.
+func checkSwitchHub(t *testing.T, net string) []string {
+	t.Helper()
+	name := uniqueName("c")
+	cfg := Config{Name: name, Nodes: 4, Net: net, RateBps: 10e6, MTU: 1500, Seed: 1}
+	st, err := Up(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Check(st, CheckOptions{Seconds: 0.5, Pings: 50})
+	Down(name)
+	if err != nil {
+		t.Fatalf("%s: %v", net, err)
+	}
+	if len(rows) != 1+3+3+1 {
+		t.Fatalf("%s: %d rows: %+v", net, len(rows), rows)
+	}
+	one, two := rows[4], rows[7]
+	if one.Test != "bulk 2->1" || two.Test != "two transfers 2->1 + 4->3" {
+		t.Fatalf("rows: %+v", rows)
+	}
+	var misses []string
+	// Model rates at 10 Mbit/s: 9.49 on a switch, 9.24 on a hub (the
+	// ACKs share the medium).
+	if r := one.Ratio(); r < 0.8 || r > 1.03 {
+		misses = append(misses, fmt.Sprintf("%s: bulk %.2f Mbit/s is %.2f of the model's %.2f", net, one.Measured, r, one.Model))
+	}
+	gain := two.Measured / one.Measured
+	switch {
+	case net == "switch" && gain < 1.7:
+		misses = append(misses, fmt.Sprintf("switch: two pairs carry %.2f x one pair, want about 2", gain))
+	case net == "hub" && gain > 1.2:
+		misses = append(misses, fmt.Sprintf("hub: two pairs carry %.2f x one pair, want about 1", gain))
+	}
+	// Latency is never below the model (the forwarder never delivers
+	// early); its excess is the host's scheduling (docs/testbed.md).
+	if lat := rows[1]; lat.Measured < lat.Model-rows[0].Measured {
+		misses = append(misses, fmt.Sprintf("%s: latency %.1f usec below the wire time %.1f", net, lat.Measured, lat.Model-rows[0].Measured))
+	}
+	return misses
 }
