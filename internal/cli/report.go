@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -75,7 +76,14 @@ speedup over the default.`,
 }
 
 // writePage writes the HTML page to path.
-func writePage(path string, reps []report.RunReport, opt report.HTMLOptions) (err error) {
+func writePage(path string, reps []report.RunReport, opt report.HTMLOptions) error {
+	return writeOutput(path, func(w io.Writer) error { return report.WriteHTML(w, reps, opt) })
+}
+
+// writeOutput creates path (a bad path is a usage error naming -o) and
+// writes it through a buffer with write; an error of write, the flush or
+// the close names path.
+func writeOutput(path string, write func(io.Writer) error) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return usageErrorf("-o %s: %v", path, errors.Unwrap(err))
@@ -86,10 +94,13 @@ func writePage(path string, reps []report.RunReport, opt report.HTMLOptions) (er
 		}
 	}()
 	w := bufio.NewWriter(f)
-	if err := report.WriteHTML(w, reps, opt); err != nil {
+	if err := write(w); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // writePNGs writes every figure of the report as dir/<id>.png.

@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -40,19 +39,6 @@ func splitTuningInputs(args []string) ([]report.Tuning, []string, error) {
 }
 
 // writeTuningPage writes the heat-map page of tunings to path.
-func writeTuningPage(path string, tunings []report.Tuning, title string) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return usageErrorf("-o %s: %v", path, errors.Unwrap(err))
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s: %w", path, cerr)
-		}
-	}()
-	w := bufio.NewWriter(f)
-	if err := report.WriteTuningHTML(w, tunings, title); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return w.Flush()
+func writeTuningPage(path string, tunings []report.Tuning, title string) error {
+	return writeOutput(path, func(w io.Writer) error { return report.WriteTuningHTML(w, tunings, title) })
 }
