@@ -106,6 +106,10 @@ func SeriesTransfers(k SeriesKey) (Transfer, error) {
 	}
 	g := float64(max(k.Groups, 1))
 	tr.M *= g
-	tr.Rule = fmt.Sprintf("%d groups x (%s)", max(k.Groups, 1), tr.Rule)
+	groups := "groups"
+	if g == 1 {
+		groups = "group"
+	}
+	tr.Rule = fmt.Sprintf("%d %s x (%s)", int(g), groups, tr.Rule)
 	return tr, nil
 }

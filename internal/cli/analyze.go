@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -122,6 +125,17 @@ func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile,
 	var out []loadedFile
 	var last error
 	for _, p := range paths {
+		if st, err := os.Stat(p); p != Stdin && err == nil && st.IsDir() {
+			files, err := loadDir(p, stderr)
+			if err != nil {
+				if last != nil {
+					fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))
+				}
+				last = err
+			}
+			out = append(out, files...)
+			continue
+		}
 		var runs []result.Run
 		var err error
 		if p == Stdin {
@@ -138,6 +152,45 @@ func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile,
 			continue
 		}
 		out = append(out, loadedFile{path: p, runs: runs})
+	}
+	return out, last
+}
+
+// loadDir reads every regular, non-hidden file directly in dir, in name
+// order. Files in no known format are skipped and named in one line on
+// stderr (when at least one result file was read); a file that fails otherwise (unreadable) is an error like a named
+// file's. A directory without any result file is a usage error.
+func loadDir(dir string, stderr io.Writer) ([]loadedFile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, usageErrorf("%s: cannot list the directory: %v", dir, err)
+	}
+	var out []loadedFile
+	var skipped []string
+	var last error
+	for _, e := range entries {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		runs, err := read.File(p)
+		switch {
+		case errors.Is(err, read.ErrNotBenchmark):
+			skipped = append(skipped, e.Name())
+		case err != nil:
+			if last != nil {
+				fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))
+			}
+			last = fileError(p, err)
+		default:
+			out = append(out, loadedFile{path: p, runs: runs})
+		}
+	}
+	if len(out) == 0 && last == nil {
+		return nil, usageErrorf("%s: no IMB, OSU or mpbench result file in this directory (%d other file(s)); give the files or another directory", dir, len(skipped))
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(stderr, "mpbench: %s: skipped %d file(s) that are not benchmark output: %s\n", dir, len(skipped), strings.Join(skipped, ", "))
 	}
 	return out, last
 }

@@ -25,6 +25,7 @@ func TestAnalyzeBadFiles(t *testing.T) {
 		{"bad wire model", []string{"analyze", "--wire", "token-ring", notes}, "--wire"},
 		{"bad format", []string{"analyze", "--format", "xml", notes}, `unknown format "xml"`},
 		{"no file", []string{"analyze"}, "analyze requires at least 1 result file"},
+		{"directory without results", []string{"analyze", dir}, dir + ": no IMB, OSU or mpbench result file in this directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runMain(t, tc.args...)
@@ -54,6 +55,35 @@ func TestAnalyzeGoodAndBadFile(t *testing.T) {
 	}
 	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, bad+": not IMB or OSU output") {
 		t.Errorf("stderr %q: want one line naming %s", stderr, bad)
+	}
+}
+
+func TestAnalyzeDirectory(t *testing.T) {
+	// A directory reads its result files in name order; other files in it
+	// are skipped and named once.
+	dir := t.TempDir()
+	for _, name := range []string{"006-imb2019u3-pingpong.txt", "003-osu532-bibw.txt"} {
+		b, err := os.ReadFile(testcorpus.Path(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain(t, "analyze", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	osu, imb := strings.Index(stdout, "003-osu532-bibw.txt"), strings.Index(stdout, "006-imb2019u3-pingpong.txt")
+	if osu < 0 || imb < osu {
+		t.Errorf("want both files analysed in name order (osu at %d, imb at %d):\n%s", osu, imb, stdout)
+	}
+	if want := dir + ": skipped 1 file(s) that are not benchmark output: notes.txt"; strings.TrimSpace(stderr) != "mpbench: "+want {
+		t.Errorf("stderr %q, want the one line %q", stderr, want)
 	}
 }
 
