@@ -93,7 +93,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.mib, "mib", false, "same as --mbyte 2^20")
 	fs.StringVar(&f.jsonFile, "json", "", "also write every row to FILE as JSON Lines, as it is measured, with the distribution of its repetition times")
 	fs.BoolVar(&f.percentiles, "percentiles", false, "keep every repetition's time and print, after each table, min, p50, p90, p99, max and CV per size (the tables keep IMB's layout)")
-	fs.StringVar(&f.csvFile, "csv", "", "also write every row to FILE as CSV, as it is measured")
+	fs.StringVar(&f.csvFile, "csv", "", "also write every row to FILE as CSV, as it is measured, with the distribution of its repetition times")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress display on stderr")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
 	fs.DurationVar(&f.stall, "stall", 0, "stop the job when rank 0 prints nothing for this long (default: 10 x -time, at least 2m; -1s: never)")
@@ -262,7 +262,7 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if f.timeout < 0 {
 		return o, usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", f.timeout)
 	}
-	o.PerRepetition = f.percentiles || f.jsonFile != ""
+	o.PerRepetition = f.percentiles || f.jsonFile != "" || f.csvFile != ""
 	if err := f.imb.apply(&o, f.np, f.msglen != ""); err != nil {
 		return o, err
 	}

@@ -19,6 +19,8 @@ var CSVColumns = []string{
 	"benchmark", "processes", "multi", "groups", "group", "bytes", "repetitions",
 	"t_min_usec", "t_max_usec", "t_avg_usec", "mbytes_per_sec", "msg_per_sec", "defects",
 	"algorithm", "extra",
+	"spread_rank", "spread_n", "spread_min_usec", "spread_p50_usec", "spread_p90_usec", "spread_p99_usec",
+	"spread_max_usec", "spread_cv",
 }
 
 // CSVWriter writes a run as CSV with "# key=value" meta comment lines.
@@ -100,11 +102,16 @@ func (w *CSVWriter) WriteRow(r result.Row) error {
 	}
 	i := strconv.Itoa
 	d := func(v int64) string { return strconv.FormatInt(v, 10) }
-	line := csvLine([]string{
+	spread := make([]string, 8)
+	if s := r.Spread; s != nil {
+		spread = []string{i(s.Rank), i(s.N), csvFloat(s.Min), csvFloat(s.P50), csvFloat(s.P90), csvFloat(s.P99),
+			csvFloat(s.Max), csvFloat(s.CV)}
+	}
+	line := csvLine(append([]string{
 		r.Benchmark, i(r.Processes), i(r.Multi), i(r.Groups), i(r.Group), d(r.Bytes), d(r.Repetitions),
 		csvFloat(r.TMin), csvFloat(r.TMax), csvFloat(r.TAvg), csvFloat(r.MBps), csvFloat(r.MsgRate),
 		csvFloat(r.Defects), r.Algorithm, extra,
-	})
+	}, spread...))
 	if err := flushWrite(w.w, line); err != nil {
 		return fmt.Errorf("csv: write: %w", err)
 	}
@@ -175,6 +182,11 @@ func csvRow(cols map[string]int, f []string) (result.Row, error) {
 		for k, v := range m {
 			r.Extra[k] = value(v)
 		}
+	}
+	if get("spread_n") != "" {
+		r.Spread = &result.Spread{Rank: int(integer("spread_rank", -1)), N: int(integer("spread_n", 0)),
+			Min: float("spread_min_usec"), P50: float("spread_p50_usec"), P90: float("spread_p90_usec"),
+			P99: float("spread_p99_usec"), Max: float("spread_max_usec"), CV: float("spread_cv")}
 	}
 	if r.Benchmark == "" && err == nil {
 		err = fmt.Errorf("row without a benchmark name")

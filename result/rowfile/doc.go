@@ -32,7 +32,7 @@
 // mbytes_per_sec, msg_per_sec, defects, which are left out when the source
 // did not report them (NaN in result.Row); algorithm (string, left out when
 // empty); extra (object of further numeric columns by printed header);
-// spread, when mpbench kept every repetition's time (always with --json):
+// spread, when mpbench kept every repetition's time (always with --json and --csv):
 //
 //	"spread":{"rank":0,"n":1000,"min_usec":1.91,"p50_usec":1.98,
 //	 "p90_usec":2.10,"p99_usec":3.40,"max_usec":12.5,"cv":0.21}
@@ -44,8 +44,8 @@
 // 50th, 90th and 99th percentiles (the smallest time with at least that
 // share of the times at or below it) and max in usec, per repetition as the
 // row's time is defined (half a round trip for PingPong, one window for
-// Uniband); cv the standard deviation over the mean. CSV files do not carry
-// it.
+// Uniband); cv the standard deviation over the mean. CSV carries the same
+// numbers in the spread_* columns.
 //
 // # CSV
 //
@@ -55,7 +55,10 @@
 // columns are those of the JSON row object in this order: benchmark,
 // processes, multi, groups, group, bytes, repetitions, t_min_usec,
 // t_max_usec, t_avg_usec, mbytes_per_sec, msg_per_sec, defects, algorithm,
-// extra. Absent numbers are empty cells; extra is a JSON object or empty. A
+// extra, then the spread as spread_rank, spread_n, spread_min_usec,
+// spread_p50_usec, spread_p90_usec, spread_p99_usec, spread_max_usec,
+// spread_cv (all empty for a row without one). Absent numbers are empty
+// cells; extra is a JSON object or empty. A
 // complete run ends with the comment line "# end=ok", a failed one with
 // "# end=failed: <error>". Values in comment lines have line breaks
 // replaced by spaces. A "# format=mpbench-csv" line starts a new run.

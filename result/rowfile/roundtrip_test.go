@@ -257,3 +257,34 @@ func TestJSONLSpread(t *testing.T) {
 		t.Errorf("read back spread %+v", got)
 	}
 }
+
+// TestCSVSpread checks that a row's spread is written in the spread_*
+// columns and read back; a row without one leaves them empty.
+func TestCSVSpread(t *testing.T) {
+	row := result.NewRow("Allreduce", 4, 1024)
+	row.Repetitions, row.TMax = 4, 3
+	row.Spread = result.NewSpread(2, []float64{2, 4, 3, 3})
+	plain := result.NewRow("Allreduce", 4, 2048)
+	var buf bytes.Buffer
+	w := NewCSVWriter(&buf)
+	if err := errors.Join(w.WriteMeta(result.Meta{Tool: "mpbench", MByte: result.MB}), w.WriteRow(row), w.WriteRow(plain), w.WriteEnd(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if want := ",2,4,2,3,4,4,4,0.2721655269759087\n"; !strings.Contains(buf.String(), want) {
+		t.Fatalf("CSV lacks %q:\n%s", want, buf.String())
+	}
+	if want := ",,,,,,,,\n"; !strings.Contains(buf.String(), want) {
+		t.Fatalf("the row without a spread does not end in empty spread cells:\n%s", buf.String())
+	}
+	runs, err := ReadCSV(&buf, "s.csv")
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 2 {
+		t.Fatalf("read back: %v %+v", err, runs)
+	}
+	got := runs[0].Rows[0].Spread
+	if got == nil || got.Rank != 2 || got.N != 4 || got.Min != 2 || got.P50 != 3 || got.P90 != 4 || got.Max != 4 || math.Abs(got.CV-0.2721655269759087) > 1e-15 {
+		t.Errorf("read back spread %+v", got)
+	}
+	if s := runs[0].Rows[1].Spread; s != nil {
+		t.Errorf("row without a spread read back with %+v", s)
+	}
+}
