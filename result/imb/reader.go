@@ -140,6 +140,8 @@ type readerSection struct {
 	partial     []string
 	partialLine int
 	algs        []readerAlg // from mpbench's "# Algorithm:" line
+	spread      int         // mpbench's --percentiles block: 0 none, 1 title seen, 2 columns seen
+	spreadGroup bool        // the block has a Group column (-multi 1)
 }
 
 // readerAlg is one entry of an "# Algorithm:" line: the algorithm of the
@@ -415,6 +417,9 @@ func (p *readerParser) hashLine(t string, ln int) {
 			}
 			if sm := readerAlgRE.FindStringSubmatch(t); sm != nil {
 				r.sec.algs = readerParseAlgs(sm[1])
+				return
+			}
+			if p.spreadLine(r, t, ln) {
 				return
 			}
 			if sm := readerModeRE.FindStringSubmatch(t); sm != nil {

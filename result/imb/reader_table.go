@@ -1,6 +1,7 @@
 package imb
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -225,4 +226,57 @@ func readerTailExtra(row *result.Row, vals []float64) {
 			row.Extra["tail["+strconv.Itoa(i)+"]"] = v
 		}
 	}
+}
+
+// readerSpreadTitle starts mpbench's --percentiles block after a table
+// (imb.Writer.WriteSpreads).
+const readerSpreadTitle = "# Repetition times [usec]"
+
+// spreadLine reads one line of mpbench's --percentiles block: the title,
+// the column line ("#bytes rank n min p50 p90 p99 max CV", with "Group"
+// first under -multi 1) and one line per row, whose numbers become the
+// Spread of the section's row with the same #bytes (and Group). It
+// reports whether t belonged to the block.
+func (p *readerParser) spreadLine(r *readerRun, t string, ln int) bool {
+	s := r.sec
+	switch {
+	case strings.HasPrefix(t, readerSpreadTitle):
+		s.spread = 1
+		return true
+	case s.spread == 0:
+		return false
+	case s.spread == 1:
+		f := strings.Fields(strings.TrimPrefix(t, "#"))
+		s.spreadGroup = len(f) > 0 && f[0] == "Group"
+		s.spread = 2
+		return true
+	}
+	f := strings.Fields(strings.TrimPrefix(t, "#"))
+	want := 9
+	if s.spreadGroup {
+		want = 10
+	}
+	if len(f) != want {
+		return false
+	}
+	v := make([]float64, len(f))
+	for i, x := range f {
+		var err error
+		if v[i], err = strconv.ParseFloat(x, 64); err != nil {
+			return false
+		}
+	}
+	group := -1
+	if s.spreadGroup {
+		group, v = int(v[0]), v[1:]
+	}
+	for i := s.lastRow; i >= 0 && i > s.lastRow-s.rows; i-- {
+		row := &r.run.Rows[i]
+		if max(row.Bytes, 0) == int64(v[0]) && (group < 0 || row.Group == group) {
+			row.Spread = &result.Spread{Rank: int(v[1]), N: int(v[2]), Min: v[3], P50: v[4], P90: v[5], P99: v[6], Max: v[7], CV: v[8]}
+			return true
+		}
+	}
+	p.problem(r, ln, fmt.Sprintf("a repetition-time line for %d bytes matches no row of %s", int64(v[0]), s.name))
+	return true
 }

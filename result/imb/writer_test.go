@@ -413,7 +413,8 @@ func TestWriterBannerNamesMpbench(t *testing.T) {
 
 // TestWriterTailAndSpreads checks the -show_tail line in the format of
 // PerfKitBenchmarker's patched IMB (print_tail: "[ v, v, ..., max ]",
-// %0.2f) and the --percentiles block, and that Read skips both.
+// %0.2f) and the --percentiles block, and that Read gives the row both:
+// the tail in Extra and the block as the row's Spread (without samples).
 func TestWriterTailAndSpreads(t *testing.T) {
 	var samples []float64
 	for i := 1; i <= 1000; i++ {
@@ -447,5 +448,56 @@ func TestWriterTailAndSpreads(t *testing.T) {
 	runs, err := Read(strings.NewReader(text), "tail.txt")
 	if err != nil || len(runs) != 1 || len(runs[0].Problems) != 0 || len(runs[0].Rows) != 1 || runs[0].Aborted {
 		t.Fatalf("Read: %v %+v", err, runs)
+	}
+	got := runs[0].Rows[0]
+	if s := got.Spread; s == nil || s.Rank != 0 || s.N != 1000 || s.Min != 0.01 || s.P50 != 5 || s.P90 != 9 || s.P99 != 9.9 || s.Max != 10 || s.CV != 0.5771 || s.Samples != nil {
+		t.Errorf("read back spread %+v", s)
+	}
+	if got.Extra["tail_p50"] != 5.01 {
+		t.Errorf("read back tail %v", got.Extra)
+	}
+}
+
+// TestReadSpreadsMultiEach checks that under -multi 1 each line of the
+// --percentiles block goes to the row of its group and size, and that a
+// line matching no row is a problem, not a silent loss.
+func TestReadSpreadsMultiEach(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteHeader(RunInfo{Version: "0.1.0", Transport: "shm", MPIVersion: "3.1", Command: []string{"mpbench", "run"}, Benchmarks: []string{"PingPong"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.BeginTable(TableSpec{Benchmark: "PingPong", Format: OutTimeBW, Processes: 2, Groups: 2, Multi: result.MultiEach}); err != nil {
+		t.Fatal(err)
+	}
+	var rows []result.Row
+	for _, bytes := range []int64{0, 4} {
+		for g := range 2 {
+			row := result.NewRow("PingPong", 2, bytes)
+			row.Multi, row.Groups, row.Group, row.Repetitions, row.TMax = result.MultiEach, 2, g, 3, 1
+			row.Spread = result.NewSpread(2*g, []float64{float64(g + 1), float64(bytes + 1), 2})
+			rows = append(rows, row)
+			if err := w.WriteRow(row); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := errors.Join(w.WriteSpreads(rows), w.Close()); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := Read(strings.NewReader(buf.String()), "multi.txt")
+	if err != nil || len(runs) != 1 || len(runs[0].Problems) != 0 || len(runs[0].Rows) != 4 {
+		t.Fatalf("Read: %v %+v\n%s", err, runs, buf.String())
+	}
+	for i, r := range runs[0].Rows {
+		want := rows[i].Spread
+		if s := r.Spread; s == nil || s.Rank != want.Rank || s.N != 3 || s.Min != want.Min || s.Max != want.Max {
+			t.Errorf("row %d (group %d, %d B): spread %+v, want %+v", i, r.Group, r.Bytes, s, want)
+		}
+	}
+	bad := strings.Replace(buf.String(), "#           1            4            2", "#           1            8            2", 1)
+	runs, _ = Read(strings.NewReader(bad), "bad.txt")
+	if len(runs) != 1 || len(runs[0].Problems) != 1 || !strings.Contains(runs[0].Problems[0].Msg, "8 bytes matches no row") {
+		t.Errorf("a line for a size without a row: problems %+v", runs[0].Problems)
 	}
 }
