@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // BootstrapArg is the only argument a rank started through a launch agent
@@ -44,7 +44,8 @@ const exitBadBuild = 2
 // the host and both versions) and the process exits with status 2. From
 // then on standard input is watched: when it ends (the launcher or the
 // agent's connection went away) the process exits with status 1, so no
-// rank outlives its launcher on any host. version is this program's
+// rank outlives its launcher on any host; a stop line on it raises its
+// signal in this process (watchBootstrapPipe). version is this program's
 // version string.
 func BootstrapFromStdin(args []string, version string) []string {
 	if len(args) != 1 || args[0] != BootstrapArg {
@@ -70,12 +71,35 @@ func BootstrapFromStdin(args []string, version string) []string {
 		}
 	}
 	fmt.Fprintln(os.Stderr, startedMarker)
-	go func() {
-		io.Copy(io.Discard, in)
-		fmt.Fprintf(os.Stderr, "mpbench: host %s: the launcher's connection (standard input) closed; exiting\n", b.Host)
-		os.Exit(exitLauncherLost)
-	}()
+	go watchBootstrapPipe(in, b.Host)
 	return b.Args
+}
+
+// watchBootstrapPipe reads what the launcher writes after the bootstrap
+// line: a stop line (stopLine) raises its signal in this process, so the
+// program's own SIGINT/SIGTERM handling ends the run in order; end of
+// input (the launcher or the agent's connection went away) exits with
+// status 1. Other lines are ignored.
+func watchBootstrapPipe(in *bufio.Reader, host string) {
+	for {
+		line, err := in.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mpbench: host %s: the launcher's connection (standard input) closed; exiting\n", host)
+			os.Exit(exitLauncherLost)
+		}
+		var stop stopLine
+		if json.Unmarshal(line, &stop) != nil {
+			continue
+		}
+		for sig := range stopSignals {
+			if signalName(sig) == stop.Signal {
+				syscall.Kill(os.Getpid(), sig)
+			}
+		}
+	}
 }
 
 // buildMismatch returns the one-line refusal when the launcher's build b

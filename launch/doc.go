@@ -30,6 +30,13 @@
 // rank-to-host map (JoinJob, Job.Hosts). Ranks in different network
 // namespaces count as different hosts.
 //
+// A job stopped by the caller (ctx, e.g. Ctrl-C) passes the signal on: a
+// rank on this host gets it in its process group, a rank started through
+// the agent as a stop line on its bootstrap pipe, which it raises in its
+// own process (a signal to the agent would end only ssh, cutting the rank
+// off before it could end its run in order). The agent is killed when the
+// grace period below is over.
+//
 // Every rank runs in its own process group with the parent-death signal set
 // to SIGKILL (Linux), so no rank outlives the launcher. When the job ends
 // the launcher removes any shared-memory segment of the job still in

@@ -117,6 +117,12 @@ func testWorker(mode string) int {
 		if os.Getenv(envIgnoreTerm) != "" {
 			signal.Ignore(syscall.SIGTERM)
 		}
+	case "graceful": // end in order on SIGINT or SIGTERM, naming it
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+		fmt.Fprintf(os.Stderr, "rank %d: stopped by %v\n", rank, <-sigs)
+		ep.Close()
+		return 0
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", envMode, mode)
 		return 2

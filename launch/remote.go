@@ -6,6 +6,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"syscall"
+	"time"
 )
 
 // Ranks on other hosts. A rank whose Spec.Hosts entry is not this host is
@@ -19,7 +21,11 @@ import (
 // stops the rank (SIGTERM, then SIGKILL to the agent's process group), that
 // pipe closes, the agent (ssh) ends its session, the remote rank sees end
 // of file on its standard input and exits; it also exits when its control
-// connection to the rendezvous drops.
+// connection to the rendezvous drops. To stop a job in order (Ctrl-C, a
+// failed rank) the launcher first writes a stop line to that pipe
+// (stopLine), so that the rank ends its run as a rank on the launcher's
+// host does on the same signal, and kills the agent only after the 2 s
+// grace period.
 
 // host returns rank r's host, or "" when the job names no hosts.
 func (s *Spec) host(r int) string {
@@ -131,8 +137,36 @@ func (s *Spec) remoteCommand(r int, env []string, rendezvous, secret string) (*e
 	return cmd, pw, nil
 }
 
+// stopLine is a line the launcher writes to the bootstrap pipe of a rank
+// started through the agent, after the bootstrap line, to stop it: the
+// rank raises Signal ("SIGINT" or "SIGTERM") in its own process, as a
+// signal from the launcher would reach a rank on the launcher's host.
+type stopLine struct {
+	Signal string `json:"signal"`
+}
+
+// stopWrite bounds writing a stop line to an agent that does not read.
+const stopWrite = time.Second
+
+// sendStop writes a stop line asking p to stop with sig; it reports false
+// when p has no bootstrap pipe (a rank on this host) or the line cannot be
+// written (the agent is gone), and the caller signals p's process group.
+func (p *rankProc) sendStop(sig syscall.Signal) bool {
+	p.stdinMu.Lock()
+	defer p.stdinMu.Unlock()
+	if p.stdin == nil {
+		return false
+	}
+	line, _ := json.Marshal(stopLine{Signal: signalName(sig)})
+	p.stdin.SetWriteDeadline(time.Now().Add(stopWrite))
+	_, err := p.stdin.Write(append(line, '\n'))
+	return err == nil
+}
+
 // closeStdin closes the launcher's end of a remote rank's bootstrap pipe.
 func (p *rankProc) closeStdin() {
+	p.stdinMu.Lock()
+	defer p.stdinMu.Unlock()
 	if p.stdin != nil {
 		p.stdin.Close()
 		p.stdin = nil

@@ -2,8 +2,10 @@ package launch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -138,6 +140,48 @@ func TestRemoteRankDies(t *testing.T) {
 	for _, h := range net.Hosts {
 		if p := net.Pids(h); len(p) > 0 {
 			t.Errorf("processes %v left on %s", p, h)
+		}
+	}
+}
+
+// interruptCause is a context cause naming a signal (an Interrupt).
+type interruptCause syscall.Signal
+
+func (c interruptCause) Error() string          { return "interrupted" }
+func (c interruptCause) Signal() syscall.Signal { return syscall.Signal(c) }
+
+// TestRemoteStop: a job stopped by an interrupt passes its signal on to
+// every rank, also to a rank whose agent runs it apart from the agent's
+// process group (as ssh does: a signal to the agent would not reach it),
+// so that each rank ends in order; nothing is left running.
+func TestRemoteStop(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("setsid(1) from util-linux is not installed")
+	}
+	// setsid --wait runs the rank in a session of its own and waits for it.
+	agent, err := ParseAgent("env MPBENCH_TESTHOST={host} setsid --wait")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var stderr syncBuffer
+	ch := startJob(ctx, Spec{NP: 3, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=graceful", envDir + "=" + dir},
+		Hosts: []string{"localhost", "hostA", "hostB"}, Agent: agent, If: "127.0.0.0/8", Timeout: 60 * time.Second, Stderr: &stderr})
+	pids := waitPids(t, dir, 3, ch)
+	cancel(interruptCause(syscall.SIGINT))
+	if err := await(t, ch, 20*time.Second); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run: %v, want context.Canceled", err)
+	}
+	for r, prefix := range []string{"", "[rank 1] ", "[rank 2] "} {
+		if line := fmt.Sprintf("%srank %d: stopped by interrupt\n", prefix, r); !strings.Contains(stderr.String(), line) {
+			t.Errorf("stderr lacks %q:\n%s", line, stderr.String())
+		}
+	}
+	for r, pid := range pids {
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("rank %d (pid %d) still running", r, pid)
+			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 }

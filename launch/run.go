@@ -82,8 +82,11 @@ const outputDrain = time.Second
 // gave one (ReportError). If s.Timeout passes first, it returns an error
 // wrapping ErrTimeout naming the ranks still running and those that cannot
 // progress (stopped, state T; uninterruptible sleep, state D); if ctx ends
-// first, it stops all ranks the same way and
-// returns ctx.Err(). In every case all ranks have been reaped when Run
+// first, it stops all ranks the same way and returns ctx.Err(), except that
+// when ctx's cause is an Interrupt the ranks get its signal (SIGINT after
+// Ctrl-C) instead of SIGTERM. Ranks on other hosts are asked to stop
+// through their bootstrap pipe (remote.go) and get the same 2 s before
+// their agent is killed. In every case all ranks have been reaped when Run
 // returns.
 func Run(ctx context.Context, s Spec) error {
 	if err := s.validate(); err != nil {
@@ -152,6 +155,7 @@ type rankProc struct {
 	pid     int
 	stderr  *stderrCopier
 	pipes   []*os.File // launcher's read ends
+	stdinMu sync.Mutex // guards stdin (closed by reap, written by stopRunning)
 	stdin   *os.File   // launcher's write end of a remote rank's bootstrap pipe, or nil
 	copiers sync.WaitGroup
 	exited  bool
@@ -295,7 +299,7 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 	stop := func() {
 		if !stopping {
 			stopping = true
-			j.signalRunning(syscall.SIGTERM)
+			j.stopRunning(stopSignal(ctx))
 			j.signalRunning(syscall.SIGCONT) // a stopped rank handles its SIGTERM too
 			killC = time.After(termGrace)
 		}
@@ -409,6 +413,41 @@ func (j *job) running() []int {
 	}
 	return rs
 }
+
+// stopRunning asks every rank not yet reaped to stop with sig: a rank on
+// this host gets sig in its process group, a rank started through the
+// launch agent gets a stop line on its bootstrap pipe (remote.go), since a
+// signal would end only the agent (ssh) and cut the rank off before it
+// could end its run in order.
+func (j *job) stopRunning(sig syscall.Signal) {
+	for _, p := range j.procs {
+		if !p.exited && !p.sendStop(sig) {
+			syscall.Kill(-p.pid, sig)
+		}
+	}
+}
+
+// Interrupt is implemented by a context cause that names the signal which
+// stopped the job (e.g. the Ctrl-C the launcher received): Run passes that
+// signal on to the ranks instead of SIGTERM.
+type Interrupt interface {
+	error
+	Signal() syscall.Signal
+}
+
+// stopSignal is the signal ranks are stopped with: the one named by ctx's
+// cause when it is an Interrupt, SIGTERM otherwise (a failed rank, the
+// timeout, a cancelled ctx).
+func stopSignal(ctx context.Context) syscall.Signal {
+	var in Interrupt
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &in) && stopSignals[in.Signal()] {
+		return in.Signal()
+	}
+	return syscall.SIGTERM
+}
+
+// stopSignals are the signals ranks may be stopped with.
+var stopSignals = map[syscall.Signal]bool{syscall.SIGINT: true, syscall.SIGTERM: true}
 
 // signalRunning sends sig to the process group of every rank not yet reaped.
 func (j *job) signalRunning(sig syscall.Signal) {

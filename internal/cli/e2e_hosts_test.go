@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mpbench/mpbench/internal/netnstest"
 	"github.com/mpbench/mpbench/result/rowfile"
@@ -76,6 +78,32 @@ func TestE2EHostsNetns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestE2EHostsInterrupt: SIGTERM to the launcher of a job on two namespace
+// hosts (rank 0 among them, started through the agent) ends every rank in
+// order: rank 0 writes the interrupt into its outputs, keeps the rows
+// measured, and no process is left on any host.
+func TestE2EHostsInterrupt(t *testing.T) {
+	net := netnstest.New(t, 2)
+	jf := filepath.Join(t.TempDir(), "r.jsonl")
+	cmd, out, errb := startUntilRow(t, jf, 60*time.Second, "run", "--hostfile", net.Hostfile(t, 2), "--launch-agent", netnstest.Agent,
+		"--if", net.CIDR, "-npmin", "4", "-iter", "2000", "-iter_policy", "off", "--settle", "0", "--timeout", "120s", "--json", jf, "Sendrecv")
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 30*time.Second); code != ExitTerminated {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, ExitTerminated, errb)
+	}
+	if want := "mpbench: interrupted by SIGTERM; rows measured so far were kept\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb, want)
+	}
+	checkEndedBy(t, out.String(), jf, "SIGTERM")
+	for _, host := range net.Hosts {
+		if p := net.Pids(host); len(p) > 0 {
+			t.Errorf("processes %v left on %s", p, host)
+		}
 	}
 }
 

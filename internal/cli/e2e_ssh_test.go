@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -116,59 +115,33 @@ func TestE2ESSH(t *testing.T) {
 }
 
 // TestE2ESSHInterrupt: Ctrl-C (SIGINT to the launcher) during a job with
-// a rank started over ssh ends the job with status 130 and leaves no rank
-// running on either "host".
+// a rank started over ssh ends the job with status 130, every rank in
+// order: rank 0, on the launcher's host or itself started over ssh, writes
+// the interrupt into its outputs and keeps its rows (a rank cut off by
+// its ssh session ending would fail rank 0's run instead), and no rank is
+// left running on either "host".
 func TestE2ESSHInterrupt(t *testing.T) {
 	agent := sshServer(t)
-	cmd, _, errb := e2eCmd(t, "run", "--host", "localhost,sshnode", "--launch-agent", agent, "--if", "127.0.0.0/8",
-		"-iter", "100000", "-iter_policy", "off", "--settle", "0", "--timeout", "120s", "PingPong")
-	cmd.Stdout = nil
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	seen := make(chan bool, 1)
-	go func() {
-		buf := make([]byte, 4096)
-		var text strings.Builder
-		for {
-			n, err := out.Read(buf)
-			text.Write(buf[:n])
-			if strings.Contains(text.String(), "# Benchmarking PingPong") {
-				seen <- true
-				io.Copy(io.Discard, out)
-				return
+	for _, hosts := range []string{"localhost,sshnode", "sshnode,localhost"} {
+		t.Run(hosts, func(t *testing.T) {
+			jf := filepath.Join(t.TempDir(), "r.jsonl")
+			cmd, out, errb := startUntilRow(t, jf, 90*time.Second, "run", "--host", hosts, "--launch-agent", agent, "--if", "127.0.0.0/8",
+				"-iter", "100000", "-iter_policy", "off", "--settle", "0", "--timeout", "150s", "--json", jf, "Sendrecv")
+			if len(workersOf(mpbenchBin)) == 0 {
+				t.Fatal("no rank started over ssh is running")
 			}
-			if err != nil {
-				seen <- false
-				return
+			cmd.Process.Signal(syscall.SIGINT)
+			if code := waitExit(t, cmd, 30*time.Second); code != ExitInterrupted {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, ExitInterrupted, errb)
 			}
-		}
-	}()
-	select {
-	case ok := <-seen:
-		if !ok {
-			t.Fatalf("job ended before its first benchmark:\n%s", errb)
-		}
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("no benchmark within 60 s:\n%s", errb)
-	}
-	if len(workersOf(mpbenchBin)) == 0 {
-		t.Fatal("no rank started over ssh is running")
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	if code := waitExit(t, cmd, 30*time.Second); code != 130 {
-		t.Errorf("exit %d, want 130; stderr:\n%s", code, errb)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(workersOf(mpbenchBin)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
-	}
-	if w := workersOf(mpbenchBin); len(w) > 0 {
-		t.Errorf("ranks left after Ctrl-C: %v", w)
+			checkEndedBy(t, out.String(), jf, "SIGINT")
+			deadline := time.Now().Add(10 * time.Second)
+			for len(workersOf(mpbenchBin)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if w := workersOf(mpbenchBin); len(w) > 0 {
+				t.Errorf("ranks left after Ctrl-C: %v", w)
+			}
+		})
 	}
 }

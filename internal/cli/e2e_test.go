@@ -252,27 +252,55 @@ func startLongRun(t *testing.T, np int, extra ...string) (*exec.Cmd, *bytes.Buff
 	jf := filepath.Join(t.TempDir(), "long.jsonl")
 	args := append([]string{"run", "-np", strconv.Itoa(np), "-npmin", strconv.Itoa(np), "-msglog", "0:22", "-time", "10",
 		"sendrecv", "--json", jf, "--timeout", "120s"}, extra...)
-	cmd, out, errb := e2eCmd(t, args...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		data, _ := os.ReadFile(jf)
-		if strings.Count(string(data), `"type":"row"`) >= 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no row after 30 s; stderr:\n%s", errb)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	cmd, out, errb := startUntilRow(t, jf, 30*time.Second, args...)
 	kids := childPids(t, cmd.Process.Pid)
 	if len(kids) != np {
 		t.Fatalf("found %d rank processes, want %d", len(kids), np)
 	}
 	return cmd, out, errb, jf, kids
+}
+
+// startUntilRow starts mpbench with args, whose --json file is jf, and
+// waits up to limit until jf holds a measured row. The command is killed
+// when the test ends.
+func startUntilRow(t *testing.T, jf string, limit time.Duration, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd, out, errb := e2eCmd(t, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	deadline := time.Now().Add(limit)
+	for {
+		data, _ := os.ReadFile(jf)
+		if strings.Count(string(data), `"type":"row"`) >= 1 {
+			return cmd, out, errb
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no row after %v; stderr:\n%s", limit, errb)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// checkEndedBy checks that rank 0 itself ended a run interrupted by the
+// signal named sig ("SIGINT"): its IMB text ends with the interrupt's
+// comment and the JSON file jf keeps its rows and ends with an end record
+// naming the signal.
+func checkEndedBy(t *testing.T, stdout, jf, sig string) {
+	t.Helper()
+	msg := "interrupted by " + sig + "; rows measured so far were kept"
+	if !strings.HasSuffix(stdout, "# mpbench: run failed: "+msg+"\n") {
+		t.Errorf("rank 0's output does not end with the interrupt:\n%s", stdout)
+	}
+	checkKeptRows(t, jf)
+	data, _ := os.ReadFile(jf)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if last, want := lines[len(lines)-1], `{"type":"end","status":"failed","error":"`+msg+`"}`; last != want {
+		t.Errorf("last record of %s is %s, want %s", jf, last, want)
+	}
 }
 
 // waitExit waits for cmd with a limit and returns its exit status.

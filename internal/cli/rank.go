@@ -39,7 +39,8 @@ type jobTransport struct {
 // stdout, --json, --csv, progress). start is the job's start time for the
 // headers. After the last benchmark the ranks meet in a barrier, so that no
 // rank tears down its connections while another still uses them. An error
-// names the rank; a cancelled ctx (SIGINT/SIGTERM) gives errInterrupted.
+// names the rank; a run ended after ctx was cancelled (SIGINT/SIGTERM)
+// gives ctx's *interrupted cause, else errInterrupted.
 func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Comm, tr jobTransport, opts bench.Options, start time.Time) error {
 	rank := c.Rank()
 	var out sink.Fanout
@@ -59,13 +60,12 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 	if runErr == nil {
 		runErr = c.Barrier()
 	}
-	if errors.Is(runErr, context.Canceled) {
-		runErr = errInterrupted
-	}
-	if ctx.Err() != nil && (errors.Is(runErr, syscall.EIO) || errors.Is(runErr, syscall.EPIPE)) {
-		// A signal came first: stdout failing because the launcher
-		// relaying it is gone is its consequence, not the run's error.
-		runErr = cancelCause(ctx, runErr)
+	if ctx.Err() != nil && stoppedBySignal(runErr) {
+		// A signal came first: the run stopping at the next size, this
+		// rank closing its communicator after the grace period (closeOnStop),
+		// stdout failing because the launcher relaying it is gone are its
+		// consequences, not the run's error; the end record names the signal.
+		runErr = cancelCause(ctx, errInterrupted)
 	}
 	if out != nil {
 		if ferr := out.Finish(runErr); ferr != nil && runErr == nil {
@@ -81,4 +81,18 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 		return fmt.Errorf("rank %d: %w", rank, runErr)
 	}
 	return runErr
+}
+
+// stoppedBySignal reports whether err is what a run ends with when a
+// signal stops it: cancelled at the next size, pending communication
+// failed by closing the communicator, or standard output gone with the
+// launcher. A peer's failure is not: it is the run's error even when a
+// signal follows it.
+func stoppedBySignal(err error) bool {
+	for _, cause := range []error{context.Canceled, comm.ErrClosed, syscall.EIO, syscall.EPIPE} {
+		if errors.Is(err, cause) {
+			return true
+		}
+	}
+	return false
 }

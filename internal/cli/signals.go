@@ -25,6 +25,10 @@ func (e *interrupted) Error() string {
 // Is makes errors.Is(err, errInterrupted) true.
 func (e *interrupted) Is(target error) bool { return target == errInterrupted }
 
+// Signal is the signal, which makes an *interrupted a launch.Interrupt:
+// the launcher passes it on to the ranks.
+func (e *interrupted) Signal() syscall.Signal { return e.sig }
+
 // status is the exit status 128+signal.
 func (e *interrupted) status() int { return 128 + int(e.sig) }
 

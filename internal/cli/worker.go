@@ -4,11 +4,9 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,7 +65,7 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	start := time.Now()
 	ep, job, err := join(ctx)
@@ -125,23 +123,34 @@ func reportToLauncher(stderr io.Writer, err error) error {
 	return &printedError{err}
 }
 
-// stopGrace is how long a stopped worker lets the benchmark reach its next
+// stopGrace is how long a stopped rank 0 lets the benchmark reach its next
 // message size before it closes the communicator to unblock it; the
-// launcher's SIGKILL comes 2 s after its SIGTERM.
-const stopGrace = time.Second
+// launcher's SIGKILL comes 2 s after its SIGTERM. The other ranks wait
+// peerStopLag longer, so that rank 0 (whose signal may come later, through
+// a launch agent's connection) closes first and sees its own close, which
+// it records as the interrupt, rather than a peer's.
+const (
+	stopGrace   = time.Second
+	peerStopLag = 500 * time.Millisecond
+)
 
 // closeOnStop closes world when ctx is cancelled (SIGINT/SIGTERM) and the
-// run has not ended within stopGrace, so that pending communication fails
-// and rank 0 can still record how the run ended.
+// run has not ended within stopGrace (rank 0) or stopGrace+peerStopLag
+// (other ranks), so that pending communication fails and rank 0 can still
+// record how the run ended.
 func closeOnStop(ctx context.Context, runDone <-chan struct{}, world *comm.World) {
 	select {
 	case <-runDone:
 		return
 	case <-ctx.Done():
 	}
+	grace := stopGrace
+	if world.Rank() != 0 {
+		grace += peerStopLag
+	}
 	select {
 	case <-runDone:
-	case <-time.After(stopGrace):
+	case <-time.After(grace):
 		world.Close()
 	}
 }
