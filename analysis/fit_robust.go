@@ -135,18 +135,32 @@ func robustKeep(x, y []float64, wt Weighting) []bool {
 			break
 		}
 	}
-	// Only isolated points are outliers: sizes next to each other that
-	// all disagree with the line agree with each other, a regime of their
-	// own (a break for FitPiecewise to find), not spikes.
+	// Neighbouring sizes that all disagree with the line may agree with
+	// each other, a regime of their own (a break for FitPiecewise to
+	// find), and are kept. A run inside the sweep too short to be a
+	// segment (fewer than MinSegmentSizes points, with agreeing sizes on
+	// both sides) cannot be a regime: the times return to the line after
+	// it, so it is a cluster of spikes and left out like a single one.
 	order := make([]int, len(x))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return x[order[a]] < x[order[b]] })
-	for j, i := range order {
-		left := j > 0 && rw[order[j-1]] == 0
-		right := j+1 < len(order) && rw[order[j+1]] == 0
-		keep[i] = rw[i] > 0 || left || right
+	for j := 0; j < len(order); {
+		if rw[order[j]] > 0 {
+			j++
+			continue
+		}
+		end := j
+		for end < len(order) && rw[order[end]] == 0 {
+			end++
+		}
+		interior := j > 0 && end < len(order)
+		regime := end-j > 1 && !(interior && end-j < MinSegmentSizes)
+		for _, i := range order[j:end] {
+			keep[i] = regime
+		}
+		j = end
 	}
 	var kx []float64
 	for i := range x {

@@ -164,3 +164,46 @@ func TestNoBreakFromFastZeroRow(t *testing.T) {
 		t.Errorf("seed 003: break at %d B (split %v), want 65536", p.BreakBytes, p.Split)
 	}
 }
+
+// TestFitPiecewiseAdjacentSpikes checks the class "spikes next to each
+// other are not a regime": straight sweeps of 1 B..4 MiB with 3% uniform
+// relative noise (a fixed seed) and two neighbouring sizes 5x or 50x too
+// slow somewhere inside. Before, 14% of such sweeps were split (and 10%
+// without any spike); now no more than 1% may be, and an interior pair is
+// left out of the single line.
+func TestFitPiecewiseAdjacentSpikes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 0))
+	splits, total, kept := 0, 0, 0
+	for _, factor := range []float64{1, 5, 50} {
+		for rep := 0; rep < 10; rep++ {
+			for k := 1; k < 21; k++ {
+				var pts []Point
+				for i := 0; i <= 22; i++ {
+					b := int64(1) << i
+					u := (2 + float64(b)/1000) * (1 + 0.03*(2*rng.Float64()-1))
+					if factor > 1 && (i == k || i == k+1) {
+						u *= factor
+					}
+					pts = append(pts, Point{Bytes: b, Usec: u})
+				}
+				pw, err := FitPiecewise(pts, FitOptions{Weighting: Relative})
+				if err != nil {
+					t.Fatal(err)
+				}
+				total++
+				if pw.Split {
+					splits++
+				}
+				if factor > 1 && len(pw.Single.Outliers) < 2 {
+					kept++
+				}
+			}
+		}
+	}
+	if splits*100 > total {
+		t.Errorf("%d of %d straight sweeps split by noise or a pair of spikes, want at most 1%%", splits, total)
+	}
+	if kept > 0 {
+		t.Errorf("%d sweeps kept an interior pair of spikes in the single line", kept)
+	}
+}
