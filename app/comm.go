@@ -16,9 +16,10 @@ import (
 // Calls that are not part of the measured run (verification, gathering
 // the report) go to Raw and are not counted.
 type Comm struct {
-	c     comm.Comm
-	alg   coll.Algorithms
-	clock *clock
+	c        comm.Comm
+	alg      coll.Algorithms
+	clock    *clock
+	progress func(done, total int64)
 }
 
 // clock accumulates the time inside communication calls of one rank.
@@ -71,6 +72,20 @@ func (c *Comm) Sync() error {
 	return err
 }
 
+// SetProgress makes Progress call f (nil: no reporting). Communicators
+// split from c afterwards report to f too.
+func (c *Comm) SetProgress(f func(done, total int64)) { c.progress = f }
+
+// Progress reports that the calling rank has done done of the total units
+// of its timed part (EP's batches, the block product's steps). An
+// application calls it between units; it costs a nil check when nothing
+// listens, and what listens (the CLI's progress line) must be as cheap.
+func (c *Comm) Progress(done, total int64) {
+	if c.progress != nil {
+		c.progress(done, total)
+	}
+}
+
 // ResetClock sets CommSeconds, CommCalls and WaitSeconds to zero, at the
 // start of a timed part.
 func (c *Comm) ResetClock() { *c.clock = clock{} }
@@ -93,7 +108,7 @@ func (c *Comm) Split(color, key int) (*Comm, error) {
 	if err != nil || s == nil {
 		return nil, err
 	}
-	return &Comm{c: s, alg: c.alg, clock: c.clock}, nil
+	return &Comm{c: s, alg: c.alg, clock: c.clock, progress: c.progress}, nil
 }
 
 // Barrier is MPI_Barrier.

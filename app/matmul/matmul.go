@@ -195,6 +195,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 1, cm)
 		compute += c.Wtime() - t
 		done = hi
+		c.Progress(int64(done), int64(n))
 	}
 	mine := app.RankTimes{Total: c.Wtime() - t0, Compute: compute, Comm: c.CommSeconds(), Wait: c.WaitSeconds()}
 

@@ -87,6 +87,7 @@ func EP(c *app.Comm, cl EPClass) (*app.Report, error) {
 		seed := (epSeed * Pow46(an, k)) & mask46
 		Vranlc(&seed, A, x)
 		sx, sy = gaussianPairs(x, &q, sx, sy)
+		c.Progress(k-first+1, count)
 	}
 	compute := c.Wtime() - t0
 	sums := []float64{sx, sy}

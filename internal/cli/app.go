@@ -193,6 +193,9 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tran
 		defer stopLoad()
 	}
 	ac := app.NewComm(c, alg)
+	if c.Rank() == 0 {
+		ac.SetProgress(progressPrinter(cmd.ErrOrStderr(), time.Now(), progressEvery))
+	}
 	rep, err := body(ac)
 	if err == nil && c.Rank() == 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Transport       = %24s", transport))
@@ -288,3 +291,24 @@ func openResultWriters(jsonPath, csvPath string, meta result.Meta) ([]rowfile.Wr
 // appMPIRank, when non-nil, runs one rank of "mpbench app" in a job started
 // by an MPI launcher; set by app_mpi.go (mpi build tag).
 var appMPIRank func(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) error
+
+// progressEvery is how long a run goes before rank 0 prints its first
+// progress line, and then how often.
+const progressEvery = 10 * time.Second
+
+// progressPrinter returns the app.Comm progress function of rank 0: from
+// every seconds after start on, at most once per every, it writes one line
+// on w, "mpbench: progress: rank 0 at 45% (115 of 256 units), 10 s",
+// so that a long run shows it is alive without touching the report on
+// stdout. It costs a clock read per unit.
+func progressPrinter(w io.Writer, start time.Time, every time.Duration) func(done, total int64) {
+	next := start.Add(every)
+	return func(done, total int64) {
+		now := time.Now()
+		if now.Before(next) || done >= total || total <= 0 {
+			return
+		}
+		next = now.Add(every)
+		fmt.Fprintf(w, "mpbench: progress: rank 0 at %.0f%% (%d of %d units), %.0f s\n", 100*float64(done)/float64(total), done, total, now.Sub(start).Seconds())
+	}
+}

@@ -3,7 +3,9 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -42,5 +44,34 @@ func TestAppRankFailsUnverified(t *testing.T) {
 		if !bytes.Contains(out.Bytes(), []byte(want)) {
 			t.Errorf("verified=%v: output lacks %s:\n%s", verified, want, out.String())
 		}
+	}
+}
+
+// TestProgressPrinter checks the progress line's timing: nothing before
+// the first interval, then at most one line per interval, none for the
+// last unit.
+func TestProgressPrinter(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Now().Add(-25 * time.Millisecond)
+	p := progressPrinter(&out, start, 20*time.Millisecond)
+	p(1, 4) // 25 ms in: prints
+	p(2, 4) // within the next 20 ms: silent
+	if got, want := out.String(), "mpbench: progress: rank 0 at 25% (1 of 4 units), 0 s\n"; got != want {
+		t.Errorf("first lines %q, want %q", got, want)
+	}
+	time.Sleep(25 * time.Millisecond)
+	p(4, 4) // the last unit: the report follows, no line
+	if strings.Count(out.String(), "\n") != 1 {
+		t.Errorf("a line for the last unit: %q", out.String())
+	}
+	p(3, 4)
+	if !strings.HasSuffix(out.String(), "at 75% (3 of 4 units), 0 s\n") {
+		t.Errorf("no second line after the interval: %q", out.String())
+	}
+	quiet := progressPrinter(&out, time.Now(), time.Hour)
+	out.Reset()
+	quiet(1, 2)
+	if out.Len() != 0 {
+		t.Errorf("a line before the first interval: %q", out.String())
 	}
 }
