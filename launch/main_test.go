@@ -109,6 +109,16 @@ func testWorker(mode string) int {
 			fmt.Fprintf(os.Stderr, "rank %d: giving up: boom\n", rank)
 			return 3
 		}
+	case "collateral": // rank 1 reports a lost peer at once; rank 0 is killed 150 ms later
+		if rank == 1 {
+			fmt.Fprintln(os.Stderr, "rank 1: lost rank 0")
+			return 1
+		}
+		if rank == 0 {
+			signal.Ignore(syscall.SIGTERM)
+			time.Sleep(150 * time.Millisecond)
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
 	case "report":
 		fmt.Fprintf(os.Stderr, "rank %d: an ordinary line\n", rank)
 		ReportError(os.Stderr, fmt.Sprintf("problem seen by rank %d\nsecond line", rank))

@@ -79,7 +79,9 @@ const outputDrain = time.Second
 // cannot be started, or stopped for longer than 10 s), the others are sent
 // SIGTERM, then SIGKILL after 2 s, and Run returns a *RankError for the
 // first failing rank, with the rank's own account of the failure when it
-// gave one (ReportError). If s.Timeout passes first, it returns an error
+// gave one (ReportError); a rank killed by a signal the launcher did not
+// send (kill -9, a crash) counts as first before ranks that exited with an
+// error status meanwhile, which may be reporting its loss. If s.Timeout passes first, it returns an error
 // wrapping ErrTimeout naming the ranks still running and those that cannot
 // progress (stopped, state T; uninterruptible sleep, state D); if ctx ends
 // first, it stops all ranks the same way and returns ctx.Err(), except that
@@ -164,8 +166,25 @@ type rankProc struct {
 
 type exitEvent struct {
 	rank int
-	err  error     // nil: exit status 0
-	at   time.Time // when the process ended (before its output was drained)
+	err  error          // nil: exit status 0
+	at   time.Time      // when the process ended (before its output was drained)
+	sig  syscall.Signal // the signal that killed it, 0 if it exited
+	// external: killed by a signal the launcher did not send (set by
+	// supervise when the event arrives).
+	external bool
+}
+
+// outranks reports whether failure ev explains the job's failure better
+// than cur, the failure chosen so far: a rank killed by a signal the
+// launcher did not send (kill -9, the OOM killer, a crash) is a cause,
+// whereas a rank that exits with an error status may be reporting that
+// peer's loss, and the reaper may see the consequence first on a busy
+// host; otherwise the rank that ended first.
+func (ev exitEvent) outranks(cur exitEvent) bool {
+	if ev.external != cur.external {
+		return ev.external
+	}
+	return ev.at.Before(cur.at)
 }
 
 // spawn starts every rank from one goroutine locked to its OS thread, and
@@ -274,10 +293,14 @@ func (j *job) reap(p *rankProc) {
 	for _, f := range p.pipes {
 		f.Close()
 	}
+	var sig syscall.Signal
+	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		sig = ws.Signal()
+	}
 	if err != nil {
 		err = &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg()}}
 	}
-	j.exits <- exitEvent{rank: p.rank, err: err, at: at}
+	j.exits <- exitEvent{rank: p.rank, err: err, at: at, sig: sig}
 }
 
 // supervise waits until every started rank has exited, stopping all of them
@@ -285,9 +308,10 @@ func (j *job) reap(p *rankProc) {
 // job's result.
 func (j *job) supervise(ctx context.Context, startErr error) error {
 	result := startErr
-	var resultAt time.Time // when the failing rank ended
+	var first *exitEvent // the failing rank's exit, when it is the result
 	var (
 		stopping bool
+		killed   bool // the launcher has sent SIGKILL
 		killC    <-chan time.Time
 		timeoutC <-chan time.Time
 		doneC    = ctx.Done()
@@ -319,11 +343,11 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		case ev := <-j.exits:
 			running--
 			j.procs[ev.rank].exited = true
-			// The first rank to end in failure is the cause; its exit event
-			// may arrive after those of ranks that failed because of it
-			// (draining its output takes longer).
-			if ev.err != nil && (result == nil || (!resultAt.IsZero() && ev.at.Before(resultAt))) {
-				result, resultAt = ev.err, ev.at
+			ev.external = ev.sig != 0 && !(stopping && ev.sig == syscall.SIGTERM) && !(killed && ev.sig == syscall.SIGKILL)
+			// The cause's exit event may arrive after those of ranks that
+			// failed because of it (draining its output takes longer).
+			if ev.err != nil && (result == nil || (first != nil && ev.outranks(*first))) {
+				result, first = ev.err, &ev
 				stop()
 			}
 		case <-timeoutC:
@@ -347,7 +371,7 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 			}
 			stop()
 		case <-killC:
-			killC = nil
+			killC, killed = nil, true
 			j.signalRunning(syscall.SIGKILL)
 		case now := <-check.C:
 			if err := j.checkStopped(now); err != nil && result == nil {

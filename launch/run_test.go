@@ -214,6 +214,21 @@ func TestRunKilledRank(t *testing.T) {
 	assertReaped(t, pids)
 }
 
+// TestRunKilledRankOutranksCollateral: a rank that exits with an error
+// status (as a rank reporting a lost peer does) and, within the stopping
+// grace, another killed by a signal the launcher did not send: the killed
+// rank is named, whichever exit the reaper saw first (on a busy host the
+// consequence is often seen before its cause).
+func TestRunKilledRankOutranksCollateral(t *testing.T) {
+	dir := t.TempDir()
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=collateral", envDir + "=" + dir}})
+	err := await(t, ch, 15*time.Second)
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 0 || !strings.Contains(err.Error(), "killed by signal SIGKILL") {
+		t.Fatalf("got %v, want a *RankError for rank 0 killed by SIGKILL", err)
+	}
+}
+
 func TestRunCancel(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())

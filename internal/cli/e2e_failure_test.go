@@ -53,6 +53,7 @@ func TestE2ESignals(t *testing.T) {
 		}
 		checkGone(t, kids)
 		checkKeptRows(t, jf)
+		checkEndRecord(t, jf, strings.TrimPrefix(strings.TrimSpace(tc.line), "mpbench: "))
 	}
 }
 

@@ -342,6 +342,19 @@ func checkKeptRows(t *testing.T, path string) {
 	}
 }
 
+// checkEndRecord verifies that the JSON file ends with a failed end record
+// whose error starts with want: the launcher's account of the failure, not
+// what rank 0 saw of it (a peer gone, a closed world).
+func checkEndRecord(t *testing.T, path, want string) {
+	t.Helper()
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	prefix := `{"type":"end","status":"failed","error":` + strconv.Quote(want)
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, prefix[:len(prefix)-1]) {
+		t.Errorf("last record of %s is %s, want one starting %s", path, last, prefix[:len(prefix)-1])
+	}
+}
+
 // TestE2EKilledRank kills one rank of a running job, over each transport:
 // mpbench must exit non-zero within seconds, name the rank, leave no
 // process and no shared-memory segment behind and keep the rows already
@@ -412,6 +425,7 @@ func testE2EKilledRank(t *testing.T, tr e2eTransport) {
 	}
 	checkGone(t, kids)
 	checkKeptRows(t, jf)
+	checkEndRecord(t, jf, "run failed: launch: rank 1: killed by signal SIGKILL")
 	for _, name := range newSegments(before) {
 		t.Errorf("shared-memory segment %s left behind", name)
 	}

@@ -132,7 +132,7 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hostOpts.iface})
 	err = jobError(ctx, err, progress)
 	if err != nil {
-		closeResultFiles(f, err)
+		endResultFiles(f, hp.hosts, err)
 	}
 	return err
 }

@@ -181,7 +181,9 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	if err != nil {
 		return nil, nil, err
 	}
-	out := sink.Fanout{text}
+	// The result files come before the text: a row printed on stdout is
+	// already in them when rank 0 is killed right after printing it.
+	var out sink.Fanout
 	var closers []io.Closer
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: opts.MByte, Date: start.Format(time.RFC3339Nano),
@@ -227,6 +229,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 		}
 		out = append(out, ns)
 	}
+	out = append(out, text)
 	if path := f.run.imb.dumpfile; path != "" {
 		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {

@@ -18,20 +18,38 @@ import (
 // be read are left alone (nil error); an error is returned only when the
 // end record cannot be appended. The caller makes sure nothing else writes
 // the file meanwhile.
-func Seal(path string, csv bool, runErr error) error {
+func Seal(path string, csv bool, runErr error) error { return seal(path, csv, runErr, false) }
+
+// Reseal is Seal for the launcher of a failed job, which knows the job's
+// cause best: an end record the file already ends with is replaced by the
+// failed one with runErr. The rank that wrote the file ends it with its own
+// account, which names what that rank saw (a peer gone, a closed world, an
+// interrupt without the signal) rather than the cause (the rank that was
+// killed first, and by which signal); after Reseal the file's end record
+// is the line the launcher printed. Empty and unreadable files are left
+// alone, as by Seal.
+func Reseal(path string, csv bool, runErr error) error { return seal(path, csv, runErr, true) }
+
+func seal(path string, csv bool, runErr error, replace bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil || len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
-	if hasEndRecord(b, csv) {
-		return nil
+	if end := endRecordAt(b, csv); end >= 0 {
+		if !replace {
+			return nil
+		}
+		if err := os.Truncate(path, int64(end)); err != nil {
+			return err
+		}
+		b = b[:end]
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if b[len(b)-1] != '\n' { // a record cut short by the kill
+	if len(b) > 0 && b[len(b)-1] != '\n' { // a record cut short by the kill
 		if _, err := io.WriteString(f, "\n"); err != nil {
 			return err
 		}
@@ -43,13 +61,18 @@ func Seal(path string, csv bool, runErr error) error {
 	return w.WriteEnd(runErr)
 }
 
-// hasEndRecord reports whether the last complete line of a result file is
-// an end record.
-func hasEndRecord(b []byte, csv bool) bool {
-	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
-	last := bytes.TrimSpace(lines[len(lines)-1])
+// endRecordAt returns the offset of the last line of a result file when
+// that line is an end record, else -1.
+func endRecordAt(b []byte, csv bool) int {
+	body := bytes.TrimRight(b, "\n")
+	start := bytes.LastIndexByte(body, '\n') + 1
+	last := bytes.TrimSpace(body[start:])
+	prefix := []byte(`{"type":"end"`)
 	if csv {
-		return bytes.HasPrefix(last, []byte("# end="))
+		prefix = []byte("# end=")
 	}
-	return bytes.HasPrefix(last, []byte(`{"type":"end"`))
+	if bytes.HasPrefix(last, prefix) {
+		return start
+	}
+	return -1
 }
