@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Sizes returns the message sizes of a run in bytes, in order: the -msglen
@@ -142,7 +143,7 @@ func ProcessCounts(npmin, np int) ([]int, error) {
 // "b" (meaning 0:b) into its exponents, with 0 <= a <= b <= MaxMsgLog.
 func ParseMsgLog(s string) (lo, hi int, err error) {
 	bad := func() (int, int, error) {
-		return 0, 0, fmt.Errorf("-msglog %s: expected -msglog a:b with integers 0 <= a <= b <= %d", s, MaxMsgLog)
+		return 0, 0, fmt.Errorf("-msglog %s: expected -msglog a:b with integers 0 <= a <= b <= %d", shown(s), MaxMsgLog)
 	}
 	a, b, found := strings.Cut(strings.TrimSpace(s), ":")
 	if !found {
@@ -193,7 +194,7 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 // in bytes. It returns the cache size and line in bytes.
 func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 	bad := func() (int64, int, error) {
-		return 0, 0, fmt.Errorf("-off_cache %s: expected -off_cache -1 or -off_cache MiB[,line_bytes] with MiB > 0", s)
+		return 0, 0, fmt.Errorf("-off_cache %s: expected -off_cache -1 or -off_cache MiB[,line_bytes] with MiB > 0", shown(s))
 	}
 	size, ls, hasLine := strings.Cut(strings.TrimSpace(s), ",")
 	mib, err := strconv.ParseFloat(strings.TrimSpace(size), 64)
@@ -209,7 +210,7 @@ func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 	if mib == -1 {
 		return -1, line, nil
 	}
-	if mib <= 0 || mib > 1<<20 {
+	if mib <= 0 || mib > 1<<20 || int64(mib*(1<<20)) < 1 {
 		return bad()
 	}
 	return int64(mib * (1 << 20)), line, nil
@@ -229,8 +230,18 @@ func FormatMem(bytes int64) string {
 // readings, so that it never refuses a size IMB would accept.
 func ParseMem(s string) (int64, error) {
 	gb, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(gb > 0) || gb > 1<<20 {
-		return 0, fmt.Errorf("-mem %s: expected -mem GB with a number of GB > 0", s)
+	if err != nil || !(gb > 0) || gb > 1<<20 || int64(gb*(1<<30)) < 1 {
+		return 0, fmt.Errorf("-mem %s: expected -mem GB with a number of GB > 0", shown(s))
 	}
 	return int64(gb * (1 << 30)), nil
+}
+
+// shown is an option value as an error message prints it: as given, or
+// quoted when it holds a line break or another control character, so that
+// the message stays one line.
+func shown(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Host is one entry of a host list: a host name (or address) and the number
@@ -17,9 +19,12 @@ type Host struct {
 	// IPv4 or IPv6 address, or, with a --launch-agent template such as
 	// "ip netns exec {host}", whatever the template expects.
 	Name string
-	// Slots is the number of ranks the host takes, >= 1.
+	// Slots is the number of ranks the host takes, 1..MaxSlots.
 	Slots int
 }
+
+// MaxSlots is the largest number of slots a host list may give one host.
+const MaxSlots = 1 << 20
 
 // ParseHostfile reads a hostfile in Open MPI's syntax ("node1 slots=4",
 // optionally "max_slots=N", which is accepted and ignored) or MPICH's
@@ -46,7 +51,7 @@ func ParseHostfile(r io.Reader, name string) ([]Host, error) {
 			switch k {
 			case "slots", "cpu", "cpus":
 				s, err := strconv.Atoi(v)
-				if err != nil || s < 1 {
+				if err != nil || s < 1 || s > MaxSlots {
 					return nil, fmt.Errorf("%s:%d: %q: want slots=N with N >= 1", name, n, f)
 				}
 				h.Slots = s
@@ -55,7 +60,9 @@ func ParseHostfile(r io.Reader, name string) ([]Host, error) {
 				return nil, fmt.Errorf("%s:%d: %q: unknown field; want \"host slots=N\" (Open MPI) or \"host:N\" (MPICH)", name, n, f)
 			}
 		}
-		hosts = addHost(hosts, h)
+		if hosts, err = addHost(hosts, h); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -89,7 +96,9 @@ func ParseHostList(s string) ([]Host, error) {
 		if err != nil {
 			return nil, fmt.Errorf("host list %q: %v", s, err)
 		}
-		hosts = addHost(hosts, h)
+		if hosts, err = addHost(hosts, h); err != nil {
+			return nil, fmt.Errorf("host list %q: %v", s, err)
+		}
 	}
 	return hosts, nil
 }
@@ -117,26 +126,48 @@ func parseHostWord(w string) (Host, error) {
 	}
 	if count != "" {
 		s, err := strconv.Atoi(count)
-		if err != nil || s < 1 {
-			return h, fmt.Errorf("%q: want host:N with N >= 1 slots", w)
+		if err != nil || s < 1 || s > MaxSlots {
+			return h, fmt.Errorf("%q: want host:N with 1 <= N <= %d slots", w, MaxSlots)
 		}
 		h.Slots = s
 	}
 	if h.Name == "" {
 		return h, fmt.Errorf("%q: empty host name", w)
 	}
+	if strings.HasPrefix(h.Name, "-") {
+		// ssh, the default launch agent, would read it as an option
+		// (-oProxyCommand=... runs a command on this host).
+		return h, fmt.Errorf("%q: a host name cannot start with '-'", w)
+	}
+	if i := strings.IndexFunc(h.Name, badHostRune); i >= 0 {
+		return h, fmt.Errorf("%q: a host name cannot hold %q", w, []rune(h.Name[i:])[0])
+	}
+	if addr, _, _ := strings.Cut(h.Name, "%"); strings.Contains(h.Name, ":") && net.ParseIP(addr) == nil {
+		return h, fmt.Errorf("%q: want host:N, or an IPv6 address as fd00::2 or [fd00::2]:N", w)
+	}
 	return h, nil
 }
 
-// addHost appends h, or adds its slots to an earlier entry of the same name.
-func addHost(hosts []Host, h Host) []Host {
+// badHostRune reports the characters a host name cannot hold: blanks and
+// control characters, and those of the host list syntaxes (",", "#", "=",
+// brackets).
+func badHostRune(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(",#=[]", r) || r == utf8.RuneError
+}
+
+// addHost appends h, or adds its slots to an earlier entry of the same
+// name; a host's slots stay at most MaxSlots.
+func addHost(hosts []Host, h Host) ([]Host, error) {
 	for i := range hosts {
 		if hosts[i].Name == h.Name {
+			if hosts[i].Slots+h.Slots > MaxSlots {
+				return nil, fmt.Errorf("host %s: more than %d slots", h.Name, MaxSlots)
+			}
 			hosts[i].Slots += h.Slots
-			return hosts
+			return hosts, nil
 		}
 	}
-	return append(hosts, h)
+	return append(hosts, h), nil
 }
 
 // Slots is the total number of slots of hosts.

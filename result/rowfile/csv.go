@@ -32,11 +32,22 @@ type CSVWriter struct {
 // followed by Flush when w has one.
 func NewCSVWriter(w io.Writer) *CSVWriter { return &CSVWriter{w: w} }
 
-// csvLine encodes one CSV record with encoding/csv (quoting as needed).
+// csvLine encodes one CSV record with encoding/csv (quoting as needed). A
+// first field starting with '#' is quoted too, so that the line is not
+// read back as a comment.
 func csvLine(fields []string) []byte {
 	var b strings.Builder
+	rest := fields
+	if len(fields) > 0 && strings.HasPrefix(fields[0], "#") {
+		b.WriteString(`"` + strings.ReplaceAll(fields[0], `"`, `""`) + `"`)
+		if rest = fields[1:]; len(rest) == 0 {
+			b.WriteString("\n")
+			return []byte(b.String())
+		}
+		b.WriteString(",")
+	}
 	cw := csv.NewWriter(&b)
-	_ = cw.Write(fields) // writes to a strings.Builder cannot fail
+	_ = cw.Write(rest) // writes to a strings.Builder cannot fail
 	cw.Flush()
 	return []byte(b.String())
 }
@@ -49,9 +60,28 @@ func csvFloat(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// oneLine removes line breaks from a comment value.
+// oneLine removes line breaks from a comment value or a text cell.
 func oneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// metaKey is an option or info name as a comment line can carry it: on one
+// line, with '=' (which ends the name) replaced by '_'.
+func metaKey(k string) string {
+	return strings.ReplaceAll(oneLine(k), "=", "_")
+}
+
+// parseMByte reads the mbyte meta value: empty or 0 (unknown), or a
+// finite number of bytes > 0.
+func parseMByte(v string) (float64, error) {
+	if strings.TrimSpace(v) == "" {
+		return 0, nil
+	}
+	m, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(m) || math.IsInf(m, 0) || m < 0 {
+		return 0, fmt.Errorf("mbyte %q is not a number of bytes (1000000 or 1048576)", v)
+	}
+	return m, nil
 }
 
 // WriteMeta writes the meta comment lines and the header line.
@@ -76,7 +106,7 @@ func (w *CSVWriter) WriteMeta(m result.Meta) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			kv(sec.prefix+k, sec.m[k])
+			kv(sec.prefix+metaKey(k), sec.m[k])
 		}
 	}
 	b.Write(csvLine(CSVColumns))
@@ -108,9 +138,9 @@ func (w *CSVWriter) WriteRow(r result.Row) error {
 			csvFloat(s.Max), csvFloat(s.CV)}
 	}
 	line := csvLine(append([]string{
-		r.Benchmark, i(r.Processes), i(r.Multi), i(r.Groups), i(r.Group), d(r.Bytes), d(r.Repetitions),
+		oneLine(r.Benchmark), i(r.Processes), i(r.Multi), i(r.Groups), i(r.Group), d(r.Bytes), d(r.Repetitions),
 		csvFloat(r.TMin), csvFloat(r.TMax), csvFloat(r.TAvg), csvFloat(r.MBps), csvFloat(r.MsgRate),
-		csvFloat(r.Defects), r.Algorithm, extra,
+		csvFloat(r.Defects), oneLine(r.Algorithm), extra,
 	}, spread...))
 	if err := flushWrite(w.w, line); err != nil {
 		return fmt.Errorf("csv: write: %w", err)
@@ -158,8 +188,8 @@ func csvRow(cols map[string]int, f []string) (result.Row, error) {
 			return math.NaN()
 		}
 		v, e := strconv.ParseFloat(s, 64)
-		if e != nil {
-			err = fmt.Errorf("column %s: %q is not a number", name, s)
+		if e != nil || math.IsInf(v, 0) {
+			err = fmt.Errorf("column %s: %q is not a finite number", name, s)
 		}
 		return v
 	}
@@ -242,7 +272,10 @@ func ReadCSV(r io.Reader, name string) ([]result.Run, error) {
 			case k == "version":
 				m.Version = v
 			case k == "mbyte":
-				m.MByte, _ = strconv.ParseFloat(v, 64)
+				var err error
+				if m.MByte, err = parseMByte(v); err != nil {
+					problem(err.Error())
+				}
 			case k == "date":
 				m.Date = v
 			case k == "host":

@@ -60,8 +60,10 @@
 // spread_cv (all empty for a row without one). Absent numbers are empty
 // cells; extra is a JSON object or empty. A
 // complete run ends with the comment line "# end=ok", a failed one with
-// "# end=failed: <error>". Values in comment lines have line breaks
-// replaced by spaces. A "# format=mpbench-csv" line starts a new run.
+// "# end=failed: <error>". Values in comment lines, and the benchmark and
+// algorithm cells, have line breaks replaced by spaces; an option or info
+// name has '=' replaced by '_'. A benchmark name starting with '#' is
+// quoted. A "# format=mpbench-csv" line starts a new run.
 package rowfile
 
 import "github.com/mpbench/mpbench/result"

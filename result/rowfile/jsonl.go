@@ -231,6 +231,10 @@ func ReadJSONL(r io.Reader, name string) ([]result.Run, error) {
 			}, Problems: pending}
 			pending = nil
 			ended = false
+			if m.MByte < 0 {
+				cur.Meta.MByte = 0
+				problem(fmt.Sprintf("mbyte %v is not a number of bytes (1000000 or 1048576)", m.MByte))
+			}
 		case "row":
 			var j jsonRow
 			if err := json.Unmarshal(b, &j); err != nil {
@@ -239,6 +243,10 @@ func ReadJSONL(r io.Reader, name string) ([]result.Run, error) {
 			}
 			if cur == nil {
 				problem("row before the meta record")
+				continue
+			}
+			if j.Benchmark == "" {
+				problem("row without a benchmark name")
 				continue
 			}
 			row := rowFromJSON(j)
@@ -253,7 +261,7 @@ func ReadJSONL(r io.Reader, name string) ([]result.Run, error) {
 			ended = true
 			if e.Status != "ok" {
 				cur.Aborted = true
-				problem(fmt.Sprintf("run %s: %s", e.Status, e.Error))
+				problem(oneLine(fmt.Sprintf("run %s: %s", e.Status, e.Error)))
 			}
 		default:
 			problem(fmt.Sprintf("unknown record type %q", head.Type))

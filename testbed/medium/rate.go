@@ -8,7 +8,8 @@ import (
 
 // ParseRate reads a rate as tc writes it: a number with the unit bit,
 // kbit, mbit or gbit (powers of 1000; "bps" suffixes are refused because
-// tc reads them as bytes per second). "100mbit" is 1e8 bit/s.
+// tc reads them as bytes per second). "100mbit" is 1e8 bit/s. Rates
+// outside 1 bit/s .. MaxRate are refused.
 func ParseRate(s string) (float64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	units := []struct {
@@ -18,14 +19,17 @@ func ParseRate(s string) (float64, error) {
 	for _, u := range units {
 		if num, ok := strings.CutSuffix(t, u.suffix); ok {
 			v, err := strconv.ParseFloat(num, 64)
-			if err != nil || !(v > 0) {
+			if err != nil || !(v*u.mult >= 1 && v*u.mult <= MaxRate) {
 				break
 			}
 			return v * u.mult, nil
 		}
 	}
-	return 0, fmt.Errorf("rate %q: write a number and a unit, e.g. 100mbit, 10mbit, 54mbit, 1gbit", s)
+	return 0, fmt.Errorf("rate %q: write a number and a unit, e.g. 100mbit, 10mbit, 54mbit, 1gbit, from 1bit to 1000gbit", s)
 }
+
+// MaxRate is the largest rate ParseRate accepts, in bit/s (1000gbit).
+const MaxRate = 1e12
 
 // FormatRate writes a rate in bit/s with the largest unit that keeps it
 // readable: 1e8 is "100mbit".
