@@ -284,3 +284,40 @@ func TestE2ETestbedStudyShort(t *testing.T) {
 		t.Errorf("namespaces left after the study:\n%s", ns)
 	}
 }
+
+// TestE2ETestbedTune runs mpbench tune across a 3-node testbed: every
+// measuring job must run one rank per node (its JSON meta maps the ranks
+// to three hosts) and the rules file must be written.
+func TestE2ETestbedTune(t *testing.T) {
+	needTestbed(t)
+	dir := t.TempDir()
+	cmd, out, errb := e2eCmd(t, "testbed", "tune", "--net", "switch", "--nodes", "3", "--rate", "100mbit", "--",
+		"--colls", "barrier", "-npmin", "3", "--rounds", "2", "--iter", "20,20", "--time", "0.05", "-o", dir)
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("testbed tune: %v\n%s%s", err, out, errb)
+	}
+	for _, f := range []string{"mpbench.rules", "decisions.json", "points.json"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(errb.String(), "3 procs, barrier=tree") || !strings.Contains(out.String(), "barrier") {
+		t.Errorf("the tree barrier was not measured at 3 processes:\n%s%s", out, errb)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "tune.json"))
+	var m struct {
+		RankHosts string `json:"rank_hosts"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("tune.json: %v", err)
+	}
+	if hosts := strings.Split(m.RankHosts, ","); len(hosts) != 3 || hosts[0] == hosts[1] || hosts[1] == hosts[2] || hosts[0] == hosts[2] {
+		t.Errorf("rank_hosts %q: want the 3 ranks on 3 nodes", m.RankHosts)
+	}
+	if rules, _ := os.ReadFile(filepath.Join(dir, "mpbench.rules")); !strings.Contains(string(rules), "Measured on 3 hosts: ") {
+		t.Errorf("the rules file does not name the 3 hosts:\n%s", rules)
+	}
+	if cmd, _, errb := e2eCmd(t, "tune", "--transport", "mpi", "--hostfile", "x", "-o", dir); exitCode(cmd.Run()) != ExitUsage || !strings.Contains(errb.String(), "the MPI library's launcher places them") {
+		t.Errorf("tune --transport mpi --hostfile: want exit 2 and one line, got %q", errb)
+	}
+}

@@ -85,5 +85,20 @@ func (h *hostFlags) plan(f *runFlags, fs *pflag.FlagSet) (hostPlan, error) {
 	return p, nil
 }
 
+// runArgs returns the options of h that were given, as "mpbench run"
+// arguments, for commands (tune) that start run jobs on the same hosts.
+func (h *hostFlags) runArgs() []string {
+	var a []string
+	for _, o := range []struct{ name, v, def string }{
+		{"--hostfile", h.hostfile, ""}, {"--host", h.hosts, ""}, {"--map-by", h.mapBy, launch.MapBySlot},
+		{"--launch-agent", h.agent, ""}, {"--if", h.iface, ""},
+	} {
+		if o.v != o.def {
+			a = append(a, o.name, o.v)
+		}
+	}
+	return a
+}
+
 // multiHost reports whether --hostfile or --host was given.
 func (f *runFlags) multiHost() bool { return f.hostOpts.hostfile != "" || f.hostOpts.hosts != "" }

@@ -26,7 +26,7 @@ its own hostname and address (10.77.0.K), joined by an emulated switch, hub or
 802.11g wifi network, and runs commands on them. Needs root (CAP_NET_ADMIN).`,
 	}
 	cmd.AddCommand(newTestbedUpCmd(), newTestbedStatusCmd(), newTestbedExecCmd(), newTestbedDownCmd(),
-		newTestbedForwardCmd(), newTestbedCheckCmd(), newTestbedRunCmd(), newTestbedStudyCmd())
+		newTestbedForwardCmd(), newTestbedCheckCmd(), newTestbedRunCmd(), newTestbedTuneCmd(), newTestbedStudyCmd())
 	return cmd
 }
 

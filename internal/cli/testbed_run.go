@@ -58,6 +58,39 @@ this process is killed.`,
 	return cmd
 }
 
+func newTestbedTuneCmd() *cobra.Command {
+	var f testbedFlags
+	var np int
+	cmd := &cobra.Command{
+		Use:   "tune [--np N] [--net switch|hub|wifi ...] -- <mpbench tune arguments>",
+		Short: "Run mpbench tune across the testbed's nodes: collective rules for the emulated network",
+		Long: `mpbench testbed tune runs "mpbench tune" on mpbench's own runtime with one rank
+per node of a testbed, every measuring job talking TCP over the emulated network,
+so the rules it writes (-o DIR) are those of that network: compare a switch's
+with a hub's. --np (default: every node) is the largest process count, as
+tune's own --np; testbed and build options as for mpbench testbed run.`,
+		Example: `  mpbench testbed tune --net switch --nodes 4 --rate 100mbit -- --colls bcast -msglog 10:20 -npmin 4 -o tune-switch
+  mpbench testbed tune --net hub --nodes 4 --rate 100mbit -- --colls bcast -msglog 10:20 -npmin 4 -o tune-hub`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, cleanup, err := runTestbed(cmd, &f)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			if !cmd.Flags().Changed("np") {
+				np = st.Nodes
+			}
+			if np < 2 || np > st.Nodes {
+				return usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
+			}
+			return onTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, "tune", np, args)
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().IntVar(&np, "np", 0, "largest process count, one rank per node (default: every node)")
+	return cmd
+}
+
 // runTestbed returns the testbed to run on: a new one owned by this
 // process when --net was given (cleanup removes it), else the one up.
 func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), error) {
@@ -86,6 +119,14 @@ func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), err
 // runOnTestbed runs mpbench run with args on np nodes of st and returns
 // its outcome; SIGINT and SIGTERM are passed on to it.
 func runOnTestbed(stdout, stderr io.Writer, st testbed.State, np int, args []string) error {
+	return onTestbed(stdout, stderr, st, "run", np, args)
+}
+
+// onTestbed runs "mpbench sub" (run or tune) on node 1 of st with the
+// testbed's hostfile, launch agent and network, one rank per node, -np np
+// before args (so args may override it), and maps its exit as
+// runOnTestbed does.
+func onTestbed(stdout, stderr io.Writer, st testbed.State, sub string, np int, args []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -93,7 +134,7 @@ func runOnTestbed(stdout, stderr io.Writer, st testbed.State, np int, args []str
 	hostfile := testbed.HostfilePath(st.Name)
 	agent := fmt.Sprintf("'%s' testbed exec --name %s --node {host} --", self, st.Name)
 	argv := append([]string{"testbed", "exec", "--name", st.Name, "--node", "1", "--",
-		self, "run", "--hostfile", hostfile, "--launch-agent", agent, "--if", testbed.CIDR, "--map-by", "node",
+		self, sub, "--hostfile", hostfile, "--launch-agent", agent, "--if", testbed.CIDR, "--map-by", "node",
 		"-np", strconv.Itoa(np)}, args...)
 	c := exec.Command(self, argv...)
 	c.Stdout, c.Stderr = stdout, stderr
@@ -120,9 +161,9 @@ func runOnTestbed(stdout, stderr io.Writer, st testbed.State, np int, args []str
 			case got == syscall.SIGTERM:
 				return &interrupted{sig: syscall.SIGTERM}
 			case errors.As(err, &ee) && ee.ExitCode() == ExitUsage:
-				return &printedError{err: usageErrorf("mpbench run on testbed %s: bad input", st.Name)}
+				return &printedError{err: usageErrorf("mpbench %s on testbed %s: bad input", sub, st.Name)}
 			case errors.As(err, &ee):
-				return &printedError{err: fmt.Errorf("mpbench run on testbed %s exited with status %d", st.Name, ee.ExitCode())}
+				return &printedError{err: fmt.Errorf("mpbench %s on testbed %s exited with status %d", sub, st.Name, ee.ExitCode())}
 			}
 			return err
 		}

@@ -27,6 +27,7 @@ type tuneFlags struct {
 	transport string
 	out       string
 	verify    string
+	hosts     hostFlags // passed on to every measuring job (mpbench's runtime only)
 }
 
 // defaultTuneColls are the collectives "mpbench tune" measures by default:
@@ -84,12 +85,19 @@ A job forcing several collectives that fails is re-run collective by
 collective; a configuration that fails on its own (e.g. MPICH's smp
 algorithms on one node) is left out and named at the end.
 
+On mpbench's runtime, --hostfile, --host, --map-by, --launch-agent and --if
+place every measuring job's ranks as they do for 'mpbench run', so the rules
+are measured across the cluster's network ('mpbench testbed tune' does this
+on an emulated network). On an MPI library the library's launcher places
+the ranks.
+
 Exit status: 0 success, 1 a job of the default failed or the tuned
 configuration is slower somewhere, 2 bad input (an unknown collective,
 missing library controls), 130/143 interrupted.`,
 		Example: `  mpbench tune -np 4 -o tuned
   mpbench tune -np 4 -npmin 4 --colls bcast,allreduce -msglog 0:16 -o tuned
   mpbench tune --verify tuned
+  mpbench tune --hostfile nodes --map-by node -np 8 -npmin 8 -o tuned-cluster
   mpbench-mpi tune --transport mpi -np 4 -o tuned-ompi`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -114,6 +122,7 @@ missing library controls), 130/143 interrupted.`,
 	fs.StringVar(&f.transport, "transport", "auto", transportHelp(true))
 	fs.StringVarP(&f.out, "output", "o", "", "directory for the tuning files and the measurements (created if missing)")
 	fs.StringVar(&f.verify, "verify", "", "check the tuning in DIR (written by mpbench tune) against the default instead of tuning")
+	addHostFlags(fs, &f.hosts)
 	return cmd
 }
 

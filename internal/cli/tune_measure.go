@@ -75,6 +75,7 @@ type tuneRunner struct {
 	sizes     string // IMB -msglen file
 	iter      string
 	time      float64
+	hostArgs  []string     // --hostfile ... of every job (hostFlags.runArgs)
 	tmp       string       // JSON Lines file each job writes
 	meta      *result.Meta // of the first job that ran, for file headers
 	stderr    string       // what the last job printed on stderr
@@ -91,6 +92,7 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 	argv := []string{"run", "-np", itoa(job.np), "-npmin", itoa(job.np), "-msglen", r.sizes,
 		"-iter", r.iter, "-time", fmt.Sprint(r.time), "--quiet", "--json", r.tmp,
 		"--transport", r.transport, "--timeout", jobTimeout.String()}
+	argv = append(argv, r.hostArgs...)
 	argv = append(argv, job.args...)
 	for _, c := range job.colls {
 		argv = append(argv, tuneBench[c])
@@ -265,6 +267,7 @@ type tuneManifest struct {
 	Time      float64  `json:"time"`
 	RulesFile string   `json:"rules_file"`
 	Host      string   `json:"host"`
+	RankHosts string   `json:"rank_hosts,omitempty"` // host of each rank of the first job, comma-separated (several hosts: --hostfile)
 	Date      string   `json:"date"`
 	Command   string   `json:"command"`
 	Header    []string `json:"header"`

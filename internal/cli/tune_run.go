@@ -6,18 +6,23 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/tune"
 )
 
 // tuneLibraryFor returns the runtime --transport selects: mpbench's own,
 // or the linked MPI library (usage errors when this binary has none or the
 // library's controls are missing).
-func tuneLibraryFor(transport string) (tuneLibrary, error) {
+func tuneLibraryFor(transport string, h *hostFlags) (tuneLibrary, error) {
+	if a := h.runArgs(); len(a) > 0 && transport == "mpi" {
+		return nil, usageErrorf("%s places mpbench's own ranks; with --transport mpi the MPI library's launcher places them (give it the hosts, e.g. through its hostfile)", a[0])
+	}
 	switch transport {
 	case "auto", "shm", "tcp":
 		return nativeLibrary{transport: transport}, nil
@@ -44,7 +49,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	lib, err := tuneLibraryFor(f.transport)
+	lib, err := tuneLibraryFor(f.transport, &f.hosts)
 	if err != nil {
 		return err
 	}
@@ -59,7 +64,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	r := &tuneRunner{exe: exe, transport: f.transport, sizes: sizes, iter: p.iter, time: p.time,
-		tmp: filepath.Join(p.dir, ".job.jsonl")}
+		tmp: filepath.Join(p.dir, ".job.jsonl"), hostArgs: f.hosts.runArgs()}
 	defer os.Remove(r.tmp)
 	var jobs []tuneJob
 	for round := 0; round < p.rounds; round++ {
@@ -112,14 +117,14 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	}
 	cpu, cores := r.meta.Info["cpu"], r.meta.Info["cores"]
 	date := start.UTC().Format(time.RFC3339)
-	header := tuneHeader(lib, p, r.meta.Host, cpu, cores, date, inv.commandLine())
+	header := tuneHeader(lib, p, measuredOn(*r.meta), cpu, cores, date, inv.commandLine())
 	rules := filepath.Join(p.dir, lib.rulesFile())
 	if err := lib.write(rules, header, tables); err != nil {
 		return err
 	}
 	m := tuneManifest{Runtime: lib.describe(), Transport: f.transport, Colls: p.colls, Procs: p.procs, Sizes: p.sizes,
 		Segments: p.segments, Rounds: p.rounds, MinGain: p.minGain, Iter: p.iter, Time: p.time, RulesFile: lib.rulesFile(),
-		Host: r.meta.Host, Date: date, Command: inv.commandLine(), Header: header}
+		Host: r.meta.Host, RankHosts: r.meta.Info["rank_hosts"], Date: date, Command: inv.commandLine(), Header: header}
 	if err := writeTuneJSON(p.dir, "tune.json", m); err != nil {
 		return err
 	}
@@ -159,4 +164,20 @@ func readTuneManifest(dir string) (tuneManifest, error) {
 		return m, usageErrorf("--verify %s: tune.json: %v", dir, err)
 	}
 	return m, nil
+}
+
+// measuredOn names where a job ran: its host, or, when its ranks ran on
+// several hosts (--hostfile, testbed tune), those hosts in rank order of
+// first appearance, "3 hosts: n1, n2, n3".
+func measuredOn(m result.Meta) string {
+	var hosts []string
+	for _, h := range strings.Split(m.Info["rank_hosts"], ",") {
+		if h != "" && !slices.Contains(hosts, h) {
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) < 2 {
+		return m.Host
+	}
+	return fmt.Sprintf("%d hosts: %s", len(hosts), strings.Join(hosts, ", "))
 }

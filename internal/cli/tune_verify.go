@@ -45,7 +45,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	lib, err := tuneLibraryFor(m.Transport)
+	lib, err := tuneLibraryFor(m.Transport, &f.hosts)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	r := &tuneRunner{exe: exe, transport: m.Transport, sizes: filepath.Join(dir, "sizes.txt"), iter: m.Iter, time: m.Time,
-		tmp: filepath.Join(dir, ".verify.jsonl")}
+		tmp: filepath.Join(dir, ".verify.jsonl"), hostArgs: f.hosts.runArgs()}
 	defer os.Remove(r.tmp)
 	targs, tenv := lib.tuned(dir)
 	var jobs []tuneJob
