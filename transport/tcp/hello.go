@@ -95,9 +95,10 @@ func macParts(dialerNonce, acceptorNonce []byte, dialer, acceptor, size int) [][
 
 // acceptHello runs the acceptor's side on c: read the dialer's hello, check
 // size and rank (rankOK), answer with a fresh nonce and this side's MAC,
-// check the dialer's MAC, send the final status. It returns the dialer's
-// rank, or an error saying why the connection was refused.
-func (o *Options) acceptHello(c net.Conn, rankOK func(int) bool) (int, error) {
+// check the dialer's MAC, claim the rank (claim: false when another
+// connection has it already), send the final status. It returns the
+// dialer's rank, or an error saying why the connection was refused.
+func (o *Options) acceptHello(c net.Conn, rankOK, claim func(int) bool) (int, error) {
 	h, err := readHello(c, false)
 	if err != nil {
 		return 0, err
@@ -128,6 +129,10 @@ func (o *Options) acceptHello(c net.Conn, rankOK func(int) bool) (int, error) {
 	if !auth.Verify(mac, o.Secret, roleDialer, parts...) {
 		c.Write([]byte{statusBadSecret})
 		return 0, errors.New("failed authentication (wrong job secret)")
+	}
+	if !claim(h.rank) {
+		c.Write([]byte{statusBadRank})
+		return 0, fmt.Errorf("rank %d is connected already", h.rank)
 	}
 	if _, err := c.Write([]byte{statusOK}); err != nil {
 		return 0, err

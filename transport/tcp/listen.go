@@ -107,8 +107,11 @@ func (l *Listener) Connect(ctx context.Context, addrs []string) (*Endpoint, erro
 }
 
 // acceptLower accepts until every lower rank has connected and passed the
-// handshake. Connections that fail the handshake are answered, closed and
-// otherwise ignored.
+// handshake. Each connection's handshake runs on its own goroutine, so a
+// connection that sends nothing (a port scanner, a stranger) holds only
+// itself, for at most HandshakeTimeout, never the ranks behind it.
+// Connections that fail the handshake are answered, closed and otherwise
+// ignored; those still in their handshake when every rank is in are closed.
 func (l *Listener) acceptLower(ctx context.Context, addrs []string, conns []*net.TCPConn, mu *sync.Mutex) error {
 	o := &l.opts
 	need := 0
@@ -117,52 +120,109 @@ func (l *Listener) acceptLower(ctx context.Context, addrs []string, conns []*net
 			need++
 		}
 	}
-	for need > 0 {
-		c, err := l.ln.AcceptTCP()
-		if err != nil {
+	if need == 0 {
+		return nil
+	}
+	claimed := make(chan struct{}, need) // one per rank whose handshake passed
+	acceptErr := make(chan error, 1)
+	var (
+		pendMu  sync.Mutex
+		pending = map[*net.TCPConn]bool{}
+		stopped bool
+	)
+	go func() {
+		for {
+			c, err := l.ln.AcceptTCP()
+			if err != nil {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
+					continue
+				}
+				acceptErr <- err
+				return
+			}
+			pendMu.Lock()
+			if stopped {
+				pendMu.Unlock()
+				c.Close()
+				continue
+			}
+			pending[c] = true
+			pendMu.Unlock()
+			go func() {
+				ok := l.acceptHandshake(c, addrs, conns, mu)
+				pendMu.Lock()
+				delete(pending, c)
+				pendMu.Unlock()
+				if ok {
+					claimed <- struct{}{}
+				} else {
+					c.Close()
+				}
+			}()
+		}
+	}()
+	defer func() {
+		pendMu.Lock()
+		stopped = true
+		for c := range pending {
+			c.Close() // a stranger's handshake in progress
+		}
+		pendMu.Unlock()
+	}()
+	for ; need > 0; need-- {
+		select {
+		case <-claimed:
+		case err := <-acceptErr:
 			if ctx.Err() != nil {
 				return fmt.Errorf("tcp: rank %d waiting for lower ranks %v: %w", o.Rank, missing(addrs, conns, mu, 0, o.Rank), context.Cause(ctx))
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
 			return fmt.Errorf("tcp: rank %d accept: %w", o.Rank, err)
 		}
-		rank, ok := l.acceptHandshake(c, addrs, conns, mu)
-		if !ok {
-			c.Close()
-			continue
-		}
-		mu.Lock()
-		conns[rank] = c
-		mu.Unlock()
-		need--
 	}
 	return nil
 }
 
-// acceptHandshake runs the acceptor's side of the handshake on c.
-// A refused connection is reported to Options.Refused.
-func (l *Listener) acceptHandshake(c *net.TCPConn, addrs []string, conns []*net.TCPConn, mu *sync.Mutex) (int, bool) {
+// acceptHandshake runs the acceptor's side of the handshake on c; a rank
+// that passes it is stored in conns before the final status goes out, so
+// that a second connection claiming the same rank is refused. A refused
+// connection is reported to Options.Refused.
+func (l *Listener) acceptHandshake(c *net.TCPConn, addrs []string, conns []*net.TCPConn, mu *sync.Mutex) bool {
 	o := &l.opts
 	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
-	rank, err := o.acceptHello(c, func(r int) bool {
+	rankOK := func(r int) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return r >= 0 && r < o.Rank && addrs[r] != "" && conns[r] == nil
-	})
+	}
+	claim := func(r int) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if conns[r] != nil {
+			return false
+		}
+		conns[r] = c
+		return true
+	}
+	_, err := o.acceptHello(c, rankOK, claim)
 	if err == nil {
 		err = o.tune(c)
 	}
 	if err != nil {
+		mu.Lock()
+		for r := range conns {
+			if conns[r] == c {
+				conns[r] = nil // claimed, then failed
+			}
+		}
+		mu.Unlock()
 		if o.Refused != nil {
 			o.Refused(c.RemoteAddr().String(), err)
 		}
-		return 0, false
+		return false
 	}
 	c.SetDeadline(time.Time{})
-	return rank, true
+	return true
 }
 
 // dial connects to peer at addr, retrying refused or dropped connections with

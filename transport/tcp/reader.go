@@ -25,6 +25,10 @@ func (e *Endpoint) readLoop(p *peer) {
 		}
 		var h transport.Header
 		h.Decode(p.rhdr[:])
+		if err := checkHeader(h, p.rank); err != nil {
+			e.readFailed(p, err)
+			return
+		}
 		if h.Kind == kindGoodbye {
 			p.goodbye.Store(true)
 			// The peer sends nothing more; read to its end of stream so
@@ -52,6 +56,17 @@ func (e *Endpoint) readLoop(p *peer) {
 			return
 		}
 	}
+}
+
+// checkHeader refuses a frame header that no mpbench rank sends on the
+// connection from rank src: an unknown kind, or another source rank. The
+// stream is then out of step (or corrupt) and nothing after it can be
+// trusted.
+func checkHeader(h transport.Header, src int) error {
+	if h.Kind != kindGoodbye && (h.Kind < transport.Eager || h.Kind > transport.Control) || h.Source != int32(src) {
+		return fmt.Errorf("corrupt frame header from rank %d (kind %d, source %d, tag %d, %d bytes): the stream is out of step", src, h.Kind, h.Source, h.Tag, h.Length)
+	}
+	return nil
 }
 
 // readPayload is the read function passed to Deliver: it reads exactly the
