@@ -13,10 +13,12 @@
 #      with other work the wall-time figure depends on the share of the
 #      CPU each process gets, the CPU-time one does not.
 #   2. The local block product, n = $MM_N (default 2000) on 1 rank: GFLOP/s
-#      of "mpbench app matmul -np 1" (2 n^3 over its compute time, gonum's
-#      BLAS) against dgemmref.c, the same product with Debian's OpenBLAS
-#      cblas_dgemm on one thread (OPENBLAS_NUM_THREADS=1; one rank of
-#      mpbench is bound to one CPU).
+#      of "mpbench app matmul -np 1" (2 n^3 over its compute time) in the
+#      default build (gonum's BLAS) and in the -tags openblas build (the
+#      local products through cblas_dgemm), against dgemmref.c, the same
+#      product with Debian's OpenBLAS cblas_dgemm on one thread
+#      (OPENBLAS_NUM_THREADS=1 for both; one rank of mpbench is bound to
+#      one CPU).
 #   3. EP (class $EP_SHM_CLASS, default W) and FT (class W) at np 1, 2 and 4
 #      over shared memory: time, communication share (communication time
 #      over total, the maximum over ranks) and EP's speedup T(1)/T(2).
@@ -94,20 +96,29 @@ fi
 
 # --- 2. Local block product against OpenBLAS -----------------------------
 if cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -lopenblas 2>"$work/cc.log"; then
-	: >"$work/mm-mpb"; : >"$work/mm-ref"; : >"$work/mm-ratio"
+	# The default build (gonum's BLAS) and the -tags openblas build (the
+	# local products through OpenBLAS's cblas_dgemm, one thread as the
+	# reference), each against the reference in the same round.
+	go build -tags openblas -o "$work/mpbench-openblas" ./cmd/mpbench
+	: >"$work/mm-mpb"; : >"$work/mm-obl"; : >"$work/mm-ref"; : >"$work/mm-ratio"; : >"$work/mm-ratio-obl"
+	gflops() { awk -v n="$MM_N" -v c="$(maxrow "$1" 3)" 'BEGIN {print 2 * n^3 / c / 1e9}'; }
 	for r in $(seq "$ROUNDS"); do
 		"$MPB" app matmul -n "$MM_N" -np 1 --no-verify >"$work/o1"
+		OPENBLAS_NUM_THREADS=1 "$work/mpbench-openblas" app matmul -n "$MM_N" -np 1 --no-verify >"$work/o3"
 		OPENBLAS_NUM_THREADS=1 "$work/dgemmref" "$MM_N" >"$work/o2"
-		a=$(awk -v n="$MM_N" -v c="$(maxrow "$work/o1" 3)" 'BEGIN {print 2 * n^3 / c / 1e9}')
+		a=$(gflops "$work/o1"); c=$(gflops "$work/o3")
 		b=$(sed -n 's/.*GFLOP\/s=\([0-9.]*\).*/\1/p' "$work/o2")
-		echo "$a" >>"$work/mm-mpb"; echo "$b" >>"$work/mm-ref"
+		echo "$a" >>"$work/mm-mpb"; echo "$c" >>"$work/mm-obl"; echo "$b" >>"$work/mm-ref"
 		awk -v a="$a" -v b="$b" 'BEGIN {print a / b}' >>"$work/mm-ratio"
-		echo "# round $r: product n=$MM_N mpbench $a GFLOP/s, OpenBLAS $b GFLOP/s"
+		awk -v a="$c" -v b="$b" 'BEGIN {print a / b}' >>"$work/mm-ratio-obl"
+		echo "# round $r: product n=$MM_N mpbench $a GFLOP/s, mpbench -tags openblas $c GFLOP/s, OpenBLAS $b GFLOP/s"
 	done
-	echo "## Local block product n = $MM_N, 1 rank, GFLOP/s (mpbench: gonum BLAS; reference: OpenBLAS dgemm, 1 thread)"
-	stats "mpbench app matmul (compute time)" <"$work/mm-mpb"
+	echo "## Local block product n = $MM_N, 1 rank, GFLOP/s (reference: OpenBLAS dgemm, 1 thread)"
+	stats "mpbench app matmul, gonum (default)" <"$work/mm-mpb"
+	stats "mpbench app matmul, -tags openblas" <"$work/mm-obl"
 	stats "OpenBLAS cblas_dgemm" <"$work/mm-ref"
-	stats "ratio mpbench/OpenBLAS (round by round)" <"$work/mm-ratio"
+	stats "ratio gonum build/OpenBLAS" <"$work/mm-ratio"
+	stats "ratio openblas build/OpenBLAS" <"$work/mm-ratio-obl"
 else
 	echo "## Block product against OpenBLAS: skipped (cc -lopenblas failed: apt-get install libopenblas-dev)"
 fi
