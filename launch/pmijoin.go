@@ -37,7 +37,7 @@ const (
 )
 
 // IsPMIRank reports whether this process was started by a PMI launcher
-// (PMI_FD is set) rather than by mpbench's launcher.
+// (PMI_FD or PMI_PORT is set) rather than by mpbench's launcher.
 func IsPMIRank() bool { return !IsWorker() && pmi.Present(os.Getenv) }
 
 // SrunWithoutPMI returns the number of tasks when this process is one task
@@ -52,25 +52,46 @@ func SrunWithoutPMI() int {
 	return n
 }
 
-// JoinPMI is JoinJob for a rank started by a PMI launcher: it connects to
-// the PMI server (PMI_FD), learns rank and size, exchanges the job secret
-// and every rank's addresses through the key-value space, and returns the
-// connected endpoint and the job (Job.Wireup "PMI-1" or "PMI-2", with the
-// launcher: "srun" or "mpiexec"; Job.Hosts: each rank's host name). The
-// optional MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR, MPBENCH_SOCKBUF,
-// MPBENCH_SHM_CMA and MPBENCH_BIND variables apply. Under srun the world
-// size must equal SLURM_STEP_NUM_TASKS. PMI is finalized before JoinPMI
-// returns.
-func JoinPMI(ctx context.Context) (transport.Endpoint, Job, error) {
+// PMIConn is a rank's connection to its PMI launcher, opened before
+// wire-up so that the job's size is known first (under Hydra's PMI_PORT
+// mode only the server tells it).
+type PMIConn struct {
+	c *pmi.Client
+}
+
+// ConnectPMI connects to the PMI server of a rank started by a PMI
+// launcher (PMI_FD, or PMI_PORT and PMI_ID) and learns rank and size.
+func ConnectPMI() (*PMIConn, error) {
+	c, err := pmi.Connect(os.Getenv, pmi.DefaultTimeout)
+	if err != nil {
+		return nil, err
+	}
+	return &PMIConn{c: c}, nil
+}
+
+// Size is the number of ranks of the job.
+func (p *PMIConn) Size() int { return p.c.Size() }
+
+// Close closes the connection without joining (a rank that refuses to
+// run); the launcher takes the rank for a failed one.
+func (p *PMIConn) Close() { p.c.Close() }
+
+// Join is JoinJob for a rank started by a PMI launcher: it exchanges the
+// job secret and every rank's addresses through the launcher's key-value
+// space, and returns the connected endpoint and the job (Job.Wireup
+// "PMI-1" or "PMI-2", with the launcher: "srun", "mpiexec", or "mpiexec,
+// PMI_PORT" under Hydra's -pmi-port; Job.Hosts: each rank's host name).
+// The optional MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR,
+// MPBENCH_SOCKBUF, MPBENCH_SHM_CMA and MPBENCH_BIND variables apply.
+// Under srun the world size must equal SLURM_STEP_NUM_TASKS. PMI is
+// finalized (or, on error, the connection closed) before Join returns.
+func (p *PMIConn) Join(ctx context.Context) (transport.Endpoint, Job, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, joinTimeout)
 		defer cancel()
 	}
-	c, err := pmi.Connect(os.Getenv, pmi.DefaultTimeout)
-	if err != nil {
-		return nil, Job{}, err
-	}
+	c := p.c
 	ep, job, err := joinPMI(ctx, c)
 	if err != nil {
 		c.Close()
@@ -85,6 +106,9 @@ func JoinPMI(ctx context.Context) (transport.Endpoint, Job, error) {
 
 func joinPMI(ctx context.Context, c *pmi.Client) (transport.Endpoint, Job, error) {
 	launcher := "mpiexec"
+	if os.Getenv(pmi.EnvFD) == "" {
+		launcher = "mpiexec, " + pmi.EnvPort
+	}
 	if s := os.Getenv(EnvSlurmStepTasks); s != "" {
 		launcher = "srun"
 		if s != strconv.Itoa(c.Size()) {

@@ -31,8 +31,10 @@ func blocks(t *testing.T, text string) []string {
 var pmiArgs = []string{"run", "-msglog", "0:3", "-iter", "20", "-iter_policy", "off", "--settle", "0", "Sendrecv", "Allreduce"}
 
 // TestE2EMpiexecMPICH: MPICH's mpiexec (Hydra) starts 4 processes of the
-// default build; they wire up through PMI and print the same blocks as
-// mpbench run -np 4, with the wire-up in the header.
+// default build; they wire up through PMI, over the socket Hydra passes in
+// PMI_FD or, with -pmi-port, over the port in PMI_PORT (no PMI_RANK or
+// PMI_SIZE: the server tells them), and print the same blocks as mpbench
+// run -np 4, with the wire-up in the header.
 func TestE2EMpiexecMPICH(t *testing.T) {
 	if mpiRank != nil {
 		t.Skip("built with the mpi tag: under mpiexec that build runs on the MPI library, not through mpbench's PMI client")
@@ -44,17 +46,28 @@ func TestE2EMpiexecMPICH(t *testing.T) {
 	if mpbenchBin == "" {
 		t.Fatal("mpbench binary was not built")
 	}
-	cmd := exec.Command(mpiexec, append([]string{"-n", "4", mpbenchBin}, pmiArgs...)...)
-	var errb strings.Builder
-	cmd.Stderr = &errb
-	out, err := runWithin(t, cmd, 2*time.Minute)
-	if err != nil {
-		t.Fatalf("mpiexec: %v\nstderr:\n%s", err, errb.String())
+	for _, tc := range []struct {
+		opts   []string
+		wireup string
+	}{
+		{nil, "PMI-2 (mpiexec)"},
+		{[]string{"-pmi-port"}, "PMI-2 (mpiexec, PMI_PORT)"},
+	} {
+		t.Run(tc.wireup, func(t *testing.T) {
+			args := append(append(tc.opts[:len(tc.opts):len(tc.opts)], "-n", "4", mpbenchBin), pmiArgs...)
+			cmd := exec.Command(mpiexec, args...)
+			var errb strings.Builder
+			cmd.Stderr = &errb
+			out, err := runWithin(t, cmd, 2*time.Minute)
+			if err != nil {
+				t.Fatalf("mpiexec: %v\nstderr:\n%s", err, errb.String())
+			}
+			if !strings.Contains(out, "# Wire-up               : "+tc.wireup+"\n") || !strings.Contains(out, "# Hosts                 : ") {
+				t.Errorf("header lacks the wire-up %q or hosts:\n%s", tc.wireup, out)
+			}
+			sameBlocksAsNP4(t, "mpiexec", out)
+		})
 	}
-	if !strings.Contains(out, "# Wire-up               : PMI-2 (mpiexec)\n") || !strings.Contains(out, "# Hosts                 : ") {
-		t.Errorf("header lacks the wire-up or hosts:\n%s", out)
-	}
-	sameBlocksAsNP4(t, "mpiexec", out)
 }
 
 // sameBlocksAsNP4 checks that out, a run of pmiArgs under launcher, has

@@ -66,3 +66,24 @@ func TestE2ESrunNoPMI(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant one line naming srun --mpi=pmi2", got)
 	}
 }
+
+// TestE2ESrunPMIx: srun --mpi=pmix offers only PMIx, which the default
+// build does not speak: two tasks refuse at once, task 0 naming
+// --mpi=pmi2, instead of running as two one-rank jobs.
+func TestE2ESrunPMIx(t *testing.T) {
+	srun := slurmUp(t)
+	if out, _ := exec.Command(srun, "--mpi=list").CombinedOutput(); !strings.Contains(string(out), "pmix") {
+		t.Skipf("this Slurm has no PMIx plugin (srun --mpi=list: %s)", strings.TrimSpace(string(out)))
+	}
+	cmd := exec.Command(srun, "-n", "2", "--mpi=pmix", "--time=5", mpbenchBin, "run", "-msglog", "0:1", "PingPong")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := runWithin(t, cmd, 2*time.Minute)
+	if exitCode(err) != ExitUsage || out != "" {
+		t.Fatalf("srun --mpi=pmix: %v, stdout:\n%s\nstderr:\n%s", err, out, errb.String())
+	}
+	want := "mpbench: started by srun with PMIx (--mpi=pmix), which this mpbench does not speak; use 'srun --mpi=pmi2 -n 2 mpbench run ...'"
+	if got := errb.String(); strings.Count(got, "mpbench: ") != 1 || !strings.Contains(got, want) {
+		t.Errorf("stderr:\n%s\nwant one line %q", got, want)
+	}
+}

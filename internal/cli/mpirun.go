@@ -29,8 +29,9 @@ var mpiRank func(cmd *cobra.Command, f *runFlags, inv *invocation) error
 var mpiLaunch func(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error
 
 // mpiLauncherVars are environment variables an MPI launcher gives its
-// ranks: Open MPI's mpirun, and MPICH Hydra or Slurm with PMI.
-var mpiLauncherVars = []string{"OMPI_COMM_WORLD_RANK", "PMI_RANK"}
+// ranks: Open MPI's mpirun, MPICH Hydra or Slurm with PMI, Hydra's
+// -pmi-port (PMI_ID, the rank).
+var mpiLauncherVars = []string{"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMI_ID"}
 
 // mpiLauncher returns the launcher variable set (non-empty) in the
 // environment, or "".
@@ -59,6 +60,11 @@ func mpiLauncherRank() (int, bool) {
 // otherwise runs the rank (mpi build) or returns a usage error naming the
 // build to use.
 func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (handled bool, err error) {
+	if mpiRank == nil && os.Getenv("OMPI_COMM_WORLD_RANK") == "" {
+		if err := pmixOnly(); err != nil {
+			return true, err
+		}
+	}
 	if err := srunWithoutPMI(); err != nil {
 		return true, err
 	}
@@ -113,4 +119,25 @@ func reportOnce(stderr io.Writer, rank int, err error) error {
 		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
 	}
 	return &printedError{err}
+}
+
+// pmixOnly refuses a run of the default build started by a launcher that
+// speaks only PMIx (PMIX_RANK and PMIX_NAMESPACE set, no PMI socket):
+// srun --mpi=pmix, or prrte's prterun. mpbench's own PMI client speaks
+// PMI-1 and PMI-2; PMIx's wire protocol is internal to its library. Under
+// srun task 0 prints the line and the others only exit (srun keeps them
+// running until they do), as for srunWithoutPMI. Open MPI's mpirun has a
+// message of its own (runUnderMPILauncher).
+func pmixOnly() error {
+	if os.Getenv("PMIX_RANK") == "" || os.Getenv("PMIX_NAMESPACE") == "" || launch.IsPMIRank() {
+		return nil
+	}
+	if n := os.Getenv(launch.EnvSlurmStepTasks); n != "" {
+		err := usageErrorf("started by srun with PMIx (--mpi=pmix), which this mpbench does not speak; use 'srun --mpi=pmi2 -n %s mpbench run ...', or run the MPI build (go build -tags mpi ./cmd/mpbench) under srun --mpi=pmix", n)
+		if os.Getenv(launch.EnvSlurmProcID) != "0" {
+			return &printedError{err}
+		}
+		return err
+	}
+	return usageErrorf("started by a PMIx launcher (PMIX_NAMESPACE=%s), which this mpbench does not speak; run the MPI build (go build -tags mpi ./cmd/mpbench) under it, or start the default build with 'mpbench run -np N', mpiexec.mpich or srun --mpi=pmi2", os.Getenv("PMIX_NAMESPACE"))
 }

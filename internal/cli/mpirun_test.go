@@ -99,3 +99,42 @@ func TestUsageErrorOncePerMPIJob(t *testing.T) {
 		}
 	}
 }
+
+// TestPMIxOnly: the default build started by a launcher that offers only
+// PMIx refuses in one line naming the launcher and the way out; under srun
+// only task 0 prints it.
+func TestPMIxOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		env     map[string]string
+		want    string // prefix of the error, "" for none
+		printed bool   // the error is a *printedError (not printed again)
+	}{
+		{"srun task 0", map[string]string{"SLURM_STEP_NUM_TASKS": "4", "SLURM_PROCID": "0"},
+			"started by srun with PMIx (--mpi=pmix), which this mpbench does not speak; use 'srun --mpi=pmi2 -n 4 mpbench run ...'", false},
+		{"srun task 3", map[string]string{"SLURM_STEP_NUM_TASKS": "4", "SLURM_PROCID": "3"}, "started by srun with PMIx", true},
+		{"prterun", nil, "started by a PMIx launcher (PMIX_NAMESPACE=prte-vm-1@1), which this mpbench does not speak; run the MPI build", false},
+		{"PMI too", map[string]string{"PMI_PORT": "vm:1234", "PMI_ID": "0"}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range []string{"SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "PMI_FD", "PMI_PORT", "PMI_ID", "MPBENCH_RENDEZVOUS"} {
+				t.Setenv(v, "")
+			}
+			t.Setenv("PMIX_RANK", "0")
+			t.Setenv("PMIX_NAMESPACE", "prte-vm-1@1")
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			err := pmixOnly()
+			var pe *printedError
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tc.want != "" && (!isUsage(err) || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want a usage error with %q", err, tc.want)
+			case tc.want != "" && errors.As(err, &pe) != tc.printed:
+				t.Errorf("error %#v: printed %v, want %v", err, errors.As(err, &pe), tc.printed)
+			}
+		})
+	}
+}

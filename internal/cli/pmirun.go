@@ -1,40 +1,46 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/transport"
 )
 
 // "mpbench run" started by a PMI launcher (Slurm's srun --mpi=pmi2,
 // MPICH's mpiexec) in the default build: every process is one rank of the
 // launcher's job on mpbench's own runtime, wired up through PMI
-// (launch.JoinPMI); rank 0 prints the report.
+// (launch.ConnectPMI, PMIConn.Join); rank 0 prints the report.
 
 // runPMIRank runs this process as one rank of a PMI job. -np, if given,
-// must equal the job's size.
+// must equal the job's size, which the PMI server tells.
 func runPMIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
-	size, err := strconv.Atoi(os.Getenv("PMI_SIZE"))
-	if err == nil {
-		if f.given("np") && f.np != size {
-			return usageErrorf("-np %d, but the launcher started %d processes; give the same count to both, or leave -np out", f.np, size)
-		}
-		f.np = size
-		if err := cmd.Flags().Set("np", strconv.Itoa(size)); err != nil {
-			return err
-		}
-	}
 	if f.multiHost() {
 		return usageErrorf("--hostfile and --host place ranks of mpbench's own launcher; under srun or mpiexec the launcher places them")
 	}
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
 	}
+	conn, err := launch.ConnectPMI()
+	if err != nil {
+		return err
+	}
+	size := conn.Size()
+	if f.given("np") && f.np != size {
+		conn.Close()
+		return usageErrorf("-np %d, but the launcher started %d processes; give the same count to both, or leave -np out", f.np, size)
+	}
+	f.np = size
+	if err := cmd.Flags().Set("np", strconv.Itoa(size)); err != nil {
+		conn.Close()
+		return err
+	}
 	wf := &workerFlags{run: *f, calledAs: inv.commandLine()}
-	return joinAndRun(cmd, wf, launch.JoinPMI)
+	return joinAndRun(cmd, wf, func(ctx context.Context) (transport.Endpoint, launch.Job, error) { return conn.Join(ctx) })
 }
 
 // srunWithoutPMI refuses a run started by srun as one of several tasks

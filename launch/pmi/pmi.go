@@ -5,7 +5,15 @@
 // the launcher's key-value space (put, fence, get).
 //
 // The launcher passes a connected socket in PMI_FD (and PMI_RANK,
-// PMI_SIZE). Both protocols begin with the PMI-1 line
+// PMI_SIZE), or, in Hydra's PMI_PORT mode (mpiexec -pmi-port), the
+// server's host:port in PMI_PORT and the process's id in PMI_ID: the
+// client connects and first sends
+//
+//	cmd=initack pmiid=<PMI_ID>\n
+//
+// answered by "cmd=initack" and the lines "cmd=set size=N", "cmd=set
+// rank=R" and "cmd=set debug=D", which take the place of PMI_SIZE and
+// PMI_RANK. Both protocols then begin with the PMI-1 line
 //
 //	cmd=init pmi_version=2 pmi_subversion=0\n
 //
@@ -20,7 +28,8 @@
 // never continues in a framing the server did not agree to (the hang of
 // Flux issue 746). Every read has a deadline, and a timeout names the
 // command waited for. Sources: MPICH's src/pmi/simple and pmi2 clients and
-// Hydra's server (the wire formats), Slurm's mpi/pmi2 plugin.
+// Hydra's server (the wire formats, the PMI_PORT handshake), Slurm's
+// mpi/pmi2 plugin.
 package pmi
 
 import (
@@ -77,15 +86,25 @@ const (
 	EnvRank  = "PMI_RANK"
 	EnvSize  = "PMI_SIZE"
 	EnvJobID = "PMI_JOBID" // Slurm's job and step, sent back in PMI-2's fullinit
+	EnvPort  = "PMI_PORT"  // host:port of the PMI server (Hydra's -pmi-port), when PMI_FD is not set
+	EnvID    = "PMI_ID"    // this process's id on PMI_PORT
 )
 
-// Present reports whether the environment (getenv) gives a PMI socket.
-func Present(getenv func(string) string) bool { return getenv(EnvFD) != "" }
+// Present reports whether the environment (getenv) gives a PMI socket
+// (PMI_FD) or a PMI server's port (PMI_PORT).
+func Present(getenv func(string) string) bool { return getenv(EnvFD) != "" || getenv(EnvPort) != "" }
 
-// Connect opens the PMI connection named by PMI_FD in getenv's environment
-// and initialises it (see the package doc); timeout bounds each answer (0:
+// Connect opens the PMI connection named by PMI_FD, or else by PMI_PORT
+// and PMI_ID, in getenv's environment and initialises it (see the package
+// doc); timeout bounds each answer and the connection to PMI_PORT (0:
 // DefaultTimeout). Errors name the variable or the command that failed.
 func Connect(getenv func(string) string, timeout time.Duration) (*Client, error) {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if getenv(EnvFD) == "" && getenv(EnvPort) != "" {
+		return connectPort(getenv, timeout)
+	}
 	fd, err := strconv.Atoi(getenv(EnvFD))
 	if err != nil || fd < 0 {
 		return nil, fmt.Errorf("pmi: %s=%q: want the number of an open file descriptor", EnvFD, getenv(EnvFD))
@@ -101,11 +120,71 @@ func Connect(getenv func(string) string, timeout time.Duration) (*Client, error)
 		conn.Close()
 		return nil, err
 	}
-	if s := getenv(EnvSize); s != "" && s != strconv.Itoa(c.size) {
-		c.Close()
-		return nil, fmt.Errorf("pmi: %s=%s but the PMI server says the job has %d processes", EnvSize, s, c.size)
+	if err := c.checkSize(getenv); err != nil {
+		return nil, err
 	}
 	return c, nil
+}
+
+// connectPort connects to the PMI server at PMI_PORT, identifies itself
+// by PMI_ID (initack, see the package doc) and initialises the connection
+// with the rank and size the server sent.
+func connectPort(getenv func(string) string, timeout time.Duration) (*Client, error) {
+	id, err := strconv.Atoi(getenv(EnvID))
+	if err != nil || id < 0 {
+		return nil, fmt.Errorf("pmi: %s=%s with %s=%q: want this process's PMI id, a number", EnvPort, getenv(EnvPort), EnvID, getenv(EnvID))
+	}
+	conn, err := net.DialTimeout("tcp", getenv(EnvPort), timeout)
+	if err != nil {
+		return nil, fmt.Errorf("pmi: connecting to the PMI server at %s=%s: %w", EnvPort, getenv(EnvPort), err)
+	}
+	c := newClient(conn, timeout)
+	rank, size, err := c.initack(id)
+	if err == nil {
+		err = c.start(func(k string) string {
+			switch k {
+			case EnvRank:
+				return rank
+			case EnvSize:
+				return size
+			}
+			return getenv(k)
+		})
+	}
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// initack is the PMI_PORT handshake: it sends this process's id and
+// returns the rank and size the server answers with.
+func (c *Client) initack(id int) (rank, size string, err error) {
+	if _, err := c.call1("initack", "initack", "pmiid", strconv.Itoa(id)); err != nil {
+		return "", "", err
+	}
+	set := map[string]string{}
+	for _, want := range []string{"size", "rank", "debug"} {
+		r, err := c.read1("initack", "set")
+		if err != nil {
+			return "", "", err
+		}
+		if _, ok := r[want]; !ok {
+			return "", "", fmt.Errorf("pmi: initack: expected cmd=set %s=..., got %v", want, r)
+		}
+		set[want] = r[want]
+	}
+	return set["rank"], set["size"], nil
+}
+
+// checkSize verifies that PMI_SIZE, when set, is the size the server gave.
+func (c *Client) checkSize(getenv func(string) string) error {
+	if s := getenv(EnvSize); s != "" && s != strconv.Itoa(c.size) {
+		c.Close()
+		return fmt.Errorf("pmi: %s=%s but the PMI server says the job has %d processes", EnvSize, s, c.size)
+	}
+	return nil
 }
 
 // Init runs the PMI handshake on conn: init asking for version 2, then
@@ -114,19 +193,33 @@ func Connect(getenv func(string) string, timeout time.Duration) (*Client, error)
 // client takes them). getenv gives PMI_RANK, PMI_SIZE and PMI_JOBID
 // (fullinit's pmirank and pmijobid, which Slurm requires).
 func Init(conn net.Conn, getenv func(string) string, timeout time.Duration) (*Client, error) {
+	c := newClient(conn, timeout)
+	if err := c.start(getenv); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// newClient is a client on conn before any command; timeout 0 is
+// DefaultTimeout.
+func newClient(conn net.Conn, timeout time.Duration) *Client {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	c := &Client{conn: conn, in: bufio.NewReader(conn), timeout: timeout}
+	return &Client{conn: conn, in: bufio.NewReader(conn), timeout: timeout}
+}
+
+// start is Init's handshake on c.
+func (c *Client) start(getenv func(string) string) error {
 	v, err := c.init(V2)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.version = v
 	if v == V2 {
-		return c, c.fullinit(getenv(EnvRank), getenv(EnvJobID))
+		return c.fullinit(getenv(EnvRank), getenv(EnvJobID))
 	}
-	return c, c.init1(getenv(EnvRank), getenv(EnvSize))
+	return c.init1(getenv(EnvRank), getenv(EnvSize))
 }
 
 // init sends PMI-1's init line asking for want and returns the version the
@@ -274,6 +367,12 @@ func (c *Client) call1(cmd, want string, kv ...string) (map[string]string, error
 	if err := c.write(cmd, b.String()); err != nil {
 		return nil, err
 	}
+	return c.read1(cmd, want)
+}
+
+// read1 reads the PMI-1 answer to cmd, which must be "cmd=want" with rc 0
+// when it has an rc.
+func (c *Client) read1(cmd, want string) (map[string]string, error) {
 	c.conn.SetReadDeadline(time.Now().Add(c.timeout))
 	line, err := c.in.ReadString('\n')
 	if err != nil {

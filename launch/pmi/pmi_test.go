@@ -39,6 +39,42 @@ func (s *stub) note(cmd string) {
 	s.mu.Unlock()
 }
 
+// portStub listens on a TCP port of 127.0.0.1 as Hydra does for mpiexec
+// -pmi-port and serves one client: it expects "cmd=initack pmiid=<id>",
+// answers with the client's size (2) and rank (the id), then serves as
+// newStub's stub. It returns the PMI_PORT value.
+func portStub(t *testing.T, v int, initReply func(string) string) (string, *stub) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	s := &stub{t: t, v: v, initReply: initReply, kvs: map[string]string{}}
+	accepted := make(chan struct{})
+	go func() {
+		defer close(accepted)
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		s.conn, s.in = c, bufio.NewReader(c)
+		t.Cleanup(func() { c.Close() })
+		line, err := s.in.ReadString('\n')
+		if err != nil {
+			return
+		}
+		r := parse1(line)
+		s.note(r["cmd"])
+		if r["cmd"] != "initack" {
+			return
+		}
+		fmt.Fprintf(c, "cmd=initack\ncmd=set size=2\ncmd=set rank=%s\ncmd=set debug=0\n", r["pmiid"])
+		s.serve()
+	}()
+	t.Cleanup(func() { ln.Close(); <-accepted })
+	return ln.Addr().String(), s
+}
+
 func (s *stub) serve() {
 	for {
 		line, err := s.in.ReadString('\n')
@@ -246,5 +282,73 @@ func TestParse2(t *testing.T) {
 	r := parse2("cmd=kvs-get-response;rc=0;found=TRUE;value=a;;b=c;")
 	if r["cmd"] != "kvs-get-response" || r["value"] != "a;b=c" || r["found"] != "TRUE" {
 		t.Errorf("%v", r)
+	}
+}
+
+// portEnv is a getenv of Hydra's PMI_PORT mode: PMI_PORT and PMI_ID, no
+// PMI_FD, PMI_RANK or PMI_SIZE.
+func portEnv(port, id string) func(string) string {
+	return func(k string) string {
+		return map[string]string{EnvPort: port, EnvID: id, EnvJobID: "7.0"}[k]
+	}
+}
+
+// TestPMIPort: Hydra's PMI_PORT mode. The client connects to PMI_PORT,
+// identifies itself by PMI_ID before init, takes rank and size from the
+// server's answer, and goes on in the version the server offers (field
+// case B31: an initack comes before init, so the server learns the
+// client's version only from init).
+func TestPMIPort(t *testing.T) {
+	for _, tc := range []struct {
+		v        int
+		offer    string
+		want     Version
+		commands string
+	}{
+		{2, "cmd=response_to_init rc=0 pmi_version=2 pmi_subversion=0", V2, "initack init fullinit kvs-put kvs-fence kvs-get finalize"},
+		{1, "cmd=response_to_init rc=0 pmi_version=1 pmi_subversion=1", V1, "initack init get_my_kvsname put barrier_in get finalize"},
+	} {
+		t.Run(tc.want.String(), func(t *testing.T) {
+			port, s := portStub(t, tc.v, func(string) string { return tc.offer })
+			env := portEnv(port, "1")
+			if !Present(env) {
+				t.Fatal("PMI_PORT alone is not taken for a PMI launcher")
+			}
+			c, err := Connect(env, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Version() != tc.want || c.Rank() != 1 || c.Size() != 2 {
+				t.Errorf("version %v rank %d size %d", c.Version(), c.Rank(), c.Size())
+			}
+			exercise(t, c)
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if got := strings.Join(s.seen, " "); got != tc.commands {
+				t.Errorf("commands %s, want %s", got, tc.commands)
+			}
+		})
+	}
+}
+
+// TestPMIPortErrors: PMI_PORT without a PMI_ID, or naming a port nothing
+// listens on, fails in one error naming the variables.
+func TestPMIPortErrors(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	for _, tc := range []struct {
+		env  func(string) string
+		want string
+	}{
+		{portEnv("127.0.0.1:1", ""), `pmi: PMI_PORT=127.0.0.1:1 with PMI_ID="": want this process's PMI id, a number`},
+		{portEnv(closed, "0"), "pmi: connecting to the PMI server at PMI_PORT=" + closed + ": "},
+	} {
+		if _, err := Connect(tc.env, time.Second); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("error %v, want %q", err, tc.want)
+		}
 	}
 }
