@@ -1,5 +1,7 @@
 package bench
 
+import "github.com/mpbench/mpbench/comm"
+
 // Allreduce (IMB_allreduce.c): MPI_Allreduce of bytes/4 MPI_FLOAT elements (or of -red_data_type)
 // with MPI_SUM from the send area into the receive area of every rank.
 // Sizes are whole elements (0, 4, 8, ...). Each call is timed separately
@@ -13,7 +15,13 @@ func init() {
 	})
 }
 
+// allreduceKernel times n Allreduce calls (timeCalls); a communicator that
+// runs loops itself runs them as comm.LoopAllreduce when its own Allreduce
+// is the one to measure.
 func allreduceKernel(e *Env, n int) (float64, error) {
+	if secs, ran, err := e.collectiveLoop(comm.Loop{Kind: comm.LoopAllreduce, Datatype: e.RedType, Op: reductionOp}, "allreduce", n); ran {
+		return secs, err
+	}
 	return timeCalls(e, n, func(i int) error {
 		return e.Algorithms.Allreduce(e.Comm, e.Send(i), e.Recv(i), e.RedType, reductionOp)
 	})

@@ -56,31 +56,25 @@ func receivedIf(e *Env, receives bool) int64 {
 	return 0
 }
 
-// nativeWindow is nativePingPong for Uniband and Biband (package mpi's
-// WindowLoop): n iterations of a window of window non-blocking transfers
-// with peer, message k of the window in slot (first+k) mod slots, then the
-// 1-byte acknowledgement, which the rank that sends first (sender)
-// receives. bidir selects Biband's loop. reps as for nativePingPong.
-type nativeWindow interface {
-	WindowLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, window, peer, tag int, sender, bidir bool, reps []float64) (float64, error)
-}
-
 // windowTag is the tag of the window's messages and acknowledgements
 // (IMB_bandwidth.c's s_tag = r_tag = 1).
 const windowTag = 1
 
 // window times n iterations of Uniband (bidir false) or Biband (true) on
-// the calling rank; on a communicator implementing nativeWindow the same
-// loop runs there.
+// the calling rank; a communicator that runs loops itself runs it as
+// comm.LoopUniband or comm.LoopBiband.
 func window(e *Env, n int, bidir bool) (float64, error) {
 	c := e.Comm
 	peers := c.Size() / 2
 	sender := c.Rank() < peers
 	peer := partner(c.Rank(), c.Size())[0]
 	w := max(e.Window, 1)
-	if nw, ok := c.(nativeWindow); ok {
-		s, r := e.bufs.send, e.bufs.recv
-		return nw.WindowLoop(s.buf, s.stride, s.slots, r.buf, r.stride, r.slots, s.size, e.first, n, w, peer, windowTag, sender, bidir, e.reps)
+	kind := comm.LoopUniband
+	if bidir {
+		kind = comm.LoopBiband
+	}
+	if secs, ran, err := e.runLoop(comm.Loop{Kind: kind, Peer: peer, Tag: windowTag, Starts: sender, Window: w}, n); ran {
+		return secs, err
 	}
 	reqs := make([]comm.Request, 2*w)
 	ack := make([]byte, 1)

@@ -1,5 +1,7 @@
 package bench
 
+import "github.com/mpbench/mpbench/comm"
+
 // Bcast (IMB_bcast.c): MPI_Bcast of bytes from the root (0, or rotating
 // under -root_shift), which sends from its send area while every other
 // rank receives into its receive area. Each call is timed separately (see
@@ -18,7 +20,13 @@ func init() {
 	})
 }
 
+// bcastKernel times n Bcast calls (timeCalls); a communicator that runs
+// loops itself runs them as comm.LoopBcast when its own Bcast is the one
+// to measure.
 func bcastKernel(e *Env, n int) (float64, error) {
+	if secs, ran, err := e.collectiveLoop(comm.Loop{Kind: comm.LoopBcast}, "bcast", n); ran {
+		return secs, err
+	}
 	return timeCalls(e, n, func(i int) error {
 		root := e.Root(i)
 		buf := e.Recv(i)

@@ -23,13 +23,6 @@ func init() {
 	}
 }
 
-// nativePingPing is nativePingPong for PingPing (package mpi's
-// PingPingLoop: IMB_pingping.c's calls, MPI_Isend, MPI_Recv, MPI_Wait, per
-// repetition, in the library's language).
-type nativePingPing interface {
-	PingPingLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, peer, tag int, anySource bool, reps []float64) (float64, error)
-}
-
 // pingPingFrom returns the PingPing kernel receiving from the partner, or
 // from comm.AnySource when anySource is set.
 func pingPingFrom(anySource bool) Kernel {
@@ -37,14 +30,13 @@ func pingPingFrom(anySource bool) Kernel {
 }
 
 // pingPing times n repetitions: each rank sends to the other without
-// blocking, receives the other's message, then waits for its send. On a
-// communicator implementing nativePingPing the same loop runs there.
+// blocking, receives the other's message, then waits for its send. A
+// communicator that runs loops itself runs it as comm.LoopPingPing.
 func pingPing(e *Env, n int, anySource bool) (float64, error) {
 	c := e.Comm
 	peer := 1 - c.Rank()
-	if np, ok := c.(nativePingPing); ok {
-		s, r := e.bufs.send, e.bufs.recv
-		return np.PingPingLoop(s.buf, s.stride, s.slots, r.buf, r.stride, r.slots, s.size, e.first, n, peer, 0, anySource, e.reps)
+	if secs, ran, err := e.runLoop(comm.Loop{Kind: comm.LoopPingPing, Peer: peer, AnySource: anySource}, n); ran {
+		return secs, err
 	}
 	src := peer
 	if anySource {

@@ -23,19 +23,6 @@ func init() {
 	}
 }
 
-// nativePingPong is implemented by communicators over a foreign library
-// (package mpi) that run the PingPong loop in the library's language,
-// with the calls and order of IMB_pingpong.c and the repetition's buffers
-// placed as area places them: slot (first+i) mod slots, stride bytes apart.
-// Receives name peer, or MPI_ANY_SOURCE under anySource. When reps is not
-// nil, reps[i] gets repetition i's seconds. The loop then has no crossing
-// between Go and C per message, which costs a library a quarter of a 1 KiB
-// message's time (package mpi's PingPongLoop has the measurement). It
-// returns the loop's seconds.
-type nativePingPong interface {
-	PingPongLoop(send []byte, sendStride, sendSlots int, recv []byte, recvStride, recvSlots int, size, first, n, peer, tag int, starts, anySource bool, reps []float64) (float64, error)
-}
-
 // pingPongFrom returns the PingPong kernel receiving from the partner, or
 // from comm.AnySource when anySource is set.
 func pingPongFrom(anySource bool) Kernel {
@@ -44,15 +31,14 @@ func pingPongFrom(anySource bool) Kernel {
 
 // pingPong times n round trips: rank 0 sends, then receives, rank 1
 // receives, then sends, each repetition on its own buffers (Env.Send and
-// Env.Recv). On a communicator implementing nativePingPong the same loop
-// runs there.
+// Env.Recv). A communicator that runs loops itself (comm.LoopRunner) runs
+// it as comm.LoopPingPong.
 func pingPong(e *Env, n int, anySource bool) (float64, error) {
 	c := e.Comm
 	peer := 1 - c.Rank()
 	first := c.Rank() == 0
-	if np, ok := c.(nativePingPong); ok {
-		s, r := e.bufs.send, e.bufs.recv
-		return np.PingPongLoop(s.buf, s.stride, s.slots, r.buf, r.stride, r.slots, s.size, e.first, n, peer, 0, first, anySource, e.reps)
+	if secs, ran, err := e.runLoop(comm.Loop{Kind: comm.LoopPingPong, Peer: peer, Starts: first, AnySource: anySource}, n); ran {
+		return secs, err
 	}
 	src := peer
 	if anySource {

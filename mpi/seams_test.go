@@ -9,12 +9,14 @@ import (
 )
 
 // *mpi.Comm is a communicator with a message space of its own for package
-// coll's algorithms and every collective of the library offered natively.
+// coll's algorithms, every collective of the library offered natively, and
+// IMB's timed loops run in C.
 // Package mpi depends on comm only; these checks sit here so that a change
 // of a signature on either side fails to compile instead of silently
 // running coll's algorithm where the library's was meant.
 var (
 	_ comm.Comm                     = (*mpi.Comm)(nil)
+	_ comm.LoopRunner               = (*mpi.Comm)(nil)
 	_ coll.Private                  = (*mpi.Comm)(nil)
 	_ coll.NativeBcast              = (*mpi.Comm)(nil)
 	_ coll.NativeReduce             = (*mpi.Comm)(nil)

@@ -28,7 +28,7 @@ var sideBySizes = []struct{ n, reps int }{
 // on the same buffers: in C (package cref, the loop of IMB_pingpong.c) and
 // as mpbench measures it ("mpb": the PingPong benchmark's kernel,
 // bench.PingPongRounds, through the comm.Comm interface on *mpi.Comm, which
-// runs the loop in the library with Comm.PingPongLoop). For each size it
+// runs the loop in the library with Comm.RunLoop). For each size it
 // runs one untimed warm-up sample of each, then rounds rounds of one C and
 // one mpb sample, alternating which goes first, each after a barrier, so
 // that both see the same placement and machine state; the ratio of
@@ -47,7 +47,7 @@ func sideBySide(c *mpi.Comm, w io.Writer, rounds int) error {
 	if c.Rank() == 0 {
 		version, _, _ := strings.Cut(mpi.LibraryVersion(), "\n")
 		fmt.Fprintf(w, "# mpicheck side-by-side ping-pong, %s\n", version)
-		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); mpb: the PingPong benchmark's kernel (bench.PingPongRounds) on mpi, which runs its loop in the library (Comm.PingPongLoop)\n")
+		fmt.Fprintf(w, "# C: IMB_pingpong.c loop in C (cref.PingPong); mpb: the PingPong benchmark's kernel (bench.PingPongRounds) on mpi, which runs its loop in the library (Comm.RunLoop)\n")
 		level, _ := mpi.ThreadLevel()
 		fmt.Fprintf(w, "# %d rounds per size, C and mpb alternating first; t = half round trip in usec (rank 0), medians over rounds; GOMAXPROCS %d; %s\n", rounds, runtime.GOMAXPROCS(0), level)
 		fmt.Fprintf(w, "#%11s %12s %12s %12s %12s %10s %10s  %s\n", "bytes", "repetitions", "C t[usec]", "mpb t[usec]", "mpb-C[usec]", "mpb/C med", "mpb/C min", "mpb/C per round min..max")

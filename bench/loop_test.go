@@ -1,0 +1,199 @@
+package bench
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+)
+
+// loopSpy is a communicator that offers to run timed loops
+// (comm.LoopRunner) and offers Allreduce, Bcast and Barrier natively (by
+// coll's algorithms on the communicator it wraps), records every loop it
+// is offered, and declines each with comm.ErrSkip, so that the kernels'
+// own loops run.
+type loopSpy struct {
+	comm.Comm
+	mu      *sync.Mutex
+	offered map[[2]int]comm.Loop // by (world rank, kind): the last loop offered
+	world   int                  // the rank in the communicator the spy was made for
+}
+
+func (s *loopSpy) RunLoop(l comm.Loop) (float64, error) {
+	s.mu.Lock()
+	s.offered[[2]int{s.world, int(l.Kind)}] = l
+	s.mu.Unlock()
+	return 0, comm.ErrSkip
+}
+
+func (s *loopSpy) Allreduce(send, recv []byte, op comm.Op, dt comm.Datatype) error {
+	return coll.Allreduce(s.Comm, send, recv, dt, op)
+}
+func (s *loopSpy) Bcast(buf []byte, root int) error { return coll.Bcast(s.Comm, buf, root) }
+func (s *loopSpy) NativeBarrier() error             { return s.Comm.Barrier() }
+
+func (s *loopSpy) Split(color, key int) (comm.Comm, error) {
+	c, err := s.Comm.Split(color, key)
+	if c == nil || err != nil {
+		return c, err
+	}
+	return &loopSpy{Comm: c, mu: s.mu, offered: s.offered, world: s.world}, nil
+}
+
+// TestKernelsOfferTheirLoops runs every benchmark with a loop a runtime
+// may run itself on a communicator that declines each, under -check,
+// -off_cache (of a 4 KiB cache) and -root_shift: the kernels' own loops must then run (no
+// defects), and the loops offered must describe them (partners, roles,
+// window, tag, collective operands, the buffers' slots).
+func TestKernelsOfferTheirLoops(t *testing.T) {
+	o := quick("PingPong", "PingPongAnySource", "PingPing", "Sendrecv", "Exchange", "Uniband", "Biband", "Allreduce", "Bcast", "Barrier")
+	o.NPMin, o.Check, o.OffCache, o.RootShift, o.WindowSize = 4, true, 4096, true, 3
+	var mu sync.Mutex
+	offered := map[[2]int]comm.Loop{}
+	sink, errs := runAll(t, 4, o, func(c comm.Comm) comm.Comm {
+		return &loopSpy{Comm: c, mu: &mu, offered: offered, world: c.Rank()}
+	})
+	for r, err := range errs {
+		if err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+	}
+	for _, r := range sink.rows {
+		if r.Benchmark != "Barrier" && r.Defects != 0 {
+			t.Errorf("%s %d bytes on %d: %v defects after the loop was declined", r.Benchmark, r.Bytes, r.Processes, r.Defects)
+		}
+	}
+	// The last block of each benchmark ran on 4 ranks (2 for the pairs);
+	// its largest size, 8 bytes, was offered last.
+	for rank := 0; rank < 4; rank++ {
+		left, right := (rank+3)%4, (rank+1)%4
+		want := map[comm.LoopKind]comm.Loop{
+			comm.LoopSendrecv:  {Left: left, Right: right},
+			comm.LoopExchange:  {Left: left, Right: right},
+			comm.LoopUniband:   {Peer: (rank + 2) % 4, Starts: rank < 2, Window: 3, Tag: windowTag},
+			comm.LoopBiband:    {Peer: (rank + 2) % 4, Starts: rank < 2, Window: 3, Tag: windowTag},
+			comm.LoopAllreduce: {Datatype: comm.Float32, Op: comm.Sum, Sync: true, RootShift: true},
+			comm.LoopBcast:     {Sync: true, RootShift: true},
+			comm.LoopBarrier:   {RootShift: true},
+		}
+		if rank < 2 {
+			want[comm.LoopPingPong] = comm.Loop{Peer: 1 - rank, Starts: rank == 0}
+			want[comm.LoopPingPing] = comm.Loop{Peer: 1 - rank}
+		}
+		for kind, w := range want {
+			got, ok := offered[[2]int{rank, int(kind)}]
+			if !ok {
+				t.Errorf("rank %d: loop %d never offered", rank, kind)
+				continue
+			}
+			if g, w := rolesOf(got), rolesOf(w); g != w {
+				t.Errorf("rank %d: loop %d offered as %+v, want %+v", rank, kind, g, w)
+			}
+			wantBytes, recvBytes := 8, 8
+			switch kind {
+			case comm.LoopBarrier:
+				wantBytes, recvBytes = 0, 0
+			case comm.LoopExchange:
+				recvBytes = 16
+			}
+			if got.Bytes != wantBytes || got.Reps < 1 || got.Send.Count < 2 || got.Recv.Count < 2 ||
+				len(got.Send.Buf) != got.Send.Stride*(got.Send.Count-1)+wantBytes || len(got.Recv.Buf) != got.Recv.Stride*(got.Recv.Count-1)+recvBytes {
+				t.Errorf("rank %d: loop %d: %d bytes, %d repetitions, send %d slots %d apart in %d bytes, receive %d slots %d apart in %d bytes; want %d bytes in -off_cache slots",
+					rank, kind, got.Bytes, got.Reps, got.Send.Count, got.Send.Stride, len(got.Send.Buf), got.Recv.Count, got.Recv.Stride, len(got.Recv.Buf), wantBytes)
+			}
+		}
+	}
+}
+
+// loopRoles are the fields of a comm.Loop that name partners and roles.
+type loopRoles struct {
+	Peer, Left, Right, Window, Tag int
+	Starts, Sync, RootShift        bool
+	Datatype                       comm.Datatype
+	Op                             comm.Op
+}
+
+func rolesOf(l comm.Loop) loopRoles {
+	return loopRoles{Peer: l.Peer, Left: l.Left, Right: l.Right, Window: l.Window, Tag: l.Tag,
+		Starts: l.Starts, Sync: l.Sync, RootShift: l.RootShift, Datatype: l.Datatype, Op: l.Op}
+}
+
+// TestCollectiveLoopOnlyForNative checks that a collective's loop is not
+// offered when --coll selects one of coll's algorithms instead of the
+// runtime's own, nor under -sync with -imb_barrier (whose barriers are
+// bench's, not the runtime's).
+func TestCollectiveLoopOnlyForNative(t *testing.T) {
+	over, err := coll.ParseAlgorithms("allreduce=ring,bcast=binomial,barrier=tree")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name        string
+		set         func(o *Options)
+		wantKinds   int // collective loops offered
+		wantBarrier bool
+	}{
+		{"override", func(o *Options) { o.Algorithms = over }, 0, false},
+		{"imb_barrier", func(o *Options) { o.IMBBarrier = true }, 1, true}, // Barrier has no -sync barriers
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := quick("Allreduce", "Bcast", "Barrier")
+			o.NPMin = 2
+			tc.set(&o)
+			var mu sync.Mutex
+			offered := map[[2]int]comm.Loop{}
+			_, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
+				return &loopSpy{Comm: c, mu: &mu, offered: offered, world: c.Rank()}
+			})
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+			kinds := 0
+			for k := range offered {
+				if k[0] == 0 {
+					kinds++
+				}
+			}
+			_, barrier := offered[[2]int{0, int(comm.LoopBarrier)}]
+			if kinds != tc.wantKinds || barrier != tc.wantBarrier {
+				t.Errorf("%d collective loops offered (Barrier's: %v); want %d (%v)", kinds, barrier, tc.wantKinds, tc.wantBarrier)
+			}
+		})
+	}
+}
+
+// ranLoop is a communicator whose runtime runs every loop itself: it
+// returns secs (or fails with err) without calling the communicator's
+// methods, which a nil comm.Comm would turn into a panic.
+type ranLoop struct {
+	comm.Comm
+	secs float64
+	err  error
+}
+
+func (r ranLoop) Rank() int                          { return 0 }
+func (r ranLoop) Size() int                          { return 2 }
+func (r ranLoop) RunLoop(comm.Loop) (float64, error) { return r.secs, r.err }
+
+// TestKernelUsesRunnersResult checks that a kernel whose loop the runtime
+// ran returns the runtime's seconds or error and runs no loop of its own.
+func TestKernelUsesRunnersResult(t *testing.T) {
+	boom := errors.New("boom")
+	for _, name := range []string{"PingPong", "PingPing", "Sendrecv", "Exchange", "Uniband"} {
+		spec, _ := Lookup(name)
+		bufs, err := newBuffers(&spec, 8, 2, &Options{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &Env{Comm: ranLoop{secs: 1.25}, Bytes: 8, Window: 2, bufs: bufs}
+		if secs, err := spec.Kernel(e, 10); secs != 1.25 || err != nil {
+			t.Errorf("%s: kernel returned %v, %v; want the runtime's 1.25, nil", name, secs, err)
+		}
+		e.Comm = ranLoop{err: boom}
+		if _, err := spec.Kernel(e, 10); !errors.Is(err, boom) {
+			t.Errorf("%s: kernel returned %v; want the runtime's error", name, err)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+//go:build mpi
+
+package mpi
+
+// #include "loops.h"
+import "C"
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"github.com/mpbench/mpbench/comm"
+)
+
+// loopKinds maps comm's loop kinds to loops.h's.
+var loopKinds = map[comm.LoopKind]C.int{
+	comm.LoopPingPong:  C.MPB_PINGPONG,
+	comm.LoopPingPing:  C.MPB_PINGPING,
+	comm.LoopSendrecv:  C.MPB_SENDRECV,
+	comm.LoopExchange:  C.MPB_EXCHANGE,
+	comm.LoopUniband:   C.MPB_UNIBAND,
+	comm.LoopBiband:    C.MPB_BIBAND,
+	comm.LoopAllreduce: C.MPB_ALLREDUCE,
+	comm.LoopBcast:     C.MPB_BCAST,
+	comm.LoopBarrier:   C.MPB_BARRIER,
+}
+
+// RunLoop runs the timed loop l in C, inside one call into the library
+// (mpb_run_loop in loops.h: the calls of IMB's source file of each
+// comm.LoopKind, in its order), and returns its seconds by MPI_Wtime as
+// comm.LoopRunner describes. bench's kernels offer it their loops: a loop
+// driven from Go crosses into C once per call, which costs the library a
+// measurable share of a small message's time (docs/mpi-comparison.md). It
+// runs every kind comm defines and returns comm.ErrSkip for any other.
+// Errors: slots that do not hold the loop's messages, a bad rank, tag,
+// window, datatype or operation, a short Times, or the library's error (an
+// *Error naming the loop's calls).
+func (c *Comm) RunLoop(l comm.Loop) (float64, error) {
+	kind, ok := loopKinds[l.Kind]
+	if !ok {
+		return 0, comm.ErrSkip
+	}
+	a, err := c.loopC(l)
+	if err != nil {
+		return 0, err
+	}
+	a.kind = kind
+	rc := C.mpb_run_loop(&a, c.h)
+	runtime.KeepAlive(l.Send.Buf)
+	runtime.KeepAlive(l.Recv.Buf)
+	runtime.KeepAlive(l.Times)
+	if err := check(loopCalls[l.Kind], rc); err != nil {
+		return 0, err
+	}
+	return float64(a.secs), nil
+}
+
+// loopCalls names the library calls of each loop, for its errors.
+var loopCalls = map[comm.LoopKind]string{
+	comm.LoopPingPong:  "PingPong loop (MPI_Send/MPI_Recv)",
+	comm.LoopPingPing:  "PingPing loop (MPI_Isend/MPI_Recv/MPI_Wait)",
+	comm.LoopSendrecv:  "Sendrecv loop (MPI_Sendrecv)",
+	comm.LoopExchange:  "Exchange loop (MPI_Isend/MPI_Recv/MPI_Waitall)",
+	comm.LoopUniband:   "Uniband loop (MPI_Isend/MPI_Irecv/MPI_Waitall)",
+	comm.LoopBiband:    "Biband loop (MPI_Isend/MPI_Irecv/MPI_Waitall)",
+	comm.LoopAllreduce: "Allreduce loop (MPI_Allreduce)",
+	comm.LoopBcast:     "Bcast loop (MPI_Bcast)",
+	comm.LoopBarrier:   "Barrier loop (MPI_Barrier)",
+}
+
+// loopC checks l and converts it for C (all but the kind).
+func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
+	op := loopCalls[l.Kind]
+	var a C.mpb_loop
+	if l.First < 0 || l.Reps < 0 {
+		return a, fmt.Errorf("mpi: %s: first repetition %d and count %d must not be negative", op, l.First, l.Reps)
+	}
+	size, err := count(op, l.Bytes)
+	if err != nil {
+		return a, err
+	}
+	tag, err := sendTag(op, l.Tag)
+	if err != nil {
+		return a, err
+	}
+	recvBytes := l.Bytes
+	switch l.Kind {
+	case comm.LoopPingPong, comm.LoopPingPing, comm.LoopUniband, comm.LoopBiband:
+		if err := c.dest(op, l.Peer); err != nil {
+			return a, err
+		}
+		a.src = C.int(l.Peer)
+		if l.AnySource {
+			a.src = C.mpb_any_source()
+		}
+	case comm.LoopSendrecv, comm.LoopExchange:
+		if err := c.dest(op, l.Left); err != nil {
+			return a, err
+		}
+		if err := c.dest(op, l.Right); err != nil {
+			return a, err
+		}
+		if l.Kind == comm.LoopExchange {
+			recvBytes = 2 * l.Bytes
+		}
+	case comm.LoopAllreduce:
+		d := l.Datatype.Size()
+		if !validOp(l.Op) || d == 0 || l.Bytes%d != 0 {
+			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32 or Int64 elements and Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
+		}
+		a.count = C.int(l.Bytes / d)
+	case comm.LoopBarrier:
+		l.Bytes, recvBytes = 0, 0
+	}
+	if (l.Kind == comm.LoopUniband || l.Kind == comm.LoopBiband) && l.Window < 1 {
+		return a, fmt.Errorf("mpi: %s: window of %d messages: expected at least 1", op, l.Window)
+	}
+	for _, s := range []struct {
+		name  string
+		slots comm.Slots
+		bytes int
+	}{{"send", l.Send, l.Bytes}, {"receive", l.Recv, recvBytes}} {
+		if s.slots.Count < 1 || s.slots.Stride < 0 || s.bytes > 0 && (s.slots.Count-1)*s.slots.Stride+s.bytes > len(s.slots.Buf) {
+			return a, fmt.Errorf("mpi: %s: %s layout of %d slots %d bytes apart does not hold %d-byte messages in %d bytes", op, s.name, s.slots.Count, s.slots.Stride, s.bytes, len(s.slots.Buf))
+		}
+	}
+	if l.Times != nil && len(l.Times) < l.Reps {
+		return a, fmt.Errorf("mpi: %s: %d per-repetition times for %d repetitions", op, len(l.Times), l.Reps)
+	}
+	if l.Times != nil && l.Reps > 0 {
+		a.reps = C.uintptr_t(uintptr(unsafe.Pointer(&l.Times[0])))
+	}
+	a.sbuf, a.sstride, a.sslots = addr(l.Send.Buf), C.long(l.Send.Stride), C.int(l.Send.Count)
+	a.rbuf, a.rstride, a.rslots = addr(l.Recv.Buf), C.long(l.Recv.Stride), C.int(l.Recv.Count)
+	a.size, a.first, a.n, a.tag = size, C.int(l.First), C.int(l.Reps), tag
+	a.peer, a.left, a.right = C.int(l.Peer), C.int(l.Left), C.int(l.Right)
+	a.starts, a.window = cBool(l.Starts), C.int(l.Window)
+	a.rank, a.procs = C.int(c.rank), C.int(c.size)
+	a.root_shift, a.sync = cBool(l.RootShift), cBool(l.Sync)
+	a.dtype, a.op = C.int(l.Datatype), C.int(l.Op)
+	return a, nil
+}
+
+// cBool is b as a C int, 1 or 0.
+func cBool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
