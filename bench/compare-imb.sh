@@ -12,6 +12,9 @@
 #   imb-mpich-tcp  IMB-MPI1 on MPICH, TCP only (MPIR_CVAR_NOLOCAL=1, UCX_TLS=tcp,self)
 #   mpi-ompi-shm   mpbench built with -tags mpi on Open MPI, as imb-ompi-shm
 #   mpi-mpich-shm  mpbench built with -tags mpi,mpich on MPICH, as imb-mpich-shm
+#   base-ompi-shm  an earlier mpbench built with -tags mpi, from BASE_OMPI=path,
+#                  as mpi-ompi-shm (only when BASE_OMPI is set): did a change
+#                  of mpbench move its numbers?
 # with the same IMB options for every one (-npmin NP -msglog MSGLOG -time TIME
 # and the benchmark list), and prints with bench/imbtable: per benchmark and
 # size each configuration's median time and spread (max/min over the
@@ -29,7 +32,7 @@
 # (the upstream Makefile forces -O0 and -Werror, which the command line
 # cannot replace).
 #
-# Usage: IMB_OMPI=... IMB_MPICH=... bench/compare-imb.sh
+# Usage: IMB_OMPI=... IMB_MPICH=... [BASE_OMPI=...] bench/compare-imb.sh
 # Environment: ROUNDS (9), NP (2), MSGLOG (0:22), TIME (1, IMB -time: IMB-MPI1
 #   abandons the rest of a benchmark once its sizes together took longer than
 #   TIME x the number of sizes, which a loaded machine can reach below 1),
@@ -46,7 +49,7 @@ NP=${NP:-2}
 MSGLOG=${MSGLOG:-0:22}
 TIME=${TIME:-1}
 BENCHMARKS=${BENCHMARKS:-"PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall Allgather Reduce Barrier"}
-ALL="native-shm native-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm"
+ALL="native-shm native-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm base-ompi-shm"
 CONFIGS=${CONFIGS:-$ALL}
 OUT=${OUT:-$(mktemp -d /tmp/mpbench-compare-imb.XXXXXX)}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -59,6 +62,7 @@ for c in $CONFIGS; do
 	case $c in
 	imb-ompi-*) [ -x "${IMB_OMPI:-}" ] || { log "leaving out $c: IMB_OMPI is not an executable IMB-MPI1 built with Open MPI"; continue; } ;;
 	imb-mpich-*) [ -x "${IMB_MPICH:-}" ] || { log "leaving out $c: IMB_MPICH is not an executable IMB-MPI1 built with MPICH"; continue; } ;;
+	base-ompi-*) [ -x "${BASE_OMPI:-}" ] || { log "leaving out $c: BASE_OMPI is not an executable mpbench built with -tags mpi"; continue; } ;;
 	*ompi*) command -v mpirun.openmpi >/dev/null || { log "leaving out $c: mpirun.openmpi not found"; continue; } ;;
 	*mpich*) command -v mpiexec.mpich >/dev/null || { log "leaving out $c: mpiexec.mpich not found"; continue; } ;;
 	native-*) ;;
@@ -93,6 +97,7 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 		imb-mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
 		mpi-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$OUT/mpbench-ompi" run -thread_level single "${imbargs[@]}" ;;
 		mpi-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$OUT/mpbench-mpich" run -thread_level single "${imbargs[@]}" ;;
+		base-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$BASE_OMPI" run -thread_level single "${imbargs[@]}" ;;
 		esac >"$2.part" 2>"$2.err" && mv "$2.part" "$2" && { [ -s "$2.err" ] || rm -f "$2.err"; }
 	}
 	for pass in $(seq 0 "$ROUNDS"); do
@@ -122,5 +127,7 @@ for m in shm tcp; do
 done
 has mpi-ompi-shm && has imb-ompi-shm && ratios="$ratios,mpi-ompi-shm=imb-ompi-shm"
 has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpich-shm"
+has base-ompi-shm && has imb-ompi-shm && ratios="$ratios,base-ompi-shm=imb-ompi-shm"
+has base-ompi-shm && has mpi-ompi-shm && ratios="$ratios,mpi-ompi-shm=base-ompi-shm"
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), NP $NP, MSGLOG $MSGLOG, TIME $TIME, $ROUNDS rounds after a warm-up; outputs in $OUT"
 cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3
