@@ -30,26 +30,23 @@ type bootstrap struct {
 // stderr lines from then on (see stderrCopier.held).
 const startedMarker = "mpbench-rank-started"
 
-// exitBadBuild is the status of a rank whose binary is not the launcher's
-// build: bad input, as a wrong path or version on a host is.
-const exitBadBuild = 2
-
 // BootstrapFromStdin is what a program started as a launcher's rank calls
 // first with its arguments (without the program name). Unless args is
 // exactly [BootstrapArg] it returns args unchanged. Otherwise it reads the
 // bootstrap line the launcher wrote to standard input, sets its variables
 // in this process's environment, checks that this executable is the
 // launcher's build (same BuildID, same version) and returns the arguments
-// the launcher meant. A different build is reported (ReportError, naming
-// the host and both versions) and the process exits with status 2. From
-// then on standard input is watched: when it ends (the launcher or the
-// agent's connection went away) the process exits with status 1, so no
-// rank outlives its launcher on any host; a stop line on it raises its
-// signal in this process (watchBootstrapPipe). version is this program's
-// version string.
-func BootstrapFromStdin(args []string, version string) []string {
+// the launcher meant. An unreadable line or a different build is returned
+// as a *BootstrapError (naming the host and both versions), which the
+// caller reports with ReportError so that the launcher shows it. From then
+// on standard input is watched: when it ends (the launcher or the agent's
+// connection went away) a *LauncherLostError goes to Fatal, so no rank
+// outlives its launcher on any host; a stop line on it raises its signal
+// in this process (watchBootstrapPipe). version is this program's version
+// string.
+func BootstrapFromStdin(args []string, version string) ([]string, error) {
 	if len(args) != 1 || args[0] != BootstrapArg {
-		return args
+		return args, nil
 	}
 	in := bufio.NewReaderSize(os.Stdin, maxLine)
 	line, err := in.ReadSlice('\n')
@@ -58,12 +55,10 @@ func BootstrapFromStdin(args []string, version string) []string {
 		err = json.Unmarshal(line, &b)
 	}
 	if err != nil {
-		ReportError(os.Stderr, fmt.Sprintf("reading the launcher's bootstrap line on standard input: %v", err))
-		os.Exit(exitBadBuild)
+		return nil, &BootstrapError{Msg: fmt.Sprintf("reading the launcher's bootstrap line on standard input: %v", err)}
 	}
 	if msg := buildMismatch(b, version, BuildID()); msg != "" {
-		ReportError(os.Stderr, msg)
-		os.Exit(exitBadBuild)
+		return nil, &BootstrapError{Msg: msg}
 	}
 	for _, kv := range b.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -72,14 +67,14 @@ func BootstrapFromStdin(args []string, version string) []string {
 	}
 	fmt.Fprintln(os.Stderr, startedMarker)
 	go watchBootstrapPipe(in, b.Host)
-	return b.Args
+	return b.Args, nil
 }
 
 // watchBootstrapPipe reads what the launcher writes after the bootstrap
 // line: a stop line (stopLine) raises its signal in this process, so the
 // program's own SIGINT/SIGTERM handling ends the run in order; end of
-// input (the launcher or the agent's connection went away) exits with
-// status 1. Other lines are ignored.
+// input (the launcher or the agent's connection went away) is printed and
+// reported to Fatal as a *LauncherLostError. Other lines are ignored.
 func watchBootstrapPipe(in *bufio.Reader, host string) {
 	for {
 		line, err := in.ReadSlice('\n')
@@ -87,8 +82,10 @@ func watchBootstrapPipe(in *bufio.Reader, host string) {
 			continue
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "mpbench: host %s: the launcher's connection (standard input) closed; exiting\n", host)
-			os.Exit(exitLauncherLost)
+			lost := &LauncherLostError{Rank: -1, Where: host, Err: err}
+			fmt.Fprintf(os.Stderr, "mpbench: %v; exiting\n", lost)
+			reportFatal(lost)
+			return
 		}
 		var stop stopLine
 		if json.Unmarshal(line, &stop) != nil {

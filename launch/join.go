@@ -22,10 +22,6 @@ import (
 // joinTimeout bounds Join when ctx has no deadline: rendezvous plus mesh.
 const joinTimeout = 60 * time.Second
 
-// exitLauncherLost is the status a worker exits with when its control
-// connection to the launcher drops.
-const exitLauncherLost = 1
-
 // Job describes the job a rank joined, for result headers and metadata.
 type Job struct {
 	// Hosts is the host of every rank (len size), as the launcher named
@@ -295,15 +291,16 @@ func exchange(ctx context.Context, ctl net.Conn, secret []byte, m register) (tab
 }
 
 // watchLauncher blocks on the control connection, on which the launcher
-// sends nothing after the table; when it ends, the launcher is gone and the
-// process exits.
+// sends nothing after the table; when it ends, the launcher is gone: it
+// prints so and reports a *LauncherLostError to Fatal.
 func watchLauncher(ctl net.Conn, w workerEnv) {
 	_, err := io.Copy(io.Discard, ctl)
 	if err == nil {
 		err = io.EOF
 	}
-	fmt.Fprintf(os.Stderr, "mpbench: rank %d: lost the control connection to the launcher at %s (%v); exiting\n", w.rank, w.rendezvous, err)
-	os.Exit(exitLauncherLost)
+	lost := &LauncherLostError{Rank: w.rank, Where: w.rendezvous, Err: err}
+	fmt.Fprintf(os.Stderr, "mpbench: %v; exiting\n", lost)
+	reportFatal(lost)
 }
 
 // bind pins the rank to a CPU of its own (its index among the ranks on

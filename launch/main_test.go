@@ -25,8 +25,16 @@ const (
 	envIgnoreTerm = "MPBENCH_TESTIGNORETERM" // mode hang: ignore SIGTERM
 )
 
+// exitLauncherLost is the status of a test worker whose launcher is gone,
+// cmd/mpbench's for a *LauncherLostError.
+const exitLauncherLost = 1
+
 func TestMain(m *testing.M) {
-	BootstrapFromStdin(os.Args[1:], "") // a rank started through a launch agent
+	if _, err := BootstrapFromStdin(os.Args[1:], ""); err != nil { // a rank started through a launch agent
+		ReportError(os.Stderr, err.Error())
+		os.Exit(2)
+	}
+	go func() { <-Fatal(); os.Exit(exitLauncherLost) }() // as cmd/mpbench does
 	switch mode := os.Getenv(envMode); mode {
 	case "":
 		os.Exit(m.Run())

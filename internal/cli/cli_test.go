@@ -152,7 +152,7 @@ func TestNormaliseArgs(t *testing.T) {
 }
 
 func TestExitStatus(t *testing.T) {
-	if exitStatus(nil) != 0 || exitStatus(errInterrupted) != 130 || exitStatus(usageErrorf("x")) != 2 || exitStatus(os.ErrClosed) != 1 {
+	if ExitStatus(nil) != 0 || ExitStatus(errInterrupted) != 130 || ExitStatus(usageErrorf("x")) != 2 || ExitStatus(os.ErrClosed) != 1 {
 		t.Error("exit status mapping changed")
 	}
 }

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+
+	"github.com/mpbench/mpbench/launch"
 )
 
-// Exit statuses of mpbench, decided only by exitStatus.
+// Exit statuses of mpbench, decided only by ExitStatus.
 const (
 	ExitOK          = 0   // the command completed
 	ExitFailed      = 1   // the run failed (a rank's error is named in the message)
@@ -17,17 +19,20 @@ const (
 // errInterrupted is returned when the user stopped the run.
 var errInterrupted = errors.New("interrupted; rows measured so far were kept")
 
-// exitStatus maps an error of a command to the process exit status, by
-// the error's type only: a *usageError (bad input; cobra's errors for
-// unknown commands, flags and arguments are made usage errors where they
-// arise: execute, usageArgs, flagError) is 2, an interruption 130 or 143,
-// any other error 1.
-func exitStatus(err error) int {
+// ExitStatus maps an error of a command, or one received from Fatal or
+// launch.Fatal, to the process exit status, by the error's type only: a
+// *usageError (bad input; cobra's errors for unknown commands, flags and
+// arguments are made usage errors where they arise: execute, usageArgs,
+// flagError) or a *launch.BootstrapError (a host with another build) is
+// 2, an interruption 130 or 143, any other error (a
+// *launch.LauncherLostError included) 1.
+func ExitStatus(err error) int {
 	var in *interrupted
+	var boot *launch.BootstrapError
 	switch {
 	case err == nil:
 		return ExitOK
-	case isUsage(err):
+	case isUsage(err), errors.As(err, &boot):
 		return ExitUsage
 	case errors.As(err, &in):
 		return in.status()
@@ -35,4 +40,25 @@ func exitStatus(err error) int {
 		return ExitInterrupted
 	}
 	return ExitFailed
+}
+
+// fatal carries the first error after which the process must end at once
+// (see Fatal).
+var fatal = make(chan error, 1)
+
+// Fatal returns the channel on which a command reports, from a goroutine,
+// an error after which the process must end at once because its run cannot
+// return: rank 0 of a job on an MPI library, signalled while a rank waits
+// inside the library for a peer that is gone (endOnSignal). Its result
+// files and message are written by then. The main package receives from it
+// (and from launch.Fatal) and exits with ExitStatus of the error.
+func Fatal() <-chan error { return fatal }
+
+// reportFatal sends err on Fatal's channel unless an error is already
+// waiting there.
+func reportFatal(err error) {
+	select {
+	case fatal <- err:
+	default:
+	}
 }

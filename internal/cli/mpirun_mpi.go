@@ -130,7 +130,8 @@ const endGrace = 500 * time.Millisecond
 // job by sending SIGTERM to the ranks left (Open MPI), then SIGKILL. If the
 // run has not ended (done closed) endGrace after the signal, it appends
 // the end record naming the signal to --json and --csv, prints one line
-// and exits with 128+signal.
+// and reports the signal to Fatal, so that the process exits with
+// 128+signal.
 func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f *runFlags) {
 	select {
 	case <-done:
@@ -145,7 +146,7 @@ func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f 
 	cause := cancelCause(ctx, errInterrupted)
 	closeResultFiles(f, cause)
 	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
-	os.Exit(exitStatus(cause))
+	reportFatal(cause)
 }
 
 // envMPIParent is set in the environment of a launcher that "mpbench run

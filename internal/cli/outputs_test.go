@@ -2,11 +2,15 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mpbench/mpbench/launch"
 )
 
 func TestCheckOutputPaths(t *testing.T) {
@@ -47,9 +51,11 @@ func TestExitStatusSignals(t *testing.T) {
 		{&interrupted{sig: syscall.SIGINT}, ExitInterrupted},
 		{&interrupted{sig: syscall.SIGTERM}, ExitTerminated},
 		{errInterrupted, ExitInterrupted},
+		{fmt.Errorf("joining: %w", &launch.BootstrapError{Msg: "host h has mpbench 1.0, the launcher 1.1"}), ExitUsage},
+		{&launch.LauncherLostError{Rank: 2, Where: "10.0.0.1:4000", Err: io.EOF}, ExitFailed},
 	} {
-		if got := exitStatus(tc.err); got != tc.want {
-			t.Errorf("exitStatus(%v) = %d, want %d", tc.err, got, tc.want)
+		if got := ExitStatus(tc.err); got != tc.want {
+			t.Errorf("ExitStatus(%v) = %d, want %d", tc.err, got, tc.want)
 		}
 	}
 	if !errors.Is(&interrupted{sig: syscall.SIGTERM}, errInterrupted) {

@@ -18,18 +18,22 @@ import (
 )
 
 // Main runs mpbench with args (without the program name), printing to
-// stdout and stderr, and returns the process exit status (see exitStatus).
+// stdout and stderr, and returns the process exit status (see ExitStatus).
 // Errors are printed as one line "mpbench: <problem>" on stderr, without
 // usage text. In a job started by an MPI launcher, where every rank checks
 // the same command line, usage errors are printed by rank 0 only.
 func Main(args []string, stdout, stderr io.Writer) int {
-	args = launch.BootstrapFromStdin(args, Version) // a rank started on another host
+	args, err := launch.BootstrapFromStdin(args, Version) // a rank started on another host
+	if err != nil {
+		launch.ReportError(stderr, err.Error()) // in the form the launcher shows
+		return ExitStatus(err)
+	}
 	root := newRoot(&invocation{args: args}, stdout, stderr)
 	norm, err := normaliseArgs(args, longFlags(root))
 	if err == nil {
 		err = execute(root, norm)
 	}
-	status := exitStatus(err)
+	status := ExitStatus(err)
 	var printed *printedError
 	switch {
 	case err == nil, errors.As(err, &printed):
@@ -108,7 +112,7 @@ func execute(root *cobra.Command, args []string) error {
 
 // usageArgs makes the argument checks of every command in c's tree
 // (cobra.ExactArgs, needFiles, ...) return usage errors, so that
-// exitStatus needs no knowledge of cobra's messages. Flag errors are made
+// ExitStatus needs no knowledge of cobra's messages. Flag errors are made
 // usage errors by flagError.
 func usageArgs(c *cobra.Command) {
 	if check := c.Args; check != nil {
