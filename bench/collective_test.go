@@ -88,19 +88,23 @@ func TestCollectivesEveryProcessCount(t *testing.T) {
 func TestCollectivesNineRanksRendezvous(t *testing.T) {
 	// Nine ranks (odd, not a power of two) with sizes above the default
 	// eager limit, so that every algorithm's rendezvous path is checked.
-	o := quick(collectives...)
-	o.NPMin = 9
-	o.MsgLens = []int64{0, 7, 70000}
-	o.MsgsPerSample = 3
-	o.Check = true
-	o.RootShift = true
-	sink := mustRun(t, 9, o)
+	// One job per collective, so that each gets commtest's time limit:
+	// all of them in one job under -race on a loaded 2-CPU host took more.
 	for _, name := range collectives {
-		sizes := o.MsgLens
-		if reductions[name] {
-			sizes = []int64{0, 4, 70000}
-		}
-		checkRows(t, sink, name, 9, sizes)
+		t.Run(name, func(t *testing.T) {
+			o := quick(name)
+			o.NPMin = 9
+			o.MsgLens = []int64{0, 7, 70000}
+			o.MsgsPerSample = 3
+			o.Check = true
+			o.RootShift = true
+			sink := mustRun(t, 9, o)
+			sizes := o.MsgLens
+			if reductions[name] {
+				sizes = []int64{0, 4, 70000}
+			}
+			checkRows(t, sink, name, 9, sizes)
+		})
 	}
 }
 
