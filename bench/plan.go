@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/mpbench/mpbench/result"
 )
@@ -68,25 +67,9 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 }
 
 // RankOrder returns the world ranks 0..np-1 in the order groups take
-// them: rank order, or under -map PxQ (P, Q > 1) by IMB's key
-// (Q * rank) mod (P*Q - 1), with key 0 replaced by the rank itself, ties
-// by rank (IMB_init_communicator in src_c/IMB_init.c; the ranks are then
-// ordered as MPI_Comm_split orders them by key). Rank 0 always comes
-// first.
+// them (result.GroupOrder: rank order, or IMB's order under -map PxQ).
 func (o *Options) RankOrder(np int) []int {
-	order := make([]int, np)
-	key := make([]int, np)
-	px, py := o.Map[0], o.Map[1]
-	for r := range order {
-		order[r], key[r] = r, r
-		if px > 1 && py > 1 {
-			if key[r] = (py * r) % (px*py - 1); key[r] == 0 {
-				key[r] = r
-			}
-		}
-	}
-	sort.SliceStable(order, func(i, j int) bool { return key[order[i]] < key[order[j]] })
-	return order
+	return result.GroupOrder(np, o.Map[0], o.Map[1])
 }
 
 // CheckPlan reports, without communicating, whether a run of o on np

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mpbench/mpbench/result"
 )
 
 // Host is one entry of a host list: a host name (or address) and the number
@@ -238,39 +240,6 @@ func IsLocalHost(name string) bool {
 
 // FormatRankHosts describes a rank-to-host map (hosts[r] is rank r's host)
 // in one line, hosts in order of their first rank, ranks as ranges:
-// "node1: 0-1; node2: 2-3" or, mapped by node, "node1: 0,2; node2: 1,3".
-func FormatRankHosts(hosts []string) string {
-	var order []string
-	ranks := map[string][]int{}
-	for r, h := range hosts {
-		if _, ok := ranks[h]; !ok {
-			order = append(order, h)
-		}
-		ranks[h] = append(ranks[h], r)
-	}
-	parts := make([]string, len(order))
-	for i, h := range order {
-		parts[i] = h + ": " + formatRanges(ranks[h])
-	}
-	return strings.Join(parts, "; ")
-}
-
-// formatRanges writes ascending ranks as "0-3,6,8-9".
-func formatRanges(rs []int) string {
-	var b strings.Builder
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(rs[i]))
-		if j > i {
-			b.WriteString("-" + strconv.Itoa(rs[j]))
-		}
-		i = j + 1
-	}
-	return b.String()
-}
+// "node1: 0-1; node2: 2-3" or, mapped by node, "node1: 0,2; node2: 1,3"
+// (result.RankHosts.Format).
+func FormatRankHosts(hosts []string) string { return result.RankHosts(hosts).Format(nil) }

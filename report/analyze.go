@@ -91,11 +91,15 @@ type SeriesReport struct {
 	// Fit is the Hockney fit; FitErr says why there is none.
 	Fit    analysis.Piecewise
 	FitErr error
-	Notes  []string
+	// Placement is where the series' ranks ran, nil when the run records
+	// no rank-to-host map (analysis.PlacementOf).
+	Placement *analysis.Placement
+	Notes     []string
 }
 
 // Analyze computes everything the reports show for one run of a file:
-// per size sweep the Hockney fit and, with a wire model, the wire table and
+// per size sweep the Hockney fit, where its ranks ran when the run records
+// its rank-to-host map, and, with a wire model, the wire table and
 // latency; the ABG and its classification across process counts; the
 // anomaly flags; and the problems the reader met, with a Mbytes/sec column
 // that disagrees with bytes / t_max under the run's Mbyte
@@ -117,6 +121,9 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	for _, rows := range sweeps(run.Rows) {
 		s := analyzeSeries(rows, mbyte, opt)
 		s.Conditions = analysis.BenchConditions(run.Meta, rows[0].Benchmark)
+		if pl, ok := analysis.PlacementOf(s.SeriesKey, run.Meta); ok {
+			s.Placement = &pl
+		}
 		if msg, ok := analysis.CheckBandwidthColumn(rows, mbyte); !ok {
 			// A problem of the input, at the sweep's first row.
 			rep.Problems = append(rep.Problems, result.Problem{File: rows[0].File, Line: rows[0].Line, Msg: s.Label() + ": " + msg})

@@ -101,6 +101,9 @@ func (r RunReport) Sections(k int) []Section {
 // section is one sweep's part of the report.
 func (s SeriesReport) section(k int) Section {
 	sec := Section{Title: s.Label()}
+	if s.Placement != nil {
+		sec.line("%s", s.Placement)
+	}
 	if len(s.Wire) > 0 {
 		sec.table(analysis.WireTableView(*s.Model, s.Wire))
 		if !math.IsNaN(s.LatencyUsec) {

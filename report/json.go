@@ -41,9 +41,11 @@ type jsonSeries struct {
 	Multi       bool          `json:"multi"`
 	Idle        int           `json:"idle,omitempty"` // ranks waiting beside a -multi layout
 	Mode        string        `json:"mode,omitempty"`
-	Conditions  string        `json:"conditions,omitempty"` // run conditions not at the tool's default
-	Series      string        `json:"series"`               // the series' label, e.g. "Multi-Allgather 3x32"
-	Headline    string        `json:"time_column"`          // "t_max" (IMB) or "t_avg" (OSU)
+	Conditions  string        `json:"conditions,omitempty"`    // run conditions not at the tool's default
+	Series      string        `json:"series"`                  // the series' label, e.g. "Multi-Allgather 3x32"
+	Placement   string        `json:"placement,omitempty"`     // hosts of the series' ranks, when the run records them
+	CrossHosts  *bool         `json:"between_hosts,omitempty"` // some group's ranks are on different hosts; null when not recorded
+	Headline    string        `json:"time_column"`             // "t_max" (IMB) or "t_avg" (OSU)
 	Derived     bool          `json:"times_from_bandwidth"`
 	WireModel   string        `json:"wire_model,omitempty"`
 	PayloadMBps *float64      `json:"payload_mbps,omitempty"`
@@ -106,6 +108,10 @@ func jsonSegmentOf(name string, f analysis.Fit) jsonSegment {
 func jsonSeriesOf(s SeriesReport, k int) jsonSeries {
 	j := jsonSeries{Benchmark: s.Benchmark, Processes: ji(s.Processes, true), Groups: s.Groups, Group: ji(s.Group, false),
 		Multi: s.Multi >= 0, Idle: s.Idle, Mode: s.Mode, Conditions: s.Conditions, Series: s.Label(), Derived: s.DerivedTimes, LatencyUsec: jf(s.LatencyUsec), Fit: []jsonSegment{}}
+	if s.Placement != nil {
+		cross := s.Placement.Crossing() > 0
+		j.Placement, j.CrossHosts = s.Placement.String(), &cross
+	}
 	j.Headline = "t_max"
 	if len(s.Rows) > 0 {
 		j.Headline = s.Rows[0].Headline.String()

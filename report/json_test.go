@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/mpbench/mpbench/result"
 )
 
 // TestJSONNumericFigures: the JSON document carries the latency, k, the
@@ -101,5 +103,48 @@ func TestEndedEarlyNpUnknown(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no ended-early flag naming np unknown: %v", rep.Flags)
+	}
+}
+
+// TestPlacementReported: a run that records its rank-to-host map says, per
+// series, where its ranks ran, in the text (a line of the series' section)
+// and in the JSON (placement, between_hosts); a run without one says
+// nothing.
+func TestPlacementReported(t *testing.T) {
+	run := result.Run{Meta: result.Meta{Tool: "mpbench", MByte: result.MB, Info: map[string]string{"rank_hosts": "n0,n1"}}}
+	for _, b := range []int64{1, 2, 4, 8, 16} {
+		run.Rows = append(run.Rows, result.Row{Benchmark: "PingPong", Processes: 2, Multi: result.MultiNone, Groups: 1, Group: -1,
+			Bytes: b, Repetitions: 1000, TMax: 10 + float64(b)/100, TMin: 10, TAvg: 10})
+	}
+	rep := Analyze("pp.jsonl", 1, 1, run, Options{})
+	want := "between hosts: ranks on n0: 0; n1: 1"
+	var text bytes.Buffer
+	if err := WriteDocument(&text, []RunReport{rep}, 7, Text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), want+"\n") {
+		t.Errorf("text lacks %q:\n%s", want, text.String())
+	}
+	var js bytes.Buffer
+	if err := WriteDocument(&js, []RunReport{rep}, 7, JSON); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runs []struct {
+			Series []struct {
+				Placement string `json:"placement"`
+				Between   *bool  `json:"between_hosts"`
+			} `json:"series"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || len(doc.Runs) != 1 || len(doc.Runs[0].Series) != 1 {
+		t.Fatalf("%v %+v", err, doc)
+	}
+	if s := doc.Runs[0].Series[0]; s.Placement != want || s.Between == nil || !*s.Between {
+		t.Errorf("JSON series %+v", s)
+	}
+	delete(run.Meta.Info, "rank_hosts")
+	if rep := Analyze("pp.jsonl", 1, 1, run, Options{}); rep.Series[0].Placement != nil {
+		t.Errorf("placement without a map: %v", rep.Series[0].Placement)
 	}
 }
