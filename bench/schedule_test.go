@@ -228,3 +228,43 @@ func TestPlanMemoryLimit(t *testing.T) {
 		t.Errorf("Exchange off-cache over -mem 30 MiB: error %v", err)
 	}
 }
+
+// TestMultiPlanLayout: under -multi 0 the process counts follow -npmin as
+// without -multi (IMB's helper_init_scope: npmin, 2 npmin, ..., np), each
+// count running np/P groups; PingPong runs at 2 processes only, as np/2
+// pairs (IMB-MPI1 2019 -multi 0 on 4 ranks prints Multi-PingPong 2x2, and
+// Multi-Barrier 2x2 followed by Barrier on 4: PerfKitBenchmarker's test
+// data).
+func TestMultiPlanLayout(t *testing.T) {
+	for _, tc := range []struct {
+		np, npmin int
+		name      string
+		want      string // processes x groups (+idle) of each block
+	}{
+		{4, 2, "Sendrecv", "[2x2 4x1]"},
+		{4, 2, "Barrier", "[2x2 4x1]"},
+		{4, 2, "PingPong", "[2x2]"},
+		{8, 2, "PingPong", "[2x4]"},
+		{6, 2, "Sendrecv", "[2x3 4x1+2 6x1]"},
+		{8, 4, "Sendrecv", "[4x2 8x1]"},
+		{4, 4, "Sendrecv", "[4x1]"},
+	} {
+		o := DefaultOptions()
+		o.Benchmarks, o.Multi, o.NPMin = []string{tc.name}, 0, tc.npmin
+		plan, err := makePlan(&o, tc.np)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, bp := range plan {
+			s := fmt.Sprintf("%dx%d", bp.block.Processes, len(bp.block.Groups))
+			if bp.block.Idle > 0 {
+				s += fmt.Sprintf("+%d", bp.block.Idle)
+			}
+			got = append(got, s)
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%s -np %d -npmin %d -multi 0: blocks %v, want %s", tc.name, tc.np, tc.npmin, got, tc.want)
+		}
+	}
+}
