@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -167,6 +168,9 @@ func (o *Options) Validate() error {
 	if o.Settle < 0 {
 		return fmt.Errorf("--settle %v: expected a duration >= 0, e.g. 100ms, or 0 for none", o.Settle)
 	}
+	if o.Settle > MaxSettle {
+		return fmt.Errorf("--settle %v: expected at most %v (the settle phase only has to outlast a job's start-up)", o.Settle, MaxSettle)
+	}
 	if o.WindowSize < 1 || o.WindowSize > MaxWindowSize {
 		return fmt.Errorf("-window_size %d: expected -window_size N with 1 <= N <= %d", o.WindowSize, MaxWindowSize)
 	}
@@ -185,8 +189,8 @@ func (o *Options) Validate() error {
 	if o.OverallVolBytes < 1 {
 		return fmt.Errorf("-iter volume %d bytes: expected -iter n,MiB with MiB >= 1", o.OverallVolBytes)
 	}
-	if !(o.TimeLimit > 0) {
-		return fmt.Errorf("-time %v: expected -time seconds with seconds > 0", o.TimeLimit)
+	if !(o.TimeLimit > 0) || math.IsInf(o.TimeLimit, 0) {
+		return fmt.Errorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", o.TimeLimit)
 	}
 	if o.OffCache < -1 {
 		return fmt.Errorf("-off_cache %d: expected -off_cache -1 or a cache size > 0", o.OffCache)
@@ -207,6 +211,8 @@ func (o *Options) Validate() error {
 	}
 	switch o.IterPolicy {
 	case "", IterDynamic, IterOff:
+	case "multiple_np", "auto":
+		return fmt.Errorf("-iter_policy %s: not supported by mpbench; expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
 	default:
 		return fmt.Errorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
 	}

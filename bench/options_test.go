@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mpbench/mpbench/result"
 )
@@ -31,6 +33,11 @@ func TestValidate(t *testing.T) {
 		{func(o *Options) { o.MsgsPerSample = 0 }, "-iter 0: expected"},
 		{func(o *Options) { o.OverallVolBytes = 0 }, "-iter volume 0 bytes: expected"},
 		{func(o *Options) { o.TimeLimit = 0 }, "-time 0: expected"},
+		{func(o *Options) { o.TimeLimit = math.Inf(1) }, "-time +Inf: expected -time seconds with a finite number"},
+		{func(o *Options) { o.Settle = 2 * time.Minute }, "--settle 2m0s: expected at most 1m0s"},
+		{func(o *Options) { o.WindowSize = 0 }, "-window_size 0: expected -window_size N with 1 <= N <= 65536"},
+		{func(o *Options) { o.IterPolicy = "auto" }, "-iter_policy auto: not supported by mpbench"},
+		{func(o *Options) { o.IterPolicy = "sometimes" }, "-iter_policy sometimes: expected -iter_policy dynamic or -iter_policy off"},
 		{func(o *Options) { o.OffCache = -2 }, "-off_cache -2: expected"},
 		{func(o *Options) { o.Multi = 2 }, "-multi 2: expected -multi 0 or -multi 1"},
 		{func(o *Options) { o.MByte = 1000 }, "Mbyte of 1000 bytes: expected"},
@@ -49,5 +56,26 @@ func TestValidate(t *testing.T) {
 	o.Benchmarks = []string{"pingpong", "SENDRECV"}
 	if err := o.Validate(); err != nil {
 		t.Errorf("case-insensitive names with -msglen: %v", err)
+	}
+}
+
+func TestParseIter(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		n   int
+		vol int64
+	}{
+		{"1000", 1000, DefaultOverallVolBytes},
+		{"20,8", 20, 8 << 20},
+		{" 5 , 1 ,7", 5, 1 << 20}, // IMB-EXT's third value is ignored
+	} {
+		if n, vol, err := ParseIter(tc.in); n != tc.n || vol != tc.vol || err != nil {
+			t.Errorf("ParseIter(%q) = %d, %d, %v; want %d, %d", tc.in, n, vol, err, tc.n, tc.vol)
+		}
+	}
+	for _, bad := range []string{"0", "x", "10,0", "10,y", "1,2,3,4", "10,2000000"} {
+		if _, _, err := ParseIter(bad); err == nil || !strings.HasPrefix(err.Error(), "-iter "+bad+": expected -iter n[,MiB]") {
+			t.Errorf("ParseIter(%q): %v, want the -iter form named", bad, err)
+		}
 	}
 }

@@ -9,25 +9,7 @@ import "github.com/mpbench/mpbench/comm"
 // PingPingSpecificSource receive from the partner's rank,
 // PingPingAnySource with MPI_ANY_SOURCE (MPI1_benchmark.cpp); the two
 // variants are not in the default list.
-func init() {
-	for _, v := range []struct {
-		name        string
-		def, anySrc bool
-	}{{"PingPing", true, false}, {"PingPingSpecificSource", false, false}, {"PingPingAnySource", false, true}} {
-		Register(Spec{
-			Name: v.name, Class: SingleTransfer, Default: v.def, Pair: true,
-			ScaleTime: 1, ScaleBW: 1,
-			Expect: ExpectFrom(otherOfPair),
-			Kernel: pingPingFrom(v.anySrc),
-		})
-	}
-}
-
-// pingPingFrom returns the PingPing kernel receiving from the partner, or
-// from comm.AnySource when anySource is set.
-func pingPingFrom(anySource bool) Kernel {
-	return func(e *Env, n int) (float64, error) { return pingPing(e, n, anySource) }
-}
+func init() { registerPair("PingPing", 1, pingPing) }
 
 // pingPing times n repetitions: each rank sends to the other without
 // blocking, receives the other's message, then waits for its send. A

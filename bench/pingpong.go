@@ -9,24 +9,25 @@ import "github.com/mpbench/mpbench/comm"
 // (IMB's SELECT_SOURCE flag, PingPong's behaviour since IMB 2017u1);
 // PingPongAnySource receives with MPI_ANY_SOURCE (MPI1_benchmark.cpp). The
 // two variants are not in the default list.
-func init() {
+func init() { registerPair("PingPong", 0.5, pingPong) }
+
+// registerPair registers a single-transfer benchmark of rank pairs, name
+// (in the default list), and its variants nameSpecificSource and
+// nameAnySource (MPI1_benchmark.cpp), with IMB's time scale and Mbytes/sec
+// of bytes/t. kernel times n repetitions receiving from the partner, or
+// from comm.AnySource when anySource is set.
+func registerPair(name string, scaleTime float64, kernel func(e *Env, n int, anySource bool) (float64, error)) {
 	for _, v := range []struct {
-		name        string
+		suffix      string
 		def, anySrc bool
-	}{{"PingPong", true, false}, {"PingPongSpecificSource", false, false}, {"PingPongAnySource", false, true}} {
+	}{{"", true, false}, {"SpecificSource", false, false}, {"AnySource", false, true}} {
 		Register(Spec{
-			Name: v.name, Class: SingleTransfer, Default: v.def, Pair: true,
-			ScaleTime: 0.5, ScaleBW: 1,
+			Name: name + v.suffix, Class: SingleTransfer, Default: v.def, Pair: true,
+			ScaleTime: scaleTime, ScaleBW: 1,
 			Expect: ExpectFrom(otherOfPair),
-			Kernel: pingPongFrom(v.anySrc),
+			Kernel: func(e *Env, n int) (float64, error) { return kernel(e, n, v.anySrc) },
 		})
 	}
-}
-
-// pingPongFrom returns the PingPong kernel receiving from the partner, or
-// from comm.AnySource when anySource is set.
-func pingPongFrom(anySource bool) Kernel {
-	return func(e *Env, n int) (float64, error) { return pingPong(e, n, anySource) }
 }
 
 // pingPong times n round trips: rank 0 sends, then receives, rank 1

@@ -36,8 +36,8 @@ func TestLookup(t *testing.T) {
 
 func TestRegisterPanics(t *testing.T) {
 	for _, s := range []Spec{
-		{Name: "pingPONG", Kernel: pingPongFrom(false)}, // duplicate, other case
-		{Name: "", Kernel: pingPongFrom(false)},
+		{Name: "pingPONG", Kernel: sendRecv}, // duplicate, other case
+		{Name: "", Kernel: sendRecv},
 		{Name: "NoKernel"},
 	} {
 		func() {

@@ -188,6 +188,31 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 	return sizes, nil
 }
 
+// ParseIter parses IMB's -iter msgspersample[,overall_vol_MiB[,msgs_nonaggr]]
+// into the repetitions for small sizes (>= 1) and the volume cap per size
+// in bytes (MiB >= 1; DefaultOverallVolBytes when not given). The third
+// value is accepted and ignored: it only matters for IMB-EXT.
+func ParseIter(s string) (n int, volBytes int64, err error) {
+	bad := fmt.Errorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", s)
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return 0, 0, bad
+	}
+	n, err = strconv.Atoi(strings.TrimSpace(parts[0]))
+	if err != nil || n < 1 {
+		return 0, 0, bad
+	}
+	volBytes = DefaultOverallVolBytes
+	if len(parts) > 1 {
+		mib, err := strconv.ParseInt(strings.TrimSpace(parts[1]), 10, 64)
+		if err != nil || mib < 1 || mib > 1<<20 {
+			return 0, 0, bad
+		}
+		volBytes = mib << 20
+	}
+	return n, volBytes, nil
+}
+
 // ParseOffCache parses IMB's -off_cache value "cache_size[,cache_line_size]":
 // "-1" selects DefaultCacheBytes and DefaultCacheLine; otherwise cache_size
 // is in MiB (a decimal number, as IMB reads it) and the optional line size

@@ -113,7 +113,7 @@ func TestSizesZeroSizeAndIterPolicy(t *testing.T) {
 		t.Errorf("-iter 100000 -iter_policy off at 2048 bytes: %d repetitions, want 100000 (IMB 2019u6)", got)
 	}
 	o.IterPolicy = "multiple_np"
-	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "-iter_policy multiple_np: expected") {
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "-iter_policy multiple_np: not supported by mpbench; expected") {
 		t.Errorf("Validate -iter_policy multiple_np: %v", err)
 	}
 }

@@ -12,6 +12,11 @@ import (
 // any run.
 const DefaultSettle = 100 * time.Millisecond
 
+// MaxSettle bounds Options.Settle: far beyond any start-up, well under the
+// 2 minutes of the command line's default --stall limit, which would end a
+// longer one.
+const MaxSettle = time.Minute
+
 // settleBatch is the number of barriers between two of rank 0's decisions
 // whether to go on settling.
 const settleBatch = 64

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"errors"
-	"math"
 	"net"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -61,10 +59,6 @@ type runFlags struct {
 // default build and the launching process refuse a bad one before any rank
 // starts).
 var threadLevels = []string{"single", "funneled", "serialized", "multiple"}
-
-// maxSettle bounds --settle: far beyond any start-up, well under the
-// default --stall limit of 2 minutes that would end a longer one.
-const maxSettle = time.Minute
 
 // addRunFlags defines the run options on fs.
 func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
@@ -129,38 +123,16 @@ func parseMByte(s string) (float64, error) {
 	return 0, usageErrorf("--mbyte %s: expected --mbyte 1e6 or --mbyte 2^20", s)
 }
 
-// parseIter parses IMB's -iter msgspersample[,overall_vol_MiB[,msgs_nonaggr]]
-// (the third value is accepted and ignored: it only matters for IMB-EXT).
-func parseIter(s string) (n int, volBytes int64, err error) {
-	bad := usageErrorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", s)
-	parts := strings.Split(s, ",")
-	if len(parts) > 3 {
-		return 0, 0, bad
-	}
-	n, err = strconv.Atoi(strings.TrimSpace(parts[0]))
-	if err != nil || n < 1 {
-		return 0, 0, bad
-	}
-	volBytes = bench.DefaultOverallVolBytes
-	if len(parts) > 1 {
-		mib, err := strconv.ParseInt(strings.TrimSpace(parts[1]), 10, 64)
-		if err != nil || mib < 1 || mib > 1<<20 {
-			return 0, 0, bad
-		}
-		volBytes = mib << 20
-	}
-	return n, volBytes, nil
-}
-
-// benchOptions converts and checks the flags: every problem is a usage
-// error naming the option and its accepted form. The -msglen file is read
-// here, so an unreadable file is reported before any process starts.
+// benchOptions converts the flags into bench.Options and checks them: the
+// options' own checks are bench's (the Parse functions and
+// Options.Validate); what is checked here is the launch's (-np, --eager,
+// --transport, ...) and what only the command line has (-mib against
+// --mbyte). Every problem is a usage error naming the option and its
+// accepted form. The -msglen file is read here, so an unreadable file is
+// reported before any process starts.
 func (f *runFlags) benchOptions() (bench.Options, error) {
 	o := bench.DefaultOptions()
 	o.Settle = f.settle
-	if f.settle > maxSettle {
-		return o, usageErrorf("--settle %v: expected at most %v (the settle phase only has to outlast a job's start-up)", f.settle, maxSettle)
-	}
 	if f.given("thread_level") && !slices.Contains(threadLevels, strings.ToLower(f.threadLevel)) {
 		return o, usageErrorf("-thread_level %q: expected -thread_level single, funneled, serialized or multiple", f.threadLevel)
 	}
@@ -170,9 +142,6 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	o.NPMin = f.npmin
 	if !f.given("npmin") {
 		o.NPMin = min(2, f.np) // IMB runs every benchmark on a single process too
-	}
-	if f.npmin < 1 {
-		return o, usageErrorf("-npmin %d: expected -npmin P with an integer P >= 1", f.npmin)
 	}
 	var err error
 	if o.MsgLogMin, o.MsgLogMax, err = bench.ParseMsgLog(f.msglog); err != nil {
@@ -193,11 +162,8 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 			return o, usageErrorf("%s: %v", f.msglen, err)
 		}
 	}
-	if o.MsgsPerSample, o.OverallVolBytes, err = parseIter(f.iter); err != nil {
-		return o, err
-	}
-	if !(f.timeLimit > 0) || math.IsInf(f.timeLimit, 0) {
-		return o, usageErrorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", f.timeLimit)
+	if o.MsgsPerSample, o.OverallVolBytes, err = bench.ParseIter(f.iter); err != nil {
+		return o, &usageError{msg: err.Error()}
 	}
 	o.TimeLimit = f.timeLimit
 	if f.offCache != "" {
@@ -211,17 +177,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if o.Warmup, err = onOff("warm_up", f.warmup); err != nil {
 		return o, err
 	}
-	switch f.multi {
-	case result.MultiNone, result.MultiWorst, result.MultiEach:
-		o.Multi = f.multi
-	default:
-		return o, usageErrorf("-multi %d: expected -multi 0 or -multi 1", f.multi)
-	}
+	o.Multi = f.multi
 	o.Check = f.check
 	o.WindowSize = f.windowSize
-	if f.windowSize < 1 || f.windowSize > bench.MaxWindowSize {
-		return o, usageErrorf("-window_size %d: expected -window_size N with 1 <= N <= %d", f.windowSize, bench.MaxWindowSize)
-	}
 	if o.MemBytes, err = bench.ParseMem(f.mem); err != nil {
 		return o, &usageError{msg: err.Error()}
 	}
@@ -230,14 +188,7 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	} else {
 		o.NoZeroSize = !zero
 	}
-	switch p := strings.ToLower(strings.TrimSpace(f.iterPolicy)); p {
-	case bench.IterDynamic, bench.IterOff:
-		o.IterPolicy = p
-	case "multiple_np", "auto":
-		return o, usageErrorf("-iter_policy %s: not supported by mpbench; expected -iter_policy dynamic or -iter_policy off", f.iterPolicy)
-	default:
-		return o, usageErrorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", f.iterPolicy)
-	}
+	o.IterPolicy = strings.ToLower(strings.TrimSpace(f.iterPolicy))
 	if err := f.coll.apply(&o); err != nil {
 		return o, err
 	}
