@@ -4,7 +4,6 @@ package testbed
 
 import (
 	"errors"
-	"fmt"
 	"os"
 )
 
@@ -15,7 +14,7 @@ var ErrUnsupported = errors.New("testbed unsupported here")
 // ErrBusy is wrapped when a testbed of the same name is up.
 var ErrBusy = errors.New("testbed is up")
 
-var errLinux = fmt.Errorf("%w: the testbed needs Linux (network namespaces, TAP devices)", ErrUnsupported)
+var errLinux = refuse(ErrUnsupported, "the testbed needs Linux (network namespaces, TAP devices)")
 
 // ForwarderArgs: see the Linux build.
 var ForwarderArgs = []string{"testbed", "forward"}

@@ -3,7 +3,6 @@ package testbed
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -30,26 +29,26 @@ const (
 func Probe() error {
 	eff, err := effectiveCaps()
 	if err != nil {
-		return fmt.Errorf("%w: cannot read this process's capabilities: %v", ErrUnsupported, err)
+		return refuse(ErrUnsupported, "cannot read this process's capabilities: %v", err)
 	}
 	for _, c := range []struct {
 		bit  uint
 		name string
 	}{{capNetAdmin, "CAP_NET_ADMIN"}, {capSysAdmin, "CAP_SYS_ADMIN"}} {
 		if eff&(1<<c.bit) == 0 {
-			return fmt.Errorf("%w: the testbed needs %s (network namespaces and TAP devices); run it as root, e.g. sudo mpbench testbed ...", ErrUnsupported, c.name)
+			return refuse(ErrUnsupported, "the testbed needs %s (network namespaces and TAP devices); run it as root, e.g. sudo mpbench testbed ...", c.name)
 		}
 	}
 	if _, err := os.Stat("/proc/self/ns/net"); err != nil {
-		return fmt.Errorf("%w: the kernel has no network namespaces (CONFIG_NET_NS); use a kernel built with them", ErrUnsupported)
+		return refuse(ErrUnsupported, "the kernel has no network namespaces (CONFIG_NET_NS); use a kernel built with them")
 	}
 	fd, err := unix.Open("/dev/net/tun", unix.O_RDWR|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return fmt.Errorf("%w: /dev/net/tun: %v; load the tun module (modprobe tun) or create the device (mknod /dev/net/tun c 10 200)", ErrUnsupported, err)
+		return refuse(ErrUnsupported, "/dev/net/tun: %v; load the tun module (modprobe tun) or create the device (mknod /dev/net/tun c 10 200)", err)
 	}
 	unix.Close(fd)
 	if _, err := exec.LookPath("ip"); err != nil {
-		return fmt.Errorf("%w: the ip command is missing; install iproute2 (apt-get install iproute2)", ErrUnsupported)
+		return refuse(ErrUnsupported, "the ip command is missing; install iproute2 (apt-get install iproute2)")
 	}
 	return nil
 }

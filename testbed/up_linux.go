@@ -41,7 +41,7 @@ func Up(cfg Config) (State, error) {
 		return State{}, err
 	}
 	if st, err := Load(cfg.Name); err == nil && Alive(st) {
-		return State{}, fmt.Errorf("%w: testbed %q (%d nodes, %s) is up; remove it with mpbench testbed down --name %s, or give another --name", ErrBusy, cfg.Name, st.Nodes, st.Net, cfg.Name)
+		return State{}, refuse(ErrBusy, "testbed %q (%d nodes, %s) is up; remove it with mpbench testbed down --name %s, or give another --name", cfg.Name, st.Nodes, st.Net, cfg.Name)
 	}
 	if err := removeTestbed(cfg.Name, true); err != nil {
 		return State{}, fmt.Errorf("removing the testbed %q a killed run left: %v", cfg.Name, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/testbed"
 )
 
 func TestCheckOutputPaths(t *testing.T) {
@@ -60,5 +61,25 @@ func TestExitStatusSignals(t *testing.T) {
 	}
 	if !errors.Is(&interrupted{sig: syscall.SIGTERM}, errInterrupted) {
 		t.Error("an *interrupted must match errInterrupted")
+	}
+}
+
+// TestTestbedErrorTellsTheRefusal checks that a testbed refused by the host
+// or by a busy name is bad input told by its own line, found through any
+// wrapping, and that other errors pass unchanged.
+func TestTestbedErrorTellsTheRefusal(t *testing.T) {
+	for _, reason := range []error{testbed.ErrUnsupported, testbed.ErrBusy} {
+		r := &testbed.Refusal{Reason: reason, Msg: `testbed "a" is up; remove it with mpbench testbed down --name a`}
+		err := testbedError(fmt.Errorf("up: %w", r))
+		if ExitStatus(err) != ExitUsage || err.Error() != r.Msg {
+			t.Errorf("%v: status %d, %q; want %d and the refusal's line", reason, ExitStatus(err), err, ExitUsage)
+		}
+		if !errors.Is(r, reason) || r.Error() != reason.Error()+": "+r.Msg {
+			t.Errorf("Refusal %q does not name and wrap %v", r, reason)
+		}
+	}
+	other := errors.New("ip link add: exit status 2")
+	if err := testbedError(other); err != other {
+		t.Errorf("other error became %v", err)
 	}
 }

@@ -31,10 +31,12 @@ its own hostname and address (10.77.0.K), joined by an emulated switch, hub or
 }
 
 // testbedError maps the testbed's errors to exit statuses: a host that
-// cannot build a testbed, or a busy name, is bad input (2).
+// cannot build a testbed, or a busy name (a *testbed.Refusal), is bad
+// input (2), told by its message alone.
 func testbedError(err error) error {
-	if errors.Is(err, testbed.ErrUnsupported) || errors.Is(err, testbed.ErrBusy) {
-		return usageErrorf("%v", strings.TrimPrefix(strings.TrimPrefix(err.Error(), testbed.ErrUnsupported.Error()+": "), testbed.ErrBusy.Error()+": "))
+	var r *testbed.Refusal
+	if errors.As(err, &r) {
+		return usageErrorf("%s", r.Msg)
 	}
 	return err
 }

@@ -1,0 +1,22 @@
+package testbed
+
+import "fmt"
+
+// Refusal is the error of a testbed that cannot be built: Reason is
+// ErrUnsupported (this host lacks something) or ErrBusy (a testbed of the
+// name is up), and Msg the one line naming the problem and the fix. Its
+// Error is "<Reason>: <Msg>"; errors.Is finds the Reason, and a command
+// line shows Msg alone (the reason is its exit status).
+type Refusal struct {
+	Reason error
+	Msg    string
+}
+
+func (r *Refusal) Error() string { return r.Reason.Error() + ": " + r.Msg }
+
+func (r *Refusal) Unwrap() error { return r.Reason }
+
+// refuse returns a *Refusal for reason with a formatted message.
+func refuse(reason error, format string, args ...any) error {
+	return &Refusal{Reason: reason, Msg: fmt.Sprintf(format, args...)}
+}
