@@ -61,14 +61,21 @@ func mpiBinary(t *testing.T) string {
 // and the exit status.
 func mpiJob(t *testing.T, argv []string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	return jobWithin(t, argv, 2*time.Minute)
+}
+
+// jobWithin runs argv, failing t when it still runs after limit, and
+// returns stdout, stderr and the exit status.
+func jobWithin(t *testing.T, argv []string, limit time.Duration) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("%s: still running after 2 minutes\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), &out, &errb)
+		t.Fatalf("%s: still running after %v\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), limit, &out, &errb)
 	}
 	return out.String(), errb.String(), exitCode(err)
 }

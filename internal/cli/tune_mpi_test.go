@@ -3,9 +3,7 @@
 package cli
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,14 +53,5 @@ func TestTuneMPI(t *testing.T) {
 // a row on a loaded 2-core machine).
 func longJob(t *testing.T, argv []string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("%s: still running after 8 minutes\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), &out, &errb)
-	}
-	return out.String(), errb.String(), exitCode(err)
+	return jobWithin(t, argv, 8*time.Minute)
 }
