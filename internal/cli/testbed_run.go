@@ -39,17 +39,11 @@ this process is killed.`,
   mpbench testbed run -- -multi 0 -msglog 0:20 PingPong
   mpbench testbed run --net switch --nodes 8 --rate 20mbit -- -npmin 8 Alltoall`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, cleanup, err := runTestbed(cmd, &f)
+			st, cleanup, np, err := testbedRanks(cmd, &f, np)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			if !cmd.Flags().Changed("np") {
-				np = st.Nodes
-			}
-			if np < 2 || np > st.Nodes {
-				return usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
-			}
 			return runOnTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, np, args)
 		},
 	}
@@ -72,23 +66,36 @@ tune's own --np; testbed and build options as for mpbench testbed run.`,
 		Example: `  mpbench testbed tune --net switch --nodes 4 --rate 100mbit -- --colls bcast -msglog 10:20 -npmin 4 -o tune-switch
   mpbench testbed tune --net hub --nodes 4 --rate 100mbit -- --colls bcast -msglog 10:20 -npmin 4 -o tune-hub`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, cleanup, err := runTestbed(cmd, &f)
+			st, cleanup, np, err := testbedRanks(cmd, &f, np)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			if !cmd.Flags().Changed("np") {
-				np = st.Nodes
-			}
-			if np < 2 || np > st.Nodes {
-				return usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
-			}
 			return onTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, "tune", np, args)
 		},
 	}
 	f.add(cmd)
 	cmd.Flags().IntVar(&np, "np", 0, "largest process count, one rank per node (default: every node)")
 	return cmd
+}
+
+// testbedRanks returns the testbed to run on (runTestbed) and the rank
+// count, one rank per node: np when --np was given, else every node; a
+// count outside 2..nodes is a usage error (and the testbed built for the
+// run is removed again).
+func testbedRanks(cmd *cobra.Command, f *testbedFlags, np int) (testbed.State, func(), int, error) {
+	st, cleanup, err := runTestbed(cmd, f)
+	if err != nil {
+		return st, nil, 0, err
+	}
+	if !cmd.Flags().Changed("np") {
+		np = st.Nodes
+	}
+	if np < 2 || np > st.Nodes {
+		cleanup()
+		return st, nil, 0, usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
+	}
+	return st, cleanup, np, nil
 }
 
 // runTestbed returns the testbed to run on: a new one owned by this
