@@ -208,15 +208,7 @@ type jsonPoint struct {
 	Config     tune.Config `json:"config"`
 	Label      string      `json:"label"`
 	Times      []*float64  `json:"times_usec"`
-	Stats      jsonStats   `json:"stats"`
-}
-
-// jsonStats is tune.Stats with NaN as null.
-type jsonStats struct {
-	Median *float64 `json:"median_usec"`
-	Min    *float64 `json:"min_usec"`
-	Max    *float64 `json:"max_usec"`
-	N      int      `json:"rounds"`
+	Stats      tune.Stats  `json:"stats"` // NaN as null (tune.Stats.MarshalJSON)
 }
 
 func num(v float64) *float64 {
@@ -224,10 +216,6 @@ func num(v float64) *float64 {
 		return nil
 	}
 	return &v
-}
-
-func toJSONStats(s tune.Stats) jsonStats {
-	return jsonStats{Median: num(s.Median), Min: num(s.Min), Max: num(s.Max), N: s.N}
 }
 
 func toJSONPoints(ps []tune.Point) []jsonPoint {
@@ -238,7 +226,7 @@ func toJSONPoints(ps []tune.Point) []jsonPoint {
 			t[j] = num(v)
 		}
 		out[i] = jsonPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Config: p.Config,
-			Label: p.Config.String(), Times: t, Stats: toJSONStats(tune.Summarize(p.Times))}
+			Label: p.Config.String(), Times: t, Stats: tune.Summarize(p.Times)}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,14 +28,14 @@ var tunedConfig = tune.Config{Algorithm: "tuned"}
 // verifyPoint is one row of the verification: the default's and the tuned
 // configuration's rounds at one point, and the verdict.
 type verifyPoint struct {
-	Collective string    `json:"collective"`
-	Ranks      int       `json:"ranks"`
-	Bytes      int       `json:"bytes"`
-	Rule       string    `json:"rule"` // the configuration the tuning file gives this point
-	Default    jsonStats `json:"default"`
-	Tuned      jsonStats `json:"tuned"`
-	Speedup    float64   `json:"speedup"` // default median / tuned median
-	Verdict    string    `json:"verdict"` // "faster", "slower", "same" (within noise)
+	Collective string     `json:"collective"`
+	Ranks      int        `json:"ranks"`
+	Bytes      int        `json:"bytes"`
+	Rule       string     `json:"rule"` // the configuration the tuning file gives this point
+	Default    tune.Stats `json:"default"`
+	Tuned      tune.Stats `json:"tuned"`
+	Speedup    float64    `json:"speedup"` // default median / tuned median
+	Verdict    string     `json:"verdict"` // "faster", "slower", "same" (within noise)
 }
 
 // runTuneVerify runs the tuned configuration of DIR against the default in
@@ -166,7 +167,7 @@ func verifyPoints(ps []tune.Point, dec tuneDecisions, minGain float64) []verifyP
 		t := tune.Summarize(p.Times)
 		rule, _ := rules.Lookup(p.Collective, p.Ranks, p.Bytes)
 		v := verifyPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Rule: rule.String(),
-			Default: toJSONStats(d), Tuned: toJSONStats(t), Speedup: d.Median / t.Median, Verdict: "same"}
+			Default: d, Tuned: t, Speedup: d.Median / t.Median, Verdict: "same"}
 		switch {
 		case t.Beats(d, minGain):
 			v.Verdict = "faster"
@@ -201,10 +202,10 @@ func printVerify(b *strings.Builder, vps []verifyPoint) int {
 	return slower
 }
 
-// statRange is "12.3 [11.0..13.1]".
-func statRange(s jsonStats) string {
-	if s.Median == nil {
+// statRange is "12.3 [11.0..13.1]", or "failed" without a finite median.
+func statRange(s tune.Stats) string {
+	if math.IsNaN(s.Median) || math.IsInf(s.Median, 0) {
 		return "failed"
 	}
-	return fmt.Sprintf("%.4g [%.4g..%.4g]", *s.Median, *s.Min, *s.Max)
+	return fmt.Sprintf("%.4g [%.4g..%.4g]", s.Median, s.Min, s.Max)
 }
