@@ -68,6 +68,14 @@ func TestE2EMpiexecMPICH(t *testing.T) {
 			sameBlocksAsNP4(t, "mpiexec", out)
 		})
 	}
+	// The options mpbench's launcher passes its ranks apply under PMI too.
+	cmd := exec.Command(mpiexec, "-n", "2", mpbenchBin, "run", "--transport", "tcp", "-msglog", "0:1", "-iter", "10", "-iter_policy", "off", "PingPong")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := runWithin(t, cmd, 2*time.Minute)
+	if err != nil || !strings.Contains(out, "# Transport             : tcp\n") {
+		t.Errorf("mpiexec -n 2 mpbench run --transport tcp: %v, want # Transport tcp:\n%s%s", err, out, errb.String())
+	}
 }
 
 // sameBlocksAsNP4 checks that out, a run of pmiArgs under launcher, has

@@ -39,6 +39,17 @@ func runPMIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		conn.Close()
 		return err
 	}
+	// mpbench's own launcher hands these options to its ranks as
+	// environment variables; a PMI rank reads the same variables in Join.
+	for _, o := range []struct{ flag, env, value string }{
+		{"transport", launch.EnvTransport, f.transport},
+		{"ifaddr", launch.EnvIfAddr, f.ifaddr},
+		{"if", launch.EnvIf, f.hostOpts.iface},
+	} {
+		if f.given(o.flag) {
+			os.Setenv(o.env, o.value)
+		}
+	}
 	wf := &workerFlags{run: *f, calledAs: inv.commandLine()}
 	return joinAndRun(cmd, wf, func(ctx context.Context) (transport.Endpoint, launch.Job, error) { return conn.Join(ctx) })
 }
