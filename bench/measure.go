@@ -138,7 +138,12 @@ func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
 // first.
 func (r *blockRun) verify(env *Env, n int) (defects int64, note string, err error) {
 	spec := &r.plan.spec
-	defer func() { env.first = 0 }()
+	defer func() {
+		env.first = 0
+		if checkDone != nil {
+			checkDone(env)
+		}
+	}()
 	var want []byte
 	for rep := 0; rep < n; rep++ {
 		env.first = rep
@@ -176,5 +181,10 @@ func (r *blockRun) verify(env *Env, n int) (defects int64, note string, err erro
 }
 
 // corruptSend, when set (by tests only), alters a rank's send area after
-// the -check fill, to prove that a wrong contribution is detected.
-var corruptSend func(e *Env, rep int, send []byte)
+// the -check fill, to prove that a wrong contribution is detected; tests
+// that corrupt data in transit use it to learn the repetition. checkDone,
+// when set (by tests only), is called on each rank as its -check pass ends.
+var (
+	corruptSend func(e *Env, rep int, send []byte)
+	checkDone   func(e *Env)
+)
