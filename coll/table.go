@@ -258,11 +258,11 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 		for _, opt := range parts[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			if k != "seg" || alg != algPipeline {
-				return Algorithms{}, choiceErrorf("%s: unknown option %q (only seg=BYTES, for the pipeline algorithm of bcast and reduce)", item, opt)
+				return Algorithms{}, choiceErrorf("%q: unknown option %q (only seg=BYTES, for the pipeline algorithm of bcast and reduce)", item, opt)
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
-				return Algorithms{}, choiceErrorf("%s: seg must be a positive number of bytes, got %q", item, v)
+				return Algorithms{}, choiceErrorf("%q: seg must be a positive number of bytes, got %q", item, v)
 			}
 			ch.Segment = n
 		}

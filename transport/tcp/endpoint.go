@@ -2,8 +2,10 @@ package tcp
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -16,6 +18,11 @@ import (
 // connection; it is never delivered to the Handler.
 const kindGoodbye transport.Kind = 0xFF
 
+// flagCRC in header byte 1 marks a frame followed by the 4-byte CRC-32C
+// (little endian) of its header (with this flag) and payload
+// (transport.EnvVerify).
+const flagCRC = 1
+
 // readBufferBytes is the size of each peer's read buffer: small frames that
 // arrive together are read with one system call.
 const readBufferBytes = 64 << 10
@@ -25,6 +32,7 @@ const readBufferBytes = 64 << 10
 type Endpoint struct {
 	rank, size   int
 	closeTimeout time.Duration
+	verify       bool    // checksum every frame sent (Options.Verify)
 	peers        []*peer // nil at index rank
 
 	startMu sync.Mutex
@@ -46,7 +54,8 @@ type peer struct {
 	// Send side, guarded by mu.
 	mu      sync.Mutex
 	hdr     [transport.HeaderSize]byte
-	vec     [2][]byte
+	crc     [4]byte
+	vec     [3][]byte
 	bufs    net.Buffers
 	sendErr error // sticky: *transport.PeerError or transport.ErrClosed
 
@@ -57,13 +66,15 @@ type peer struct {
 	// Read side, used only by the reader goroutine.
 	br        *bufio.Reader
 	rhdr      [transport.HeaderSize]byte
-	remaining uint64 // payload bytes of the current frame not yet read
-	readErr   error  // I/O error met by readFn
+	remaining uint64     // payload bytes of the current frame not yet read
+	rcheck    frameCheck // the current frame's checksum, if it has one (rcheck.on)
+	rseq      uint64     // checksummed frames read so far
+	readErr   error      // I/O error met by readFn
 	readFn    func([]byte) error
 }
 
 func newEndpoint(o *Options, conns []*net.TCPConn) *Endpoint {
-	e := &Endpoint{rank: o.Rank, size: o.Size, closeTimeout: o.CloseTimeout, peers: make([]*peer, o.Size)}
+	e := &Endpoint{rank: o.Rank, size: o.Size, closeTimeout: o.CloseTimeout, verify: o.Verify, peers: make([]*peer, o.Size)}
 	for r, c := range conns {
 		if r == o.Rank || c == nil {
 			continue
@@ -153,9 +164,19 @@ func (e *Endpoint) Send(dst int, h transport.Header, payload []byte) error {
 	}
 	h.Encode(p.hdr[:])
 	p.vec[0], p.vec[1] = p.hdr[:], payload
+	if e.verify {
+		p.hdr[1] = flagCRC
+		sum := crc32.Checksum(p.hdr[:], transport.CRC32C)
+		if n == 2 {
+			sum = crc32.Update(sum, transport.CRC32C, payload)
+		}
+		binary.LittleEndian.PutUint32(p.crc[:], sum)
+		p.vec[n] = p.crc[:]
+		n++
+	}
 	p.bufs = p.vec[:n]
 	_, err := p.bufs.WriteTo(p.conn)
-	p.vec[1] = nil
+	p.vec[1], p.vec[2] = nil, nil
 	if err != nil {
 		if e.closing.Load() {
 			p.sendErr = transport.ErrClosed

@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"fmt"
+	"github.com/mpbench/mpbench/transport"
 	"net"
 	"time"
 )
@@ -41,6 +42,10 @@ type Options struct {
 	// CloseTimeout bounds how long Close waits for peers to close their
 	// side. 0 means 10 s.
 	CloseTimeout time.Duration
+	// Verify appends a CRC-32C of header and payload to every frame sent
+	// (transport.EnvVerify; false means as MPBENCH_VERIFY says). Frames
+	// that carry one are checked on arrival whatever this says.
+	Verify bool
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -53,6 +58,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.Addr == "" {
 		c.Addr = "127.0.0.1"
+	}
+	if !c.Verify {
+		c.Verify = transport.VerifyFromEnv()
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		c.Addr = net.JoinHostPort(c.Addr, "0")

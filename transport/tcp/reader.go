@@ -1,8 +1,10 @@
 package tcp
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 
 	"github.com/mpbench/mpbench/transport"
@@ -28,6 +30,17 @@ func (e *Endpoint) readLoop(p *peer) {
 		if err := checkHeader(h, p.rank); err != nil {
 			e.readFailed(p, err)
 			return
+		}
+		p.rcheck.on = false
+		if p.rhdr[1]&flagCRC != 0 && h.Kind != kindGoodbye {
+			p.rseq++
+			p.rcheck = frameCheck{on: true, h: h, seq: p.rseq, sum: crc32.Checksum(p.rhdr[:], transport.CRC32C)}
+			if !carriesPayload(h.Kind) || h.Length == 0 {
+				if err := p.checkTrailer(); err != nil { // before the runtime sees the frame
+					e.readFailed(p, err)
+					return
+				}
+			}
 		}
 		if h.Kind == kindGoodbye {
 			p.goodbye.Store(true)
@@ -78,9 +91,12 @@ func (p *peer) readPayload(dst []byte) error {
 	}
 	p.remaining = 0
 	var err error
-	if dst == nil {
+	switch {
+	case p.rcheck.on && n > 0:
+		err = p.readChecked(dst, n)
+	case dst == nil:
 		_, err = p.br.Discard(int(n))
-	} else {
+	default:
 		_, err = io.ReadFull(p.br, dst)
 	}
 	if err != nil {
@@ -90,6 +106,54 @@ func (p *peer) readPayload(dst []byte) error {
 		p.readErr = err
 	}
 	return err
+}
+
+// frameCheck is the checksum state of a frame that carries one (flagCRC).
+type frameCheck struct {
+	on  bool // the frame carries a checksum
+	h   transport.Header
+	seq uint64 // frame number on the connection
+	sum uint32 // CRC-32C so far
+}
+
+// readChecked reads the n payload bytes of a checksummed frame into dst
+// (or discards them, dst nil), then its checksum, and fails with a
+// *transport.FrameCorruptError when they differ: the handler's read
+// returns the error, so the runtime never completes a message with a
+// corrupt payload.
+func (p *peer) readChecked(dst []byte, n uint64) error {
+	if dst != nil {
+		if _, err := io.ReadFull(p.br, dst); err != nil {
+			return err
+		}
+		p.rcheck.sum = crc32.Update(p.rcheck.sum, transport.CRC32C, dst)
+	} else {
+		for n > 0 {
+			b, err := p.br.Peek(int(min(n, uint64(p.br.Size()))))
+			if err != nil {
+				return err
+			}
+			p.rcheck.sum = crc32.Update(p.rcheck.sum, transport.CRC32C, b)
+			p.br.Discard(len(b))
+			n -= uint64(len(b))
+		}
+	}
+	return p.checkTrailer()
+}
+
+// checkTrailer reads the 4-byte checksum after the current frame and
+// compares it with the one computed.
+func (p *peer) checkTrailer() error {
+	var b [4]byte
+	if _, err := io.ReadFull(p.br, b[:]); err != nil {
+		return err
+	}
+	c := &p.rcheck
+	if want := binary.LittleEndian.Uint32(b[:]); want != c.sum {
+		return &transport.FrameCorruptError{Transport: "tcp", Source: p.rank, Seq: c.seq, Kind: c.h.Kind, Tag: c.h.Tag,
+			Length: c.h.Length, Got: c.sum, Want: want}
+	}
+	return nil
 }
 
 // readFailed handles the end of p's stream without a goodbye: a failure of
