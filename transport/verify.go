@@ -36,7 +36,7 @@ var CRC32C = crc32.MakeTable(crc32.Castagnoli)
 type FrameCorruptError struct {
 	Transport string // "tcp"
 	Source    int    // sending rank
-	Seq       uint64 // frame number on the connection from Source, from 1
+	Seq       uint64 // checksummed frame number in the stream from Source, from 1
 	Kind      Kind
 	Tag       int32
 	Length    uint64 // payload bytes
@@ -44,6 +44,6 @@ type FrameCorruptError struct {
 }
 
 func (e *FrameCorruptError) Error() string {
-	return fmt.Sprintf("%s: corrupt frame from rank %d (%s=1): frame %d on the connection, %v, tag %d, %d bytes: crc32c %08x, sent %08x",
+	return fmt.Sprintf("%s: corrupt frame from rank %d (%s=1): frame %d of its stream, %v, tag %d, %d bytes: crc32c %08x, sent %08x",
 		e.Transport, e.Source, EnvVerify, e.Seq, e.Kind, e.Tag, e.Length, e.Got, e.Want)
 }

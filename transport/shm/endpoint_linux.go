@@ -36,6 +36,7 @@ type Endpoint struct {
 	spin           time.Duration
 	cmaMin         int
 	oversubscribed bool
+	verify         bool // checksum every frame sent (Options.Verify)
 
 	startMu sync.Mutex
 	started bool

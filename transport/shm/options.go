@@ -47,6 +47,10 @@ type Options struct {
 	// (sched_yield) between two looks at its rings, so the ranks sharing a
 	// CPU take turns without futex wake-ups; negative means never spin.
 	Spin time.Duration
+	// Verify puts a CRC-32C of header and payload in every frame sent
+	// (transport.EnvVerify; false means as MPBENCH_VERIFY says). Frames
+	// that carry one are checked on arrival whatever this says.
+	Verify bool
 }
 
 // defaultSpin is Options.Spin's default for local ranks on this host.

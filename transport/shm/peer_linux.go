@@ -32,6 +32,8 @@ type inPeer struct {
 	remaining uint64 // payload bytes not yet read
 	cma       bool   // the payload is read from the sender's memory
 	cmaAddr   uint64 // its address in the sender
+	check     frameCheck
+	seq       uint64 // checksummed frames read so far
 	readErr   error
 	readFn    func([]byte) error
 }

@@ -3,6 +3,7 @@ package shm
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
@@ -46,7 +47,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	if p.hdr.tail.Load() == p.head {
 		return false, nil
 	}
-	var hb [transport.HeaderSize + cmaExt]byte
+	var hb [transport.HeaderSize + cmaExt + crcExt]byte
 	start := p.head
 	copyFromRing(p.data, start, hb[:transport.HeaderSize])
 	var h transport.Header
@@ -57,6 +58,17 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 		copyFromRing(p.data, start+hl, hb[hl:])
 		p.cmaAddr = binary.LittleEndian.Uint64(hb[hl:])
 		hl += cmaExt
+	}
+	p.check.on = hb[1]&flagCRC != 0 && h.Kind != kindGoodbye
+	if p.check.on {
+		copyFromRing(p.data, start+hl, hb[hl:hl+crcExt])
+		p.seq++
+		p.check = frameCheck{on: true, h: h, seq: p.seq, want: binary.LittleEndian.Uint32(hb[hl:]),
+			sum: crc32.Checksum(hb[:transport.HeaderSize], transport.CRC32C)}
+		hl += crcExt
+		if (!carriesPayload(h.Kind) || h.Length == 0) && p.check.sum != p.check.want {
+			return false, p.check.corrupt(p.rank)
+		}
 	}
 	p.head = start + hl
 	if h.Kind == kindGoodbye {
@@ -123,6 +135,9 @@ func (p *inPeer) read(dst []byte) error {
 	if p.cma {
 		if dst != nil && n > 0 {
 			p.readErr = cmaRead(p.e.live[p.rank].pid, dst, p.cmaAddr)
+			if p.readErr == nil && p.check.on {
+				p.readErr = p.check.verify(p.rank, dst)
+			}
 		}
 		return p.readErr
 	}
@@ -147,7 +162,35 @@ func (p *inPeer) read(dst []byte) error {
 			p.e.publishHead(p) // streaming: free the space at once
 		}
 	}
+	if p.check.on && dst != nil && n > 0 {
+		p.readErr = p.check.verify(p.rank, dst)
+	}
+	return p.readErr
+}
+
+// frameCheck is the checksum of the frame being read, when it carries one
+// (flagCRC). A payload that is discarded (read(nil)) is not checked: the
+// runtime never uses it.
+type frameCheck struct {
+	on   bool
+	h    transport.Header
+	seq  uint64 // frame number on the ring
+	want uint32 // checksum sent
+	sum  uint32 // checksum of the header, computed here
+}
+
+// verify checks the payload p read whole from rank src.
+func (c *frameCheck) verify(src int, p []byte) error {
+	c.sum = crc32.Update(c.sum, transport.CRC32C, p)
+	if c.sum != c.want {
+		return c.corrupt(src)
+	}
 	return nil
+}
+
+func (c *frameCheck) corrupt(src int) error {
+	return &transport.FrameCorruptError{Transport: "shm", Source: src, Seq: c.seq, Kind: c.h.Kind, Tag: c.h.Tag,
+		Length: c.h.Length, Got: c.sum, Want: c.want}
 }
 
 // waitData waits for more bytes of a frame being streamed by p's rank.

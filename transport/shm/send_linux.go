@@ -3,6 +3,7 @@ package shm
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"runtime"
 	"time"
 
@@ -20,6 +21,15 @@ const flagCMA = 1
 
 // cmaExt is the length of a single-copy frame's extension after the header.
 const cmaExt = 16
+
+// flagCRC in header byte 1 marks a frame whose extension (after the
+// single-copy one, if any) holds the CRC-32C (4 bytes little endian, 4
+// unused) of its header, flags included, and payload
+// (transport.EnvVerify).
+const (
+	flagCRC = 2
+	crcExt  = 8
+)
 
 // carriesPayload reports whether frames of kind k are followed by
 // Header.Length payload bytes.
@@ -89,20 +99,31 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 	if p.err != nil {
 		return nil, 0, false, p.err
 	}
-	var hb [transport.HeaderSize + cmaExt]byte
+	var hb [transport.HeaderSize + cmaExt + crcExt]byte
 	h.Encode(hb[:])
-	if !(e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1) {
-		err = e.write(p, hb[:transport.HeaderSize], body, time.Time{})
+	cma := e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1
+	hl := transport.HeaderSize
+	if cma {
+		hb[1] |= flagCMA
+		binary.LittleEndian.PutUint64(hb[hl:], addrOf(body))
+		hl += cmaExt
+	}
+	if e.verify {
+		hb[1] |= flagCRC
+		sum := crc32.Update(crc32.Checksum(hb[:transport.HeaderSize], transport.CRC32C), transport.CRC32C, body)
+		binary.LittleEndian.PutUint32(hb[hl:], sum)
+		hl += crcExt
+	}
+	if !cma {
+		err = e.write(p, hb[:hl], body, time.Time{})
 		if err != nil && err != transport.ErrClosed {
 			p.err = err
 		}
 		return p, 0, false, err
 	}
-	hb[1] = flagCMA
-	binary.LittleEndian.PutUint64(hb[transport.HeaderSize:], addrOf(body))
 	ticket = p.cmaSent + 1
 	p.push(startedSend{ticket: ticket, payload: body, c: c})
-	if err = e.write(p, hb[:], nil, time.Time{}); err != nil {
+	if err = e.write(p, hb[:hl], nil, time.Time{}); err != nil {
 		if err != transport.ErrClosed {
 			p.err = err
 		}

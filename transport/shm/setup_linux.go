@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mpbench/mpbench/transport"
 	"os"
 	"runtime"
 	"time"
@@ -64,6 +65,7 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		rank: o.Rank, size: o.Size, own: p.own,
 		in: make([]*inPeer, o.Size), out: make([]*outPeer, o.Size), live: make([]*liveness, o.Size),
 		spin: o.Spin, cmaMin: o.CMABytes, pollerDone: make(chan struct{}),
+		verify: o.Verify || transport.VerifyFromEnv(),
 	}
 	nLocal := 1
 	for r, l := range local {
