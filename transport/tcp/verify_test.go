@@ -79,9 +79,14 @@ func TestVerifyNamesCorruptFrame(t *testing.T) {
 			recv.Close()
 			continue
 		}
-		for _, tag := range []int32{3, 5} {
-			if fr := col.next(t); fr.h.Tag != tag {
-				t.Fatalf("frame with tag %d, want %d", fr.h.Tag, tag)
+		for _, tag := range []int32{3, 5} { // frames first: the failure may be queued already
+			select {
+			case fr := <-col.frames:
+				if fr.h.Tag != tag {
+					t.Fatalf("frame with tag %d, want %d", fr.h.Tag, tag)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatalf("frame with tag %d missing", tag)
 			}
 		}
 		select {
