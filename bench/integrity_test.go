@@ -109,7 +109,7 @@ func TestCheckCatchesInjectedCorruption(t *testing.T) {
 	t.Cleanup(func() { corruptSend, checkDone = nil, nil })
 	for i := 0; i < total; i++ {
 		// Every benchmark and transport comes in turn; with the counts
-		// coprime (21 benchmarks, 4 transports) 84 injections meet every
+		// coprime (23 benchmarks, 4 transports) 92 injections meet every
 		// pair.
 		tr, name := transports[i%len(transports)], names[i%len(names)]
 		key := tr + " " + name
