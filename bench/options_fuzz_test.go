@@ -51,13 +51,13 @@ func FuzzReadMsgLen(f *testing.F) {
 	})
 }
 
-// FuzzSizeOptions checks the parsers of IMB's -msglog, -off_cache and
-// -mem values on any text: values within their documented bounds,
+// FuzzSizeOptions checks the parsers of IMB's -msglog, -iter, -off_cache
+// and -mem values on any text: values within their documented bounds,
 // -msglog's "a:b" reading back the same exponents, errors of one line
 // naming the option.
 // Run: go test ./bench -run '^$' -fuzz '^FuzzSizeOptions$' -fuzztime 30s
 func FuzzSizeOptions(f *testing.F) {
-	for _, s := range []string{"0:22", "22", " 3 : 5 ", "-1", "16,64", "0.5", "1e-300", "2", "NaN", "4:3", "1\n2"} {
+	for _, s := range []string{"0:22", "22", " 3 : 5 ", "-1", "16,64", "0.5", "1e-300", "2", "NaN", "4:3", "1\n2", "1000,40", "10,1,5", "0,40", "1,\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -73,6 +73,14 @@ func FuzzSizeOptions(f *testing.F) {
 			if lo2, hi2, err := ParseMsgLog(strconv.Itoa(lo) + ":" + strconv.Itoa(hi)); err != nil || lo2 != lo || hi2 != hi {
 				t.Fatalf("-msglog %d:%d reads back as %d:%d, %v", lo, hi, lo2, hi2, err)
 			}
+		}
+		if n, vol, err := ParseIter(s); err != nil {
+			oneLineErr(t, "ParseIter", err)
+			if !strings.HasPrefix(err.Error(), "-iter ") {
+				t.Fatalf("error does not name -iter: %v", err)
+			}
+		} else if n < 1 || vol < 1<<20 || vol > 1<<40 {
+			t.Fatalf("-iter %q gives %d repetitions, %d bytes", s, n, vol)
 		}
 		if c, line, err := ParseOffCache(s); err != nil {
 			oneLineErr(t, "ParseOffCache", err)

@@ -193,7 +193,7 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 // in bytes (MiB >= 1; DefaultOverallVolBytes when not given). The third
 // value is accepted and ignored: it only matters for IMB-EXT.
 func ParseIter(s string) (n int, volBytes int64, err error) {
-	bad := fmt.Errorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", s)
+	bad := fmt.Errorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", shown(s))
 	parts := strings.Split(s, ",")
 	if len(parts) > 3 {
 		return 0, 0, bad
