@@ -20,9 +20,11 @@ type Agent struct {
 }
 
 // DefaultAgent is ssh in batch mode (no password or passphrase prompt:
-// keys or an agent must be set up), without a terminal, with the user's own
-// ssh configuration (~/.ssh/config) otherwise.
-var DefaultAgent = Agent{Words: []string{"ssh", "-o", "BatchMode=yes", "-T", "{host}"}}
+// keys or an agent must be set up), without a terminal, giving up on a host
+// that does not answer within 20 s (so that ssh, not the rendezvous's
+// timeout, names it), with the user's own ssh configuration (~/.ssh/config)
+// otherwise.
+var DefaultAgent = Agent{Words: []string{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-T", "{host}"}}
 
 // ParseAgent splits a --launch-agent template into words as a shell would
 // for plain words and '...' or "..." quoting (no variables or escapes other

@@ -99,7 +99,7 @@ func TestAgent(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tc.tmpl, got, tc.want)
 		}
 	}
-	if got := strings.Join(Agent{}.Command("n1", []string{"x"}), " "); got != "ssh -o BatchMode=yes -T n1 x" {
+	if got := strings.Join(Agent{}.Command("n1", []string{"x"}), " "); got != "ssh -o BatchMode=yes -o ConnectTimeout=20 -T n1 x" {
 		t.Errorf("default agent: %q", got)
 	}
 	for _, bad := range []string{"", "  ", "ssh 'unterminated"} {

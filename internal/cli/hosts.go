@@ -23,7 +23,7 @@ func addHostFlags(fs *pflag.FlagSet, h *hostFlags) {
 	fs.StringVar(&h.hostfile, "hostfile", "", "start ranks on the hosts in FILE: \"host slots=N\" (Open MPI) or \"host:N\" (MPICH) per line, # comments; -np defaults to the total slots")
 	fs.StringVar(&h.hosts, "host", "", "start ranks on these hosts: a,b:2 (host[:slots], default 1 slot)")
 	fs.StringVar(&h.mapBy, "map-by", launch.MapBySlot, "slot: fill each host's slots in turn; node: one rank per host, round robin")
-	fs.StringVar(&h.agent, "launch-agent", "", "command that starts a rank on another host, {host} replaced by its name (default \"ssh -o BatchMode=yes -T {host}\"; e.g. \"ip netns exec {host}\")")
+	fs.StringVar(&h.agent, "launch-agent", "", "command that starts a rank on another host, {host} replaced by its name (default \"ssh -o BatchMode=yes -o ConnectTimeout=20 -T {host}\"; e.g. \"ip netns exec {host}\")")
 	fs.StringVar(&h.iface, "if", "", "network of the job: interface name (eth1) or CIDR (10.1.0.0/16, fd00::/64); the rendezvous and every rank's TCP port use their host's address in it")
 }
 
