@@ -3,6 +3,7 @@ package cli
 import (
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -42,7 +43,9 @@ func (h *hostFlags) plan(f *runFlags, fs *pflag.FlagSet) (hostPlan, error) {
 		return p, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, f.ifaddr)
 	}
 	if h.iface != "" {
-		if _, _, err := net.ParseCIDR(h.iface); err != nil {
+		if _, _, err := net.ParseCIDR(h.iface); err != nil && strings.Contains(h.iface, "/") {
+			return p, usageErrorf("--if %s: not a network (%v); give a network such as 10.1.0.0/16 or fd00::/64, or an interface name", h.iface, err)
+		} else if err != nil {
 			if _, err := net.InterfaceByName(h.iface); err != nil && !f.multiHost() {
 				return p, usageErrorf("--if %s: no such interface here and not a CIDR network; give an interface name (ip link) or a network such as 10.1.0.0/16", h.iface)
 			}
@@ -81,6 +84,18 @@ func (h *hostFlags) plan(f *runFlags, fs *pflag.FlagSet) (hostPlan, error) {
 	}
 	if p.hosts, err = launch.MapRanks(list, f.np, h.mapBy); err != nil {
 		return p, usageErrorf("%v", err)
+	}
+	if f.transport == launch.TransportShm {
+		hosts := map[string]bool{}
+		for _, h := range p.hosts {
+			if launch.IsLocalHost(h) {
+				h = ""
+			}
+			hosts[h] = true
+		}
+		if len(hosts) > 1 {
+			return p, usageErrorf("--transport shm: the ranks are on %d hosts and shared memory does not reach across hosts; use --transport auto (shared memory within a host, TCP between hosts) or tcp", len(hosts))
+		}
 	}
 	return p, nil
 }
