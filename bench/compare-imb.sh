@@ -15,6 +15,9 @@
 #   base-ompi-shm  an earlier mpbench built with -tags mpi, from BASE_OMPI=path,
 #                  as mpi-ompi-shm (only when BASE_OMPI is set): did a change
 #                  of mpbench move its numbers?
+#   base-shm       with BASE=path: that mpbench binary (another build, e.g. of
+#   base-tcp       an earlier commit) as native-shm and native-tcp; the table
+#                  then adds the ratios native-X / base-X (after / before)
 # with the same IMB options for every one (-npmin NP -msglog MSGLOG -time TIME
 # and the benchmark list), and prints with bench/imbtable: per benchmark and
 # size each configuration's median time and spread (max/min over the
@@ -39,6 +42,7 @@
 #   BENCHMARKS (PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall
 #   Allgather Reduce Barrier), CONFIGS (all of the above), OUT (a new
 #   directory under /tmp; every run's output stays there),
+#   BASE (an mpbench binary to compare against, see base-shm),
 #   TABLE_ONLY=1 with OUT of an earlier run prints its table again.
 # At NP above the host's CPUs MPICH polls without yielding and takes minutes
 # per pass: leave its configurations out (CONFIGS) or lower MSGLOG and TIME.
@@ -50,6 +54,7 @@ MSGLOG=${MSGLOG:-0:22}
 TIME=${TIME:-1}
 BENCHMARKS=${BENCHMARKS:-"PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall Allgather Reduce Barrier"}
 ALL="native-shm native-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm base-ompi-shm"
+[ -n "${BASE:-}" ] && ALL="$ALL base-shm base-tcp"
 CONFIGS=${CONFIGS:-$ALL}
 OUT=${OUT:-$(mktemp -d /tmp/mpbench-compare-imb.XXXXXX)}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +71,7 @@ for c in $CONFIGS; do
 	*ompi*) command -v mpirun.openmpi >/dev/null || { log "leaving out $c: mpirun.openmpi not found"; continue; } ;;
 	*mpich*) command -v mpiexec.mpich >/dev/null || { log "leaving out $c: mpiexec.mpich not found"; continue; } ;;
 	native-*) ;;
+	base-*) [ -x "${BASE:-}" ] || { log "leaving out $c: BASE is not an executable mpbench"; continue; } ;;
 	*) log "unknown configuration $c; known: $ALL"; exit 2 ;;
 	esac
 	keep="$keep $c"
@@ -91,6 +97,8 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 		case $1 in
 		native-shm) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		native-tcp) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
+		base-shm) "${to[@]}" "$BASE" run -np "$NP" --transport shm "${imbargs[@]}" ;;
+		base-tcp) "${to[@]}" "$BASE" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
 		imb-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
 		imb-ompi-tcp) "${ompi[@]}" "${ompi_tcp[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
 		imb-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
@@ -124,6 +132,8 @@ ratios=""
 for m in shm tcp; do
 	b=$(lib "$m")
 	has "native-$m" && [ -n "$b" ] && ratios="$ratios,native-$m=$b"
+	has "base-$m" && [ -n "$b" ] && ratios="$ratios,base-$m=$b"
+	has "native-$m" && has "base-$m" && ratios="$ratios,native-$m=base-$m"
 done
 has mpi-ompi-shm && has imb-ompi-shm && ratios="$ratios,mpi-ompi-shm=imb-ompi-shm"
 has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpich-shm"

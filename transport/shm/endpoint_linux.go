@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/internal/busypoll"
 )
 
 // Timing of sleeps: a sleeping thread wakes at least every sleepSlice to
@@ -44,6 +45,7 @@ type Endpoint struct {
 	fh      transport.FailureHandler
 
 	polling    atomic.Bool  // held by whoever consumes the rings
+	pollFn     func() int   // e.tryPoll, bound once (no allocation per Progress)
 	fg         atomic.Int32 // goroutines polling in Progress
 	parked     atomic.Bool  // the poller goroutine sleeps
 	fgRecent   atomic.Bool  // a Progress call found what it waited for since the poller last looked
@@ -201,39 +203,7 @@ func (e *Endpoint) Progress(done func() bool) {
 	if e.parked.Load() {
 		c.want.Store(0)
 	}
-	var last time.Time // start of the current idle stretch, read lazily
-	ok := false
-	for i := 0; ; i++ {
-		if done() {
-			ok = true
-			break
-		}
-		if e.tryPoll() > 0 {
-			last = time.Time{}
-			continue
-		}
-		if e.oversubscribed {
-			// More ranks than CPUs: the rank this one waits for may need
-			// this CPU. Give it up at once (sched_yield, as Open MPI does
-			// when oversubscribed) instead of spinning out a time slice or
-			// sleeping on a futex that costs a wake-up per message.
-			osYield()
-		}
-		if i&63 == 63 || (e.oversubscribed && i&7 == 7) {
-			now := time.Now()
-			if last.IsZero() {
-				last = now
-			} else if now.Sub(last) > e.spin {
-				break
-			}
-			// Let the process's other goroutines (a rendezvous started by
-			// Isend, ranks of an in-process job) have this P now and then
-			// rather than wait for preemption.
-			if e.oversubscribed || i&1023 == 1023 {
-				runtime.Gosched()
-			}
-		}
-	}
+	ok := busypoll.Until(done, e.pollFn, e.spin, e.oversubscribed)
 	if ok {
 		// The rank got what it waited for and will most likely be back
 		// soon: the poller stays quiet meanwhile.

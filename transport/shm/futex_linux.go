@@ -44,7 +44,3 @@ func (b *bell) sleep(cond func() bool, d time.Duration) {
 	}
 	b.sleepers.Add(^uint32(0))
 }
-
-// osYield gives up the calling thread's CPU to any other runnable thread of
-// the host (sched_yield); it returns at once when there is none.
-func osYield() { unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0) }

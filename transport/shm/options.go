@@ -2,7 +2,6 @@ package shm
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 )
 
@@ -51,14 +50,6 @@ type Options struct {
 	// (transport.EnvVerify; false means as MPBENCH_VERIFY says). Frames
 	// that carry one are checked on arrival whatever this says.
 	Verify bool
-}
-
-// defaultSpin is Options.Spin's default for local ranks on this host.
-func defaultSpin(local int) time.Duration {
-	if local > runtime.NumCPU() {
-		return time.Millisecond
-	}
-	return 500 * time.Microsecond
 }
 
 func (o *Options) withDefaults() (Options, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/internal/busypoll"
 )
 
 // kindGoodbye is the frame Close writes to every peer; never delivered.
@@ -289,7 +290,7 @@ func (e *Endpoint) spinUntil(cond func() bool, d time.Duration) bool {
 			return true
 		}
 		if e.oversubscribed {
-			osYield()
+			busypoll.Yield()
 		}
 		if (i&63 == 63 || (e.oversubscribed && i&7 == 7)) && time.Since(start) > d {
 			return false

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"github.com/mpbench/mpbench/transport"
 	"os"
-	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/mpbench/mpbench/transport/internal/busypoll"
 )
 
 // Pending is a rank's segment, created but not yet connected to its
@@ -73,9 +74,10 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 			nLocal++
 		}
 	}
-	e.oversubscribed = nLocal > runtime.NumCPU()
+	e.oversubscribed = busypoll.Oversubscribed(nLocal)
+	e.pollFn = e.tryPoll
 	if o.Spin == 0 {
-		e.spin = defaultSpin(nLocal)
+		e.spin = busypoll.Budget(nLocal)
 	}
 	for r, l := range local {
 		if !l || r == o.Rank {

@@ -1,6 +1,6 @@
 // Package tcp implements transport.Endpoint over TCP: one connection per pair
-// of ranks (a full mesh), frames written with one vectored write, one reader
-// goroutine per peer.
+// of ranks (a full mesh), frames written with vectored writes, and the
+// sockets read by the rank that waits (transport.Progresser).
 //
 // # Setting up a job
 //
@@ -47,13 +47,34 @@
 // mutex, so frames of concurrent Sends never interleave and per-source order
 // is the TCP stream order.
 //
+// # Progress
+//
+// After the handshake each socket is taken out of Go's netpoller (its
+// descriptor is duplicated and the net.Conn closed) and kept non-blocking.
+// A goroutine of the rank that waits for a message calls Progress, which
+// reads every socket without blocking (read(2) for one peer, poll(2) with
+// a zero timeout then read(2) for several) and delivers the frames found,
+// for up to Options.Spin (package transport/internal/busypoll: 500 us, or
+// 1 ms yielding the CPU between looks when the ranks on the host
+// outnumber its CPUs). One goroutine reads at a time. When a Progress call
+// gives up, the rank sleeps on its request and the endpoint's poller
+// goroutine reads instead, blocked in poll(2) on all sockets at once. While
+// a Progress call polls, or one has just found what it waited for, the
+// poller sleeps (at most 1 ms at a time) without watching the sockets, so
+// a message to a polling rank wakes no second thread. A frame whose header
+// has arrived is delivered at once; the rest of its payload is read as the
+// sender writes it, straight into the receive buffer once at least 64 KiB
+// are missing. A Send that finds the socket's buffer full waits in poll(2)
+// for room and asks the poller to read meanwhile, so two ranks sending
+// each other large frames never wait for each other.
+//
 // # Shutdown
 //
 // Close sends a goodbye frame (Kind 0xFF, never delivered) to every peer,
 // shuts down the sending half of each connection and then keeps reading (and
 // discarding) until every peer has closed too, or Options.CloseTimeout has
-// passed. A reader that sees end-of-stream after a goodbye, or any error
-// after the local Close began, reports nothing. Every other read error or
+// passed. End-of-stream after a goodbye, or any error after the local Close
+// began, is reported as nothing. Every other read error or
 // end-of-stream is a failure of that peer: it is reported once as a
 // *transport.PeerError through the Handler's optional
 // transport.FailureHandler, and later Sends to that peer return it. Because

@@ -18,7 +18,7 @@ func (driver) Properties() transport.Properties {
 		Summary:    "TCP between ranks on any hosts (loopback on one)",
 		EagerBytes: EagerBytes,
 		Reach:      transport.AnyHost,
-		Progress:   transport.ReaderGoroutines,
+		Progress:   transport.PolledByWaiter,
 		Launch:     true,
 	}
 }

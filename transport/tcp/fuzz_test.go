@@ -139,7 +139,10 @@ func FuzzFrameStream(f *testing.F) {
 	f.Add(frameBytes(1, transport.Header{Kind: transport.Eager, Length: 50})[:40])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		a, b := tcpPair(t)
-		e := newEndpoint(&Options{Rank: 0, Size: 2, CloseTimeout: 50 * time.Millisecond}, []*net.TCPConn{nil, a})
+		e, err := newEndpoint(&Options{Rank: 0, Size: 2, CloseTimeout: 50 * time.Millisecond}, []*net.TCPConn{nil, a}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var h boundedCollector
 		if err := e.Start(&h); err != nil {
 			t.Fatal(err)
@@ -147,9 +150,9 @@ func FuzzFrameStream(f *testing.F) {
 		b.Write(data)
 		b.Close()
 		select {
-		case <-e.peers[1].done:
+		case <-e.peers[1].endedCh:
 		case <-time.After(20 * time.Second):
-			t.Fatalf("the reader still runs 20 s after the stream of %d bytes ended", len(data))
+			t.Fatalf("the stream of %d bytes from rank 1 is not over 20 s after it ended", len(data))
 		}
 		e.Close()
 		goodbye := e.peers[1].goodbye.Load()

@@ -103,7 +103,20 @@ func (l *Listener) Connect(ctx context.Context, addrs []string) (*Endpoint, erro
 		}
 		return nil, firstErr
 	}
-	return newEndpoint(o, conns), nil
+	return newEndpoint(o, conns, ranksOnHost(l.Addr(), addrs))
+}
+
+// ranksOnHost counts the ranks whose address has the host of addr (this
+// rank's), this rank included.
+func ranksOnHost(addr string, addrs []string) int {
+	host, _, _ := net.SplitHostPort(addr)
+	n := 0
+	for _, a := range addrs {
+		if h, _, err := net.SplitHostPort(a); err == nil && h == host {
+			n++
+		}
+	}
+	return max(n, 1)
 }
 
 // acceptLower accepts until every lower rank has connected and passed the

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/mpbench/mpbench/transport"
 )
@@ -13,41 +16,102 @@ import (
 // errNoShutdown describes a connection that ended without a goodbye frame.
 var errNoShutdown = errors.New("connection closed without an orderly shutdown (peer process died?)")
 
-// readLoop reads frames from p until the connection ends, delivering them
-// to the Handler (or discarding them once Close has begun).
-func (e *Endpoint) readLoop(p *peer) {
-	defer close(p.done)
+// waitSlice bounds one blocking poll(2) of a read or write waiting for its
+// socket, so that Close and a Send's deadline are noticed.
+const waitSlice = 100 * time.Millisecond
+
+// pollPeer reads what p's socket holds without blocking and delivers every
+// frame whose header has arrived (reading the rest of a payload that is
+// still on its way). It returns the number of frames delivered. The
+// caller holds e.polling.
+//
+// Invariant between two calls: p.buf holds no complete header, so a
+// rank's input is never left sitting in a buffer while the socket is
+// empty.
+func (e *Endpoint) pollPeer(p *peer) int {
+	if p.ended.Load() {
+		return 0
+	}
+	n, err := p.fill()
+	if err != nil {
+		e.endStream(p, err)
+		return 0
+	}
+	if n == 0 {
+		return 0
+	}
+	return e.deliverBuffered(p)
+}
+
+// fill reads what p's socket holds into p.buf without blocking, first
+// moving the unread bytes to the front when less than half the buffer is
+// free behind them. It returns the bytes read (0: the socket was empty), or
+// the error that ended the stream (io.EOF at end-of-stream).
+func (p *peer) fill() (int, error) {
+	if p.r == p.w {
+		p.r, p.w = 0, 0
+	} else if p.r > 0 && len(p.buf)-p.w < len(p.buf)/2 {
+		p.w = copy(p.buf, p.buf[p.r:p.w])
+		p.r = 0
+	}
+	n, err := p.read(p.buf[p.w:])
+	if err == unix.EAGAIN {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	p.w += n
+	return n, nil
+}
+
+// read is one non-blocking read(2) from p's socket into b: the bytes
+// read, unix.EAGAIN if there were none, io.EOF at end-of-stream.
+func (p *peer) read(b []byte) (int, error) {
 	for {
-		if _, err := io.ReadFull(p.br, p.rhdr[:]); err != nil {
-			if err == io.EOF {
-				err = errNoShutdown
-			}
-			e.readFailed(p, err)
-			return
+		n, err := unix.Read(p.fd, b)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(b) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+// deliverBuffered delivers every frame whose header is in p.buf and
+// returns how many it delivered. After a goodbye everything is discarded.
+func (e *Endpoint) deliverBuffered(p *peer) int {
+	k := 0
+	for !p.ended.Load() && p.w-p.r >= transport.HeaderSize {
+		if p.goodbye.Load() {
+			p.r = p.w // the peer sends nothing more; drain to its end of stream
+			break
 		}
 		var h transport.Header
-		h.Decode(p.rhdr[:])
+		h.Decode(p.buf[p.r:])
+		p.r += transport.HeaderSize
 		if err := checkHeader(h, p.rank); err != nil {
-			e.readFailed(p, err)
-			return
+			e.endStream(p, err)
+			return k
 		}
 		p.rcheck.on = false
-		if p.rhdr[1]&flagCRC != 0 && h.Kind != kindGoodbye {
+		if p.buf[p.r-transport.HeaderSize+1]&flagCRC != 0 && h.Kind != kindGoodbye {
 			p.rseq++
-			p.rcheck = frameCheck{on: true, h: h, seq: p.rseq, sum: crc32.Checksum(p.rhdr[:], transport.CRC32C)}
+			p.rcheck = frameCheck{on: true, h: h, seq: p.rseq, sum: crc32.Checksum(p.buf[p.r-transport.HeaderSize:p.r], transport.CRC32C)}
 			if !carriesPayload(h.Kind) || h.Length == 0 {
 				if err := p.checkTrailer(); err != nil { // before the runtime sees the frame
-					e.readFailed(p, err)
-					return
+					e.endStream(p, err)
+					return k
 				}
 			}
 		}
 		if h.Kind == kindGoodbye {
 			p.goodbye.Store(true)
-			// The peer sends nothing more; read to its end of stream so
-			// that our socket is drained before it is closed.
-			io.Copy(io.Discard, p.br)
-			return
+			continue
 		}
 		p.remaining, p.readErr = 0, nil
 		if carriesPayload(h.Kind) {
@@ -61,14 +125,16 @@ func (e *Endpoint) readLoop(p *peer) {
 			p.readFn(nil) // keep the stream in step if the handler did not read
 		}
 		if p.readErr != nil {
-			e.readFailed(p, p.readErr)
-			return
+			e.endStream(p, p.readErr)
+			return k
 		}
 		if herr != nil {
 			e.handlerFailed(p, herr)
-			return
+			return k
 		}
+		k++
 	}
+	return k
 }
 
 // checkHeader refuses a frame header that no mpbench rank sends on the
@@ -91,21 +157,19 @@ func (p *peer) readPayload(dst []byte) error {
 	}
 	p.remaining = 0
 	var err error
-	switch {
-	case p.rcheck.on && n > 0:
+	if p.rcheck.on && n > 0 {
 		err = p.readChecked(dst, n)
-	case dst == nil:
-		_, err = p.br.Discard(int(n))
-	default:
-		_, err = io.ReadFull(p.br, dst)
+	} else {
+		err = p.e.readFull(p, dst, n)
 	}
 	if err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
 		p.readErr = err
+		return err
 	}
-	return err
+	return nil
 }
 
 // frameCheck is the checksum state of a frame that carries one (flagCRC).
@@ -123,20 +187,22 @@ type frameCheck struct {
 // corrupt payload.
 func (p *peer) readChecked(dst []byte, n uint64) error {
 	if dst != nil {
-		if _, err := io.ReadFull(p.br, dst); err != nil {
+		if err := p.e.readFull(p, dst, n); err != nil {
 			return err
 		}
 		p.rcheck.sum = crc32.Update(p.rcheck.sum, transport.CRC32C, dst)
-	} else {
-		for n > 0 {
-			b, err := p.br.Peek(int(min(n, uint64(p.br.Size()))))
-			if err != nil {
-				return err
-			}
-			p.rcheck.sum = crc32.Update(p.rcheck.sum, transport.CRC32C, b)
-			p.br.Discard(len(b))
-			n -= uint64(len(b))
+		return p.checkTrailer()
+	}
+	if p.scratch == nil {
+		p.scratch = make([]byte, readBufferBytes)
+	}
+	for n > 0 {
+		b := p.scratch[:min(n, uint64(len(p.scratch)))]
+		if err := p.e.readFull(p, b, uint64(len(b))); err != nil {
+			return err
 		}
+		p.rcheck.sum = crc32.Update(p.rcheck.sum, transport.CRC32C, b)
+		n -= uint64(len(b))
 	}
 	return p.checkTrailer()
 }
@@ -145,7 +211,10 @@ func (p *peer) readChecked(dst []byte, n uint64) error {
 // compares it with the one computed.
 func (p *peer) checkTrailer() error {
 	var b [4]byte
-	if _, err := io.ReadFull(p.br, b[:]); err != nil {
+	if err := p.e.readFull(p, b[:], 4); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
 		return err
 	}
 	c := &p.rcheck
@@ -156,26 +225,99 @@ func (p *peer) checkTrailer() error {
 	return nil
 }
 
-// readFailed handles the end of p's stream without a goodbye: a failure of
-// that peer unless the local Close has begun.
-func (e *Endpoint) readFailed(p *peer, err error) {
+// readFull reads the next n bytes of p's stream into dst (nil: discards
+// them): first what p.buf holds, then from the socket, straight into dst
+// when at least a buffer's worth is missing. It waits for the socket while
+// the sender is still writing the frame.
+func (e *Endpoint) readFull(p *peer, dst []byte, n uint64) error {
+	for off := uint64(0); off < n; {
+		if p.r < p.w {
+			c := min(uint64(p.w-p.r), n-off)
+			if dst != nil {
+				copy(dst[off:off+c], p.buf[p.r:])
+			}
+			p.r += int(c)
+			off += c
+			continue
+		}
+		p.r, p.w = 0, 0
+		var m int
+		var err error
+		if dst != nil && n-off >= uint64(len(p.buf)) {
+			m, err = p.read(dst[off:])
+			off += uint64(m)
+		} else {
+			m, err = p.read(p.buf)
+			p.w = m
+		}
+		if err == unix.EAGAIN {
+			err = e.waitFD(p, unix.POLLIN)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitFD waits until p's socket is ready for events (POLLIN or POLLOUT),
+// has failed, or is shut down; it gives up with transport.ErrClosed once
+// the endpoint's poller has been stopped (Close), and with
+// os.ErrDeadlineExceeded after p.deadline.
+func (e *Endpoint) waitFD(p *peer, events int16) error {
+	pf := []unix.PollFd{{Fd: int32(p.fd), Events: events}}
+	for {
+		if e.stop.Load() {
+			return transport.ErrClosed
+		}
+		if dl := p.deadline.Load(); dl != 0 && time.Now().UnixNano() > dl {
+			return errDeadline
+		}
+		n, err := unix.Poll(pf, int(waitSlice/time.Millisecond))
+		if err != nil && err != unix.EINTR {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+}
+
+// errDeadline ends a Send that Close's deadline caught waiting for room.
+var errDeadline = errors.New("write deadline of Close passed with the socket's buffer full")
+
+// endStream notes that p's stream is over: an orderly end after a goodbye,
+// else (unless the local Close has begun) a failure of that peer.
+func (e *Endpoint) endStream(p *peer, err error) {
+	if p.ended.Swap(true) {
+		return
+	}
+	close(p.endedCh)
 	if e.closing.Load() || p.goodbye.Load() {
 		return
+	}
+	if err == io.EOF {
+		err = errNoShutdown
 	}
 	e.reportFailure(p, &transport.PeerError{Peer: p.rank, Err: err})
 }
 
 // handlerFailed handles a non-nil error from Deliver, which is fatal for the
-// connection: it is closed (the peer sees a failure) and reported.
+// connection: it is shut down (the peer sees a failure) and reported.
 func (e *Endpoint) handlerFailed(p *peer, err error) {
+	if !p.ended.Swap(true) {
+		close(p.endedCh)
+	}
 	e.reportFailure(p, &transport.PeerError{Peer: p.rank, Err: fmt.Errorf("handler: %w", err)})
 }
 
+// reportFailure shuts p's socket down (which also ends a Send stuck on it),
+// makes later Sends to p fail with perr, and tells the Handler, once.
 func (e *Endpoint) reportFailure(p *peer, perr *transport.PeerError) {
 	if !p.failed.CompareAndSwap(false, true) {
 		return
 	}
-	p.conn.Close() // unblocks a Send stuck on this peer
+	unix.Shutdown(p.fd, unix.SHUT_RDWR)
 	p.mu.Lock()
 	if p.sendErr == nil {
 		p.sendErr = perr

@@ -45,8 +45,14 @@ func TestVerifyNamesCorruptFrame(t *testing.T) {
 		a2, b2 := tcpPair(t) // the proxy's other connection and the receiver's
 		const payloadOff = 136 + 36 + transport.HeaderSize + 1000
 		go flipProxy(b1, a2, payloadOff)
-		send := newEndpoint(&Options{Rank: 1, Size: 2, CloseTimeout: time.Second, Verify: verify}, []*net.TCPConn{a1, nil})
-		recv := newEndpoint(&Options{Rank: 0, Size: 2, CloseTimeout: time.Second}, []*net.TCPConn{nil, b2})
+		send, err := newEndpoint(&Options{Rank: 1, Size: 2, CloseTimeout: time.Second, Verify: verify}, []*net.TCPConn{a1, nil}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recv, err := newEndpoint(&Options{Rank: 0, Size: 2, CloseTimeout: time.Second}, []*net.TCPConn{nil, b2}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
 		col := newCollector(8)
 		if err := send.Start(newCollector(1)); err != nil {
 			t.Fatal(err)
