@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,6 +32,9 @@ type jobTransport struct {
 	// MPIVersion is the MPI standard version the runtime implements: the
 	// library's MPI_Get_version, or mpbench's own (comm.StandardVersion).
 	MPIVersion string
+	// Timer describes the clock the benchmarks time with (timerInfo);
+	// filled on rank 0.
+	Timer string
 }
 
 // runRank is one rank's part of "mpbench run" on communicator c, whatever
@@ -47,6 +51,7 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 	var closers []io.Closer
 	if rank == 0 {
 		var err error
+		tr.Timer = timerInfo(c, strings.HasPrefix(tr.Name, "mpi"))
 		out, closers, err = openSinks(cmd, f, tr, &opts, start)
 		if err != nil {
 			return fmt.Errorf("rank 0: %w", err)

@@ -176,6 +176,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 		info.Hosts, info.Wireup = launch.FormatRankHosts(tr.Hosts), tr.Wireup
 	}
 	info.Network = os.Getenv(networkEnv)
+	info.Timer = tr.Timer
 	showTail, _ := onOff("show_tail", f.run.imb.showTail) // checked by benchOptions
 	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles})
 	if err != nil {
@@ -199,6 +200,9 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	if info.Network != "" {
 		meta.Info["network"] = info.Network
+	}
+	if tr.Timer != "" {
+		meta.Info["timer"] = tr.Timer
 	}
 	if len(tr.Hosts) > 0 {
 		// rank_hosts: the host of every rank, comma-separated in rank

@@ -99,6 +99,10 @@ type RunInfo struct {
 	// testbed run: model and parameters), printed as "# Network" after
 	// "# Wire-up" when not empty.
 	Network string
+	// Timer describes the clock the benchmarks time with (source and
+	// measured resolution), printed as "# Timer" after "# Network" when
+	// not empty.
+	Timer string
 	// Multi is true under -multi 0 or 1. It does not change the list: IMB
 	// 2019 and later print the names without a prefix under -multi (IMB
 	// 2019 Update 6 with -multi 0 prints "# PingPong", then "# Benchmarking
@@ -194,7 +198,7 @@ func Banner(version string) string {
 // the list of benchmarks. "# MPI Version" is the MPI standard version, as
 // IMB prints it. mpbench adds lines in IMB's "# Key : value" style after
 // "# MPI Thread Environment:": "# mpbench version", "# Transport" (the
-// runtime), "# Hosts" and "# Wire-up" (when set), "# Mbyte" (bytes per
+// runtime), "# Hosts", "# Wire-up", "# Network" and "# Timer" (when set), "# Mbyte" (bytes per
 // Mbyte in Mbytes/sec) and, under -map, "# Map", which IMB readers skip as
 // unknown keys.
 func (w *Writer) WriteHeader(h RunInfo) error {
@@ -220,6 +224,9 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	}
 	if h.Network != "" {
 		writerInfoLine(&b, "Network", h.Network)
+	}
+	if h.Timer != "" {
+		writerInfoLine(&b, "Timer", h.Timer)
 	}
 	mbyte := h.MByte
 	if mbyte == 0 {
