@@ -42,7 +42,9 @@
 #   BENCHMARKS (PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall
 #   Allgather Reduce Barrier), CONFIGS (all of the above), OUT (a new
 #   directory under /tmp; every run's output stays there),
-#   BASE (an mpbench binary to compare against, see base-shm),
+#   BASE (an mpbench binary to compare against, see base-shm), JOB_TIMEOUT
+#   (3600: seconds one job may take; a library that hangs in MPI_Finalize,
+#   as MPICH over UCX's tcp transport can, loses that round only),
 #   TABLE_ONLY=1 with OUT of an earlier run prints its table again.
 # At NP above the host's CPUs MPICH polls without yielding and takes minutes
 # per pass: leave its configurations out (CONFIGS) or lower MSGLOG and TIME.
@@ -89,7 +91,7 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	# shellcheck disable=SC2206 # the list is words
 	imbargs=(-npmin "$NP" -msglog "$MSGLOG" -time "$TIME" $BENCHMARKS)
-	to=(timeout 3600) # one job at most an hour
+	to=(timeout "${JOB_TIMEOUT:-3600}") # one job at most an hour by default
 	ompi=("${to[@]}" mpirun.openmpi --oversubscribe -np "$NP")
 	ompi_shm=(--mca pml ob1 --mca btl vader,self)
 	ompi_tcp=(--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo)
@@ -106,7 +108,13 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 		mpi-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$OUT/mpbench-ompi" run -thread_level single "${imbargs[@]}" ;;
 		mpi-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$OUT/mpbench-mpich" run -thread_level single "${imbargs[@]}" ;;
 		base-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$BASE_OMPI" run -thread_level single "${imbargs[@]}" ;;
-		esac >"$2.part" 2>"$2.err" && mv "$2.part" "$2" && { [ -s "$2.err" ] || rm -f "$2.err"; }
+		esac >"$2.part" 2>"$2.err"
+		local st=$?
+		if [ $st -ne 0 ] && grep -q "^# All processes entering MPI_Finalize" "$2.part"; then
+			log "  $1 ended with status $st after its last row (stuck in MPI_Finalize?): its rows are kept"
+			st=0
+		fi
+		[ $st -eq 0 ] && mv "$2.part" "$2" && { [ -s "$2.err" ] || rm -f "$2.err"; }
 	}
 	for pass in $(seq 0 "$ROUNDS"); do
 		for i in $(seq 0 $((n - 1))); do
