@@ -54,9 +54,9 @@
 // A goroutine of the rank that waits for a message calls Progress, which
 // reads every socket without blocking (read(2) for one peer, poll(2) with
 // a zero timeout then read(2) for several) and delivers the frames found,
-// for up to Options.Spin (package transport/internal/busypoll: 500 us, or
-// 1 ms yielding the CPU between looks when the ranks on the host
-// outnumber its CPUs). One goroutine reads at a time. When a Progress call
+// for up to Options.Spin (500 us, or 1 ms when the ranks on the host
+// outnumber its CPUs), yielding the CPU (sched_yield) between two looks.
+// One goroutine reads at a time. When a Progress call
 // gives up, the rank sleeps on its request and the endpoint's poller
 // goroutine reads instead, blocked in poll(2) on all sockets at once. While
 // a Progress call polls, or one has just found what it waited for, the

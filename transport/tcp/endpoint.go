@@ -33,13 +33,12 @@ const readBufferBytes = 64 << 10
 // transport.Endpoint and transport.Progresser. Create it with Listen and
 // Listener.Connect.
 type Endpoint struct {
-	rank, size     int
-	closeTimeout   time.Duration
-	spin           time.Duration
-	verify         bool // checksum every frame sent (Options.Verify)
-	oversubscribed bool
-	peers          []*peer // nil at index rank
-	peerList       []*peer // the non-nil entries of peers
+	rank, size   int
+	closeTimeout time.Duration
+	spin         time.Duration
+	verify       bool    // checksum every frame sent (Options.Verify)
+	peers        []*peer // nil at index rank
+	peerList     []*peer // the non-nil entries of peers
 
 	startMu  sync.Mutex
 	started  atomic.Bool // Start was called (set under startMu)
@@ -109,7 +108,7 @@ type peer struct {
 // busy-poll budget. On error every connection is closed.
 func newEndpoint(o *Options, conns []*net.TCPConn, local int) (*Endpoint, error) {
 	e := &Endpoint{rank: o.Rank, size: o.Size, closeTimeout: o.CloseTimeout, verify: o.Verify, peers: make([]*peer, o.Size),
-		spin: o.Spin, oversubscribed: busypoll.Oversubscribed(local), kick: make(chan struct{}, 1), done: make(chan struct{})}
+		spin: o.Spin, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	if e.spin == 0 {
 		e.spin = busypoll.Budget(local)
 	}

@@ -47,11 +47,11 @@ type Options struct {
 	// that carry one are checked on arrival whatever this says.
 	Verify bool
 	// Spin is how long a waiting rank reads its sockets without blocking
-	// (Endpoint.Progress) before it sleeps until the poller goroutine
-	// delivers. 0 means 500 µs when the ranks on this host (peers whose
-	// address has this rank's host) do not outnumber its CPUs, else 1 ms
-	// during which the rank yields its CPU between two looks (package
-	// transport/internal/busypoll); negative means never spin.
+	// (Endpoint.Progress, yielding its CPU between two looks) before it
+	// sleeps until the poller goroutine delivers. 0 means 500 µs when the
+	// ranks on this host (peers whose address has this rank's host) do
+	// not outnumber its CPUs, else 1 ms (busypoll.Budget); negative means
+	// never spin.
 	Spin time.Duration
 }
 
