@@ -20,6 +20,7 @@ const (
 	sleepSlice    = 10 * time.Millisecond
 	livenessEvery = 10 * time.Millisecond
 	quietSlice    = time.Millisecond
+	streamSlice   = 100 * time.Microsecond
 	closeTimeout  = 2 * time.Second
 )
 

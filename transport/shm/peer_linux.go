@@ -47,12 +47,20 @@ type outPeer struct {
 	data []byte
 
 	mu      sync.Mutex
-	tail    uint64 // published bytes (guarded by mu)
+	tail    uint64 // published bytes (guarded by mu, or strmTok while streaming)
 	err     error  // sticky send error (guarded by mu)
 	closed  bool   // Close has said goodbye (guarded by mu)
 	cmaSent uint32 // single-copy frames written (guarded by mu); ticket of the last one
 
 	gone atomic.Bool // the peer said goodbye
+
+	// A frame larger than the ring's free space, written piece by piece
+	// (see stream.go) by whichever goroutine of the rank holds strmTok:
+	// the sender waiting for space, or a goroutine waiting for the rest
+	// of an incoming streamed frame.
+	strmTok atomic.Bool // held by whoever advances strm
+	strmOn  atomic.Bool // strm holds a frame not yet fully written
+	strm    stream      // guarded by strmTok (by mu while strmOn is false)
 
 	// Single-copy sends awaiting the receiver's acknowledgement, oldest
 	// first (see started_linux.go). pendMu is never held while waiting.

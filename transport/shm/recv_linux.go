@@ -193,15 +193,26 @@ func (c *frameCheck) corrupt(src int) error {
 		Length: c.h.Length, Got: c.sum, Want: c.want}
 }
 
-// waitData waits for more bytes of a frame being streamed by p's rank.
+// waitData waits for more bytes of a frame being streamed by p's rank,
+// writing this rank's own streamed frames meanwhile (see stream.go). While
+// one of those is unfinished it sleeps at most streamSlice at a time: the
+// space its consumer frees rings another bell.
 func (e *Endpoint) waitData(p *inPeer) error {
 	arrived := func() bool { return p.hdr.tail.Load() != p.head }
+	progress := func() bool {
+		e.advanceStreams()
+		return arrived()
+	}
 	c := e.own.ctl()
-	if e.spinUntil(arrived, e.spin) {
+	if e.spinUntil(progress, e.spin) {
 		return nil
 	}
 	lastCheck := time.Now()
-	for !arrived() {
+	for {
+		open := e.advanceStreams()
+		if arrived() {
+			return nil
+		}
 		if e.closing.Load() {
 			return transport.ErrClosed
 		}
@@ -211,7 +222,10 @@ func (e *Endpoint) waitData(p *inPeer) error {
 				return errDied
 			}
 		}
-		c.bell.sleep(arrived, sleepSlice)
+		slice := sleepSlice
+		if open {
+			slice = streamSlice
+		}
+		c.bell.sleep(arrived, slice)
 	}
-	return nil
 }

@@ -154,34 +154,17 @@ func (e *Endpoint) peerState(peer int) error {
 }
 
 // write copies hdr, body and padding to 8 bytes into p's ring, publishing
-// as it goes and waking the consumer. Caller holds p.mu. With a zero
+// as it goes and waking the consumer. Caller holds p.mu. A frame that
+// does not fit in the free space is streamed (see stream.go). With a zero
 // deadline it waits for space until the peer fails or leaves or Close
 // begins; with a deadline (Close's goodbye) it waits until then.
 func (e *Endpoint) write(p *outPeer, hdr, body []byte, deadline time.Time) error {
-	ringBytes := uint64(len(p.data))
-	total := uint64(len(hdr)) + pad8(uint64(len(body)))
-	var done uint64
-	for done < total {
-		rem := total - done
-		need := rem
-		if need > ringBytes/2 {
-			need = ringBytes / 4 // stream in pieces of at least a quarter ring
-		}
-		space := ringBytes - (p.tail - p.hdr.head.Load())
-		if space < need {
-			if err := e.waitSpace(p, need, deadline); err != nil {
-				return err
-			}
-			continue
-		}
-		k := min(space&^7, rem)
-		e.fill(p, hdr, body, done, k)
-		p.tail += k
-		done += k
-		p.hdr.tail.Store(p.tail)
-		p.dst.ctl().notify()
+	p.strm = stream{hdr: hdr, body: body, total: uint64(len(hdr)) + pad8(uint64(len(body)))}
+	if e.advance(p) {
+		p.strm = stream{}
+		return nil
 	}
-	return nil
+	return e.streamOut(p, deadline)
 }
 
 // fill copies bytes [from, from+k) of the frame stream hdr|body|padding
@@ -201,20 +184,6 @@ func (e *Endpoint) fill(p *outPeer, hdr, body []byte, from, k uint64) {
 		copyToRing(p.data, pos, body[from-hl:from-hl+n])
 	}
 	// Padding bytes are never read: nothing to write.
-}
-
-// waitSpace waits until p's ring has need free bytes.
-func (e *Endpoint) waitSpace(p *outPeer, need uint64, deadline time.Time) error {
-	ringBytes := uint64(len(p.data))
-	free := func() bool { return ringBytes-(p.tail-p.hdr.head.Load()) >= need }
-	if free() {
-		return nil
-	}
-	// The receiver may be stuck writing to this rank too (two frames
-	// streamed both ways at once): while this rank waits, its poller
-	// must read incoming frames at once, not after a quiet slice.
-	e.askPoller()
-	return e.waitFor(p.rank, free, &p.hdr.space, e.spin, deadline)
 }
 
 // waitAck waits until the receiver has read the single-copy frame with

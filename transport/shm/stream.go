@@ -1,0 +1,114 @@
+package shm
+
+import (
+	"time"
+
+	"github.com/mpbench/mpbench/transport/internal/busypoll"
+)
+
+// stream is a frame being written into a ring: the bytes hdr|body|padding,
+// done of total written so far.
+type stream struct {
+	hdr, body   []byte
+	done, total uint64
+}
+
+// Streaming a frame larger than the ring's free space (single copy refused
+// or below its threshold): the sender copies in what fits, the receiver
+// copies out what arrived and frees the space, and so on, in pieces of at
+// least a quarter ring. Both copies must keep going on both sides, also
+// when two ranks stream frames to each other at once: a rank whose sender
+// waits for space reads its own rings meanwhile (streamOut), and a rank
+// reading an incoming streamed frame writes its own streamed frames
+// meanwhile (advanceStreams from waitData). Without the second, two ranks
+// each reading the other's frame would each wait for the other to write
+// more; without the first, each would wait for its poller goroutine.
+//
+// The frame's state lives in its outPeer (strm). The sender holds p.mu for
+// the whole frame, so frames never interleave; the copying itself is done
+// by whichever goroutine of the rank holds strmTok.
+
+// advance writes as much of p.strm as the ring's free space allows and
+// reports whether the frame is complete. The caller holds p.strmTok, or
+// p.mu while p.strmOn is false.
+func (e *Endpoint) advance(p *outPeer) bool {
+	s := &p.strm
+	ringBytes := uint64(len(p.data))
+	for s.done < s.total {
+		rem := s.total - s.done
+		need := rem
+		if need > ringBytes/2 {
+			need = ringBytes / 4 // stream in pieces of at least a quarter ring
+		}
+		space := ringBytes - (p.tail - p.hdr.head.Load())
+		if space < need {
+			return false
+		}
+		k := min(space&^7, rem)
+		e.fill(p, s.hdr, s.body, s.done, k)
+		p.tail += k
+		s.done += k
+		p.hdr.tail.Store(p.tail)
+		p.dst.ctl().notify()
+	}
+	return true
+}
+
+// tryAdvance advances p's streamed frame if it has one and no other
+// goroutine is advancing it; it reports whether the frame is complete
+// (false if another goroutine holds it).
+func (e *Endpoint) tryAdvance(p *outPeer) bool {
+	if !p.strmOn.Load() || !p.strmTok.CompareAndSwap(false, true) {
+		return false
+	}
+	done := false
+	if p.strmOn.Load() { // the frame may have ended before the token was free
+		done = e.advance(p)
+	}
+	p.strmTok.Store(false)
+	return done
+}
+
+// advanceStreams advances every streamed frame of this rank that no other
+// goroutine is advancing; it reports whether one is still unfinished.
+func (e *Endpoint) advanceStreams() bool {
+	open := false
+	for _, p := range e.outList {
+		if p.strmOn.Load() && !e.tryAdvance(p) {
+			open = true
+		}
+	}
+	return open
+}
+
+// streamOut finishes writing p.strm (already started by write; caller
+// holds p.mu). It first polls for up to the spin budget, advancing the
+// frame and reading the rank's own rings (whose streamed frames advance
+// this one while they wait, see waitData); then it sleeps until the
+// consumer frees space, while the poller goroutine reads the rank's rings.
+// It gives up as waitFor does.
+func (e *Endpoint) streamOut(p *outPeer, deadline time.Time) error {
+	p.strmOn.Store(true)
+	complete := false // the frame is written and this goroutine holds the token
+	finished := func() bool {
+		if !complete && p.strmTok.CompareAndSwap(false, true) {
+			complete = e.advance(p)
+			if !complete {
+				p.strmTok.Store(false)
+			}
+		}
+		return complete
+	}
+	var err error
+	if !e.pollUntil(finished, e.spin) {
+		e.askPoller()
+		err = e.waitFor(p.rank, finished, &p.hdr.space, 0, deadline)
+	}
+	for !complete && !p.strmTok.CompareAndSwap(false, true) {
+		busypoll.Yield() // another goroutine is copying a piece
+	}
+	p.strmOn.Store(false)
+	p.strm = stream{}
+	p.strmTok.Store(false)
+	return err
+}
