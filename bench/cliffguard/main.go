@@ -21,6 +21,9 @@
 // step is then measured again on its own, twice, with the same rounds; it
 // fails only if every recheck shows it too (a cliff of the runtime is there
 // in every job, a burst of load is not).
+// The jobs inherit the environment: MPBENCH_SHM_CMA=-1 checks the path
+// shared memory takes when the kernel refuses single copy (every payload
+// copied through the rings).
 // Exit status: 0 no cliff, 1 a cliff (or a job failed), 2 bad flags.
 package main
 
