@@ -292,7 +292,7 @@ func (e *Endpoint) endStream(p *peer, err error) {
 	if p.ended.Swap(true) {
 		return
 	}
-	close(p.endedCh)
+	defer close(p.endedCh) // after the report: Close waits for it
 	if e.closing.Load() || p.goodbye.Load() {
 		return
 	}
@@ -306,7 +306,7 @@ func (e *Endpoint) endStream(p *peer, err error) {
 // connection: it is shut down (the peer sees a failure) and reported.
 func (e *Endpoint) handlerFailed(p *peer, err error) {
 	if !p.ended.Swap(true) {
-		close(p.endedCh)
+		defer close(p.endedCh) // after the report, as in endStream
 	}
 	e.reportFailure(p, &transport.PeerError{Peer: p.rank, Err: fmt.Errorf("handler: %w", err)})
 }
