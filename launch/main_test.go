@@ -127,6 +127,12 @@ func testWorker(mode string) int {
 			time.Sleep(150 * time.Millisecond)
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
+	case "crash": // rank 1 dereferences a nil pointer
+		if rank == 1 {
+			fmt.Fprintln(os.Stderr, "rank 1: about to crash")
+			var p *collector
+			close(p.frames)
+		}
 	case "report":
 		fmt.Fprintf(os.Stderr, "rank %d: an ordinary line\n", rank)
 		ReportError(os.Stderr, fmt.Sprintf("problem seen by rank %d\nsecond line", rank))

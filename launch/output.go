@@ -55,6 +55,10 @@ type stderrCopier struct {
 	// the cause of a failed start.
 	held bool
 
+	// crash, when not nil, takes the rank's Go crash report (panic or
+	// fatal error and goroutine stacks) off the terminal into a file.
+	crash *crashReport
+
 	mu       sync.Mutex
 	last     string
 	reported string // the rank's ReportError message, "" if none
@@ -65,6 +69,10 @@ func (s *stderrCopier) copy(r io.Reader) {
 	atStart := true
 	for {
 		line, err := br.ReadSlice('\n')
+		if s.crash != nil && (s.crash.started() || atStart && s.crash.begins(line)) {
+			s.crash.write(line)
+			line = nil
+		}
 		if msg, ok := reportedError(line); ok && atStart {
 			s.mu.Lock()
 			s.reported = msg

@@ -37,9 +37,13 @@ type exitError struct {
 	err      error
 	lastLine string
 	reported string // the rank's own account (ReportError), "" if none
+	crash    string // the rank's crash report in one phrase (crashReport.summary), "" if none
 }
 
 func (e *exitError) Error() string {
+	if e.crash != "" {
+		return e.crash + " (" + describeExit(e.err) + ")"
+	}
 	if e.reported != "" {
 		return e.reported + " (" + describeExit(e.err) + ")"
 	}

@@ -47,6 +47,11 @@ type Spec struct {
 	// Version is the launcher's version; ranks on other hosts refuse to
 	// run when theirs (or their build) differs.
 	Version string
+	// CrashDir is where a rank's crash report (a Go panic or fatal error
+	// with its goroutine stacks) is written instead of the job's stderr, as
+	// mpbench-crash-rankN-DATE-PID.txt; "" means the working directory.
+	// When the file cannot be created there it goes to os.TempDir().
+	CrashDir string
 	// If selects the network of the job by interface name or CIDR
 	// (InterfaceAddr): the rendezvous listens on this host's address in it
 	// and every rank binds its TCP port to its own host's address in it.
@@ -228,7 +233,11 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 	if r != 0 {
 		prefix = "[rank " + strconv.Itoa(r) + "] "
 	}
-	p := &rankProc{rank: r, cmd: cmd, stderr: &stderrCopier{out: j.out, prefix: []byte(prefix), held: stdin != nil}}
+	crash := &crashReport{rank: r, dir: s.CrashDir}
+	if crash.dir == "" {
+		crash.dir, _ = os.Getwd()
+	}
+	p := &rankProc{rank: r, cmd: cmd, stderr: &stderrCopier{out: j.out, prefix: []byte(prefix), held: stdin != nil, crash: crash}}
 	p.stdin = stdin
 	closeAll := func() {
 		for _, f := range childEnds {
@@ -293,12 +302,13 @@ func (j *job) reap(p *rankProc) {
 	for _, f := range p.pipes {
 		f.Close()
 	}
+	p.stderr.crash.close()
 	var sig syscall.Signal
 	if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		sig = ws.Signal()
 	}
 	if err != nil {
-		err = &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg()}}
+		err = &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg(), crash: p.stderr.crash.summary()}}
 	}
 	j.exits <- exitEvent{rank: p.rank, err: err, at: at, sig: sig}
 }

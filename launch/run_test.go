@@ -229,6 +229,36 @@ func TestRunKilledRankOutranksCollateral(t *testing.T) {
 	}
 }
 
+// TestRunCrashedRank: a rank's Go crash report goes to a file, not to the
+// job's stderr; the failure names the signal, the report's first line and
+// the file.
+func TestRunCrashedRank(t *testing.T) {
+	dir := t.TempDir()
+	var stderr syncBuffer
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Stderr: &stderr, CrashDir: dir,
+		Env: []string{quickExit, envMode + "=crash"}})
+	err := await(t, ch, 30*time.Second)
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 1 {
+		t.Fatalf("got %v, want a *RankError for rank 1", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "mpbench-crash-rank1-*.txt"))
+	if len(files) != 1 {
+		t.Fatalf("crash files %v, want one for rank 1", files)
+	}
+	want := "launch: rank 1: crashed with SIGSEGV: panic: runtime error: invalid memory address or nil pointer dereference; its goroutine stacks are in " + files[0] + " (exited with status 2)"
+	if err.Error() != want {
+		t.Errorf("error\n%v\nwant\n%s", err, want)
+	}
+	if strings.Contains(stderr.String(), "goroutine ") || !strings.Contains(stderr.String(), "[rank 1] rank 1: about to crash\n") {
+		t.Errorf("the job's stderr should have rank 1's own line and no stack:\n%s", stderr.String())
+	}
+	report, _ := os.ReadFile(files[0])
+	if !bytes.HasPrefix(report, []byte("panic: runtime error: invalid memory address")) || !bytes.Contains(report, []byte("goroutine ")) || !bytes.Contains(report, []byte("testWorker")) {
+		t.Errorf("crash file %s:\n%s", files[0], report)
+	}
+}
+
 func TestRunCancel(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -2,6 +2,7 @@ package rowfile
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 )
@@ -31,25 +32,28 @@ func Seal(path string, csv bool, runErr error) error { return seal(path, csv, ru
 func Reseal(path string, csv bool, runErr error) error { return seal(path, csv, runErr, true) }
 
 func seal(path string, csv bool, runErr error, replace bool) error {
-	b, err := os.ReadFile(path)
-	if err != nil || len(bytes.TrimSpace(b)) == 0 {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
 		return nil
 	}
-	if end := endRecordAt(b, csv); end >= 0 {
+	defer f.Close()
+	tail, size, err := readTail(f)
+	if err != nil || len(bytes.TrimSpace(tail)) == 0 {
+		return nil
+	}
+	if end := endRecordAt(tail, int64(len(tail)) == size, csv); end >= 0 {
 		if !replace {
 			return nil
 		}
-		if err := os.Truncate(path, int64(end)); err != nil {
+		if err := f.Truncate(size - int64(len(tail)-end)); err != nil {
 			return err
 		}
-		b = b[:end]
+		tail = tail[:end]
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		return err
 	}
-	defer f.Close()
-	if len(b) > 0 && b[len(b)-1] != '\n' { // a record cut short by the kill
+	if len(tail) > 0 && tail[len(tail)-1] != '\n' { // a record cut short by the kill
 		if _, err := io.WriteString(f, "\n"); err != nil {
 			return err
 		}
@@ -61,11 +65,38 @@ func seal(path string, csv bool, runErr error, replace bool) error {
 	return w.WriteEnd(runErr)
 }
 
-// endRecordAt returns the offset of the last line of a result file when
-// that line is an end record, else -1.
-func endRecordAt(b []byte, csv bool) int {
-	body := bytes.TrimRight(b, "\n")
-	start := bytes.LastIndexByte(body, '\n') + 1
+// maxTail is how much of the end of a result file seal reads: more than
+// any end record.
+const maxTail = 64 << 10
+
+// readTail returns the last maxTail bytes of f and f's size. Only regular
+// files are read: --json /dev/full or a FIFO would never end.
+func readTail(f *os.File) ([]byte, int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file", f.Name())
+	}
+	n := min(fi.Size(), maxTail)
+	tail := make([]byte, n)
+	if _, err := f.ReadAt(tail, fi.Size()-n); err != nil {
+		return nil, 0, err
+	}
+	return tail, fi.Size(), nil
+}
+
+// endRecordAt returns the offset in tail (the end of a result file, whole
+// when it is the entire file) of its last line when that line is an end
+// record, else -1.
+func endRecordAt(tail []byte, whole, csv bool) int {
+	body := bytes.TrimRight(tail, "\n")
+	i := bytes.LastIndexByte(body, '\n')
+	if i < 0 && !whole {
+		return -1 // the last line is longer than the tail: a row, not an end record
+	}
+	start := i + 1
 	last := bytes.TrimSpace(body[start:])
 	prefix := []byte(`{"type":"end"`)
 	if csv {

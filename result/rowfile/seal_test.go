@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestSeal(t *testing.T) {
@@ -73,5 +75,47 @@ func TestReseal(t *testing.T) {
 		if b, _ := os.ReadFile(path); string(b) != tc.want {
 			t.Errorf("%s: file is\n%s\nwant\n%s", tc.name, b, tc.want)
 		}
+	}
+}
+
+// TestSealNotRegular: a result "file" that is a device is left alone:
+// reading /dev/full or /dev/zero to its end would never finish.
+func TestSealNotRegular(t *testing.T) {
+	for _, dev := range []string{"/dev/full", "/dev/zero", "/dev/null"} {
+		done := make(chan error, 1)
+		go func() { done <- Reseal(dev, false, errors.New("write: no space left on device")) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v, want nil (left alone)", dev, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Reseal(%s) still reading after 10 s", dev)
+		}
+	}
+}
+
+// TestResealLongFile: in a file longer than the part Reseal reads, the end
+// record is still found and replaced, and a last row longer than that part
+// is not taken for one.
+func TestResealLongFile(t *testing.T) {
+	dir := t.TempDir()
+	row := `{"type":"row","x":"` + strings.Repeat("y", 1000) + `"}` + "\n"
+	body := `{"type":"meta"}` + "\n" + strings.Repeat(row, 200)
+	path := filepath.Join(dir, "long.jsonl")
+	os.WriteFile(path, []byte(body+`{"type":"end","status":"failed","error":"rank 0: comm: world closed"}`+"\n"), 0o644)
+	if err := Reseal(path, false, errors.New("launch: rank 1: killed by signal SIGKILL")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != body+`{"type":"end","status":"failed","error":"launch: rank 1: killed by signal SIGKILL"}`+"\n" {
+		t.Errorf("file ends %q", b[len(b)-200:])
+	}
+	huge := `{"type":"meta"}` + "\n" + `{"type":"row","x":"` + strings.Repeat("z", 100<<10) + `"}`
+	os.WriteFile(path, []byte(huge), 0o644)
+	if err := Seal(path, false, errors.New("killed")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != huge+"\n"+`{"type":"end","status":"failed","error":"killed"}`+"\n" {
+		t.Errorf("file ends %q", b[len(b)-100:])
 	}
 }

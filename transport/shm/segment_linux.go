@@ -3,6 +3,7 @@ package shm
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,8 +59,11 @@ func createSegment(path string, g geometry, rank int) (view, error) {
 		return view{}, fmt.Errorf("shm: creating segment %s: %w", path, err)
 	}
 	defer unix.Close(fd)
-	if err := unix.Ftruncate(fd, int64(g.total())); err != nil {
+	if err := reserve(fd, int64(g.total())); err != nil {
 		unix.Unlink(path)
+		if errors.Is(err, unix.ENOSPC) {
+			return view{}, fmt.Errorf("shm: %s has no room for rank %d's segment of %d bytes (%v): free space there or mount it larger (mount -o remount,size=1g %s), or run with --transport tcp", filepath.Dir(path), rank, g.total(), err, filepath.Dir(path))
+		}
 		return view{}, fmt.Errorf("shm: sizing segment %s to %d bytes: %w", path, g.total(), err)
 	}
 	mem, err := unix.Mmap(fd, 0, g.total(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
@@ -73,6 +77,19 @@ func createSegment(path string, g geometry, rank int) (view, error) {
 	c.selfAddr = uint64(uintptr(unsafe.Pointer(c)))
 	copy(c.magic[:], segMagic) // last: a peer checks the magic first
 	return v, nil
+}
+
+// reserve gives the segment file its size with every page allocated
+// (fallocate(2)), so that a full /dev/shm fails here with ENOSPC: a
+// segment merely truncated to size would map, and the rank would die of
+// SIGBUS at its first write to a page tmpfs has no room for. File systems
+// without fallocate get ftruncate(2).
+func reserve(fd int, size int64) error {
+	err := unix.Fallocate(fd, 0, 0, size)
+	if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.ENOSYS) {
+		return unix.Ftruncate(fd, size)
+	}
+	return err
 }
 
 // openSegment maps peer's segment and checks that it belongs to this job

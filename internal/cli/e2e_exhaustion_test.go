@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Resource exhaustion (docs/reliability.md): a job that runs out of a
+// resource ends with one line naming it and exit status 1, never a Go
+// stack dump on the terminal.
+
+// shellCmd runs script with sh, $MPBENCH the mpbench binary, in a
+// temporary working directory.
+func shellCmd(t *testing.T, script string) (*exec.Cmd, *strings.Builder, *strings.Builder) {
+	t.Helper()
+	if mpbenchBin == "" {
+		t.Fatal("mpbench binary was not built (see TestMain output)")
+	}
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Env = append(os.Environ(), "MPBENCH="+mpbenchBin)
+	cmd.Dir = t.TempDir()
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	return cmd, &out, &errb
+}
+
+// needRootUnshare skips t without root or unshare(1).
+func needRootUnshare(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root for a mount or network namespace (CI runs as root)")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("needs unshare(1) from util-linux (CI installs it)")
+	}
+}
+
+// runExhausted runs script and checks the outcome: exit status 1 within
+// 60 s, one line on stderr containing every want (or one of its
+// alternatives separated by "|"), no goroutine stack.
+func runExhausted(t *testing.T, script string, want ...string) *exec.Cmd {
+	t.Helper()
+	cmd, _, errb := shellCmd(t, script)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 60*time.Second); code != ExitFailed {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, ExitFailed, errb)
+	}
+	msg := errb.String()
+	if strings.Count(msg, "\n") != 1 || goroutineHeader.MatchString(msg) {
+		t.Errorf("stderr should be one line without a stack, got:\n%s", msg)
+	}
+	for _, w := range want {
+		if !anyIn(msg, strings.Split(w, "|")) {
+			t.Errorf("stderr lacks %q:\n%s", w, msg)
+		}
+	}
+	return cmd
+}
+
+// goroutineHeader starts a goroutine's stack in a Go crash report.
+var goroutineHeader = regexp.MustCompile(`goroutine \d+ \[`)
+
+// anyIn reports whether s contains one of subs.
+func anyIn(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestE2EShmFull: a /dev/shm too small for the job's segments (a private
+// 64 KiB tmpfs) fails at start-up naming /dev/shm and the fixes, instead
+// of a rank dying of SIGBUS at its first write to an unbacked page.
+func TestE2EShmFull(t *testing.T) {
+	needRootUnshare(t)
+	runExhausted(t, `exec unshare -m sh -c 'mount -t tmpfs -o size=64k none /dev/shm && exec "$MPBENCH" run -np 4 -msglog 0:10 -time 0.2 --timeout 60s Sendrecv'`,
+		"/dev/shm has no room for rank ", "--transport tcp")
+}
+
+// TestE2EResultDiskFull: a result file on a full disk (/dev/full) fails
+// the run at its first write, in one line; the end record is not retried
+// on the device (reading /dev/full to its end would never finish).
+func TestE2EResultDiskFull(t *testing.T) {
+	runExhausted(t, `exec "$MPBENCH" run -np 2 -msglog 0:3 -time 0.1 --timeout 60s PingPong --json /dev/full`,
+		"write /dev/full: no space left on device")
+}
+
+// TestE2EOutOfDescriptors: an open-file limit too low for -np fails while
+// the ranks start, naming the limit.
+func TestE2EOutOfDescriptors(t *testing.T) {
+	runExhausted(t, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv`,
+		"too many open files")
+}
+
+// TestE2ERankOutOfMemory: ranks whose buffers (two 512 MiB messages) do not
+// fit under ulimit -v crash in the Go runtime; the launcher prints one line
+// naming the crash and keeps each rank's crash report in a file in the
+// working directory.
+func TestE2ERankOutOfMemory(t *testing.T) {
+	cmd := runExhausted(t, `ulimit -v 1500000 && exec "$MPBENCH" run -np 2 -msglog 29:29 -mem 2 -iter 2 -iter_policy off --timeout 60s PingPong`,
+		": crashed", "out of memory", "its goroutine stacks are in ")
+	files, _ := filepath.Glob(filepath.Join(cmd.Dir, "mpbench-crash-rank*.txt"))
+	if len(files) == 0 {
+		t.Fatalf("no crash report in %s", cmd.Dir)
+	}
+	report, _ := os.ReadFile(files[0])
+	if !strings.Contains(string(report), "out of memory") || !strings.Contains(string(report), "goroutine ") {
+		t.Errorf("crash report %s:\n%s", files[0], report)
+	}
+}
+
+// TestE2ENoLocalPort: TCP ranks in a network namespace with 4 local ports
+// for 4 ranks fail at wire-up naming the port they could not get (a
+// listening port or a connection's, whichever runs out first).
+func TestE2ENoLocalPort(t *testing.T) {
+	needRootUnshare(t)
+	runExhausted(t, `exec unshare -n sh -c 'ip link set lo up && echo "40000 40003" > /proc/sys/net/ipv4/ip_local_port_range && exec "$MPBENCH" run -np 4 --transport tcp -msglog 0:3 -time 0.1 --timeout 60s Sendrecv'`,
+		"cannot assign requested address|address already in use")
+}
