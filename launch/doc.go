@@ -77,5 +77,6 @@
 // and no peer is reached over TCP); MPBENCH_IFADDR is the interface address the rank's transport binds and advertises (default: the
 // local address of the control connection, 127.0.0.1 for local jobs);
 // MPBENCH_SOCKBUF is the TCP socket buffer size in bytes (default 4 MiB; -1
-// leaves the kernel default).
+// leaves the kernel default); MPBENCH_STATS=60s makes every rank print its
+// goroutine count, heap and RSS on stderr each minute (EnvStats).
 package launch

@@ -79,6 +79,7 @@ func JoinJob(ctx context.Context) (transport.Endpoint, Job, error) {
 		return nil, Job{}, fmt.Errorf("launch: rank %d: %w", w.rank, err)
 	}
 	go watchLauncher(ctl, w)
+	startStats(os.Stderr, w.rank)
 	return ep, job, nil
 }
 

@@ -29,3 +29,27 @@ func procState(pid int) byte {
 	}
 	return b[i+2]
 }
+
+// selfStatus returns this process's thread count and resident set size in
+// bytes from /proc/self/status (Threads, VmRSS), zeros when unreadable.
+func selfStatus() (threads int, rss int64) {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		k, v, ok := bytes.Cut(line, []byte(":"))
+		if !ok {
+			continue
+		}
+		f := bytes.Fields(v)
+		if len(f) == 0 {
+			continue
+		}
+		n, _ := strconv.ParseInt(string(f[0]), 10, 64)
+		switch string(k) {
+		case "Threads":
+			threads = int(n)
+		case "VmRSS":
+			rss = n << 10 // kB
+		}
+	}
+	return threads, rss
+}

@@ -12,3 +12,6 @@ func sysProcAttr() *syscall.SysProcAttr {
 
 // procState is not available without /proc: 0 (unknown).
 func procState(pid int) byte { return 0 }
+
+// selfStatus is not available without /proc: zeros.
+func selfStatus() (threads int, rss int64) { return 0, 0 }

@@ -163,7 +163,7 @@ func plan(rng *rand.Rand, deaths, interrupts, np int, turn *int) []fault {
 			f.startup = true
 			f.extra = time.Duration(rng.IntN(400)) * time.Millisecond
 		default:
-			f.afterRows = rng.IntN(40)
+			f.afterRows = rng.IntN(25)
 			f.extra = time.Duration(rng.IntN(300)) * time.Millisecond
 		}
 		out[i] = f

@@ -51,7 +51,7 @@ func (r *runner) args(f fault, mode, jsonPath, csvPath string) []string {
 	if f.kind == killLarge {
 		a = append(a, "-msglog", "20:22", "-time", "0.5")
 	} else {
-		a = append(a, "-msglog", "0:22", "-time", "0.3")
+		a = append(a, "-msglog", "0:22", "-time", "0.2")
 	}
 	switch mode {
 	case "hybrid":
@@ -126,7 +126,7 @@ func (j *job) findRanks(limit time.Duration) bool {
 				return true
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // each look reads every process's stat
 	}
 	return false
 }
