@@ -229,7 +229,9 @@ func (l *Listener) acceptHandshake(c *net.TCPConn, addrs []string, conns []*net.
 			}
 		}
 		mu.Unlock()
-		if o.Refused != nil {
+		// A handshake cut by acceptLower closing c (every rank is in, or
+		// the wire-up ended) was not refused: nothing to report.
+		if o.Refused != nil && !errors.Is(err, net.ErrClosed) {
 			o.Refused(c.RemoteAddr().String(), err)
 		}
 		return false
