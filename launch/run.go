@@ -110,6 +110,7 @@ func Run(ctx context.Context, s Spec) error {
 		return err
 	}
 	defer shm.RemoveJob("", []byte(secret)) // after every rank is reaped
+	shm.RemoveStale("", shm.StaleAge)       // left by jobs killed with their launcher
 	bind, err := s.rendezvousBind()
 	if err != nil {
 		return err

@@ -27,10 +27,14 @@ const (
 	interrupt
 	// terminate: SIGTERM to the launcher, as a batch system does.
 	terminate
+	// killLauncher: SIGKILL to the launcher (the OOM killer, kill -9): the
+	// ranks must die with it and leave nothing behind; nobody is left to
+	// print a line or write an end record.
+	killLauncher
 )
 
 func (k kind) String() string {
-	return [...]string{"kill", "kill-large", "stop", "sigint", "sigterm"}[k]
+	return [...]string{"kill", "kill-large", "stop", "sigint", "sigterm", "kill-launcher"}[k]
 }
 
 // death reports whether k ends a rank (rather than interrupting the
@@ -73,6 +77,8 @@ func (f fault) expectedStatus() int {
 		return 130
 	case terminate:
 		return 143
+	case killLauncher:
+		return 128 + 9
 	}
 	return 1
 }
@@ -118,7 +124,8 @@ var largeMessage = []string{"PingPong", "PingPing", "Sendrecv", "Exchange", "Bca
 
 // plan returns deaths rank faults (one in ten a stop, at least one when
 // deaths >= 3; a quarter during large transfers) and interrupts launcher
-// faults (SIGINT and SIGTERM in turn), shuffled, each on a job of np ranks
+// faults (one in five a SIGKILL, the others SIGINT and SIGTERM in turn),
+// shuffled, each on a job of np ranks
 // (np 0: 2 to 4 at random) running a rotating pair of benchmarks, hit at
 // a random point.
 func plan(rng *rand.Rand, deaths, interrupts, np int, turn *int) []fault {
@@ -139,7 +146,11 @@ func plan(rng *rand.Rand, deaths, interrupts, np int, turn *int) []fault {
 		}
 	}
 	for i := range interrupts {
-		kinds = append(kinds, [2]kind{interrupt, terminate}[i%2])
+		k := [2]kind{interrupt, terminate}[i%2]
+		if i%5 == 4 {
+			k = killLauncher
+		}
+		kinds = append(kinds, k)
 	}
 	rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
 	out := make([]fault, len(kinds))

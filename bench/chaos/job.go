@@ -226,6 +226,16 @@ func isRow(line string) bool {
 	return err == nil
 }
 
+// sweep runs a short job, whose launcher removes stale segments; it
+// returns its error, if any.
+func (r *runner) sweep() error {
+	out, err := exec.Command(r.mpbench, "run", "-np", "2", "-msglog", "0:0", "-iter", "1", "-iter_policy", "off", "--settle", "0", "PingPong").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%v: %s", err, out)
+	}
+	return nil
+}
+
 // cleanDir removes the job's files.
 func (j *job) cleanDir() {
 	os.Remove(j.jsonPath)

@@ -6,14 +6,16 @@
 // Usage:
 //
 //	go run ./bench/chaos [-deaths 100] [-interrupts 50] [-transports shm,tcp,hybrid] [-seed N] [-np 0] [-bound 8s] [-v]
-//	go run ./bench/chaos -short      # CI: 8 deaths and 4 interrupts per transport, bound 15 s
+//	go run ./bench/chaos -short      # CI: 8 deaths and 5 interrupts per transport, bound 15 s
 //
 // Faults, per transport: -deaths rank faults (SIGKILL of a random rank at
 // a random row of a run over every message size, or during start-up;
 // SIGKILL of a random rank while 1-4 MiB messages move, which on TCP
 // closes the peer's socket in the middle of a rendezvous transfer; one in
 // ten a SIGSTOP of a random rank) and -interrupts launcher faults (SIGINT
-// and SIGTERM in turn). Each job runs -np ranks (0: 2 to 4 at random) and
+// and SIGTERM in turn, one in five a SIGKILL, after which nothing may be
+// left: no process, no segment, no row lost; nobody is left to print or to
+// write an end record). Each job runs -np ranks (0: 2 to 4 at random) and
 // two benchmarks taken in turn from every IMB-MPI1 benchmark. The hybrid
 // transport puts half the ranks on a second "host": a mount namespace with
 // a private /dev/shm (unshare(1), root), started through --launch-agent,
@@ -21,7 +23,8 @@
 //
 // For every fault it checks that the launcher ends within -bound of it
 // (plus the 10 s stopped-rank limit for a SIGSTOP), with the documented
-// exit status (1 for a rank fault, 130 SIGINT, 143 SIGTERM) and one line
+// exit status (1 for a rank fault, 130 SIGINT, 143 SIGTERM, 137 for the
+// launcher's SIGKILL) and one line
 // on stderr naming the rank hit (not one that failed because of it) and
 // the cause ("killed by signal SIGKILL"); that no process of the job
 // runs afterwards (the ranks it started, any process with the job's
@@ -55,12 +58,12 @@ var modes = []string{"shm", "tcp", "hybrid"}
 func main() {
 	mpbench := flag.String("mpbench", "", "path of the mpbench binary (default: build ./cmd/mpbench into a temporary directory)")
 	deaths := flag.Int("deaths", 100, "rank faults per transport (kill -9, kill -9 during large transfers, SIGSTOP)")
-	interrupts := flag.Int("interrupts", 50, "SIGINT and SIGTERM to the launcher, per transport")
+	interrupts := flag.Int("interrupts", 50, "SIGINT, SIGTERM and (one in five) SIGKILL to the launcher, per transport")
 	trs := flag.String("transports", strings.Join(modes, ","), "transports, comma-separated: shm, tcp, hybrid")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "random seed (printed, to replay a campaign)")
 	np := flag.Int("np", 0, "ranks per job (0: 2 to 4 at random)")
 	bound := flag.Duration("bound", 8*time.Second, "longest a job may take to end after a kill or interrupt (a stop gets 10 s more)")
-	short := flag.Bool("short", false, "CI form: -deaths 8 -interrupts 4 -bound 15s unless given")
+	short := flag.Bool("short", false, "CI form: -deaths 8 -interrupts 5 -bound 15s unless given")
 	verbose := flag.Bool("v", false, "print every fault, not only defects")
 	flag.Parse()
 	if *short {
@@ -70,7 +73,7 @@ func main() {
 			*deaths = 8
 		}
 		if !given["interrupts"] {
-			*interrupts = 4
+			*interrupts = 5
 		}
 		if !given["bound"] {
 			*bound = 15 * time.Second
@@ -278,7 +281,7 @@ func (r *runner) one(f fault, mode string) (outcome, bool, error) {
 	}
 	o.endSec = j.ended.Sub(j.injected).Seconds()
 	checkProcesses(j, &o)
-	checkSegments(j, &o)
+	checkSegments(r, j, &o)
 	rows, err := printedRows(before)
 	if err != nil {
 		o.notef("reading the rows printed before the fault: %v", err)

@@ -28,7 +28,7 @@ func TestPlan(t *testing.T) {
 			benches[b] = true
 		}
 	}
-	want := map[kind]int{stopRank: 10, killLarge: 25, killRank: 65, interrupt: 25, terminate: 25}
+	want := map[kind]int{stopRank: 10, killLarge: 25, killRank: 65, interrupt: 20, terminate: 20, killLauncher: 10}
 	for k, w := range want {
 		if n[k] != w {
 			t.Errorf("%d %s faults, want %d", n[k], k, w)

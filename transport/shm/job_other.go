@@ -5,6 +5,7 @@ package shm
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/mpbench/mpbench/transport"
 )
@@ -37,3 +38,9 @@ func RemoveJob(dir string, secret []byte) ([]string, error) { return nil, nil }
 
 // Endpoint is never created on systems other than Linux.
 type Endpoint struct{ transport.Endpoint }
+
+// StaleAge is unused on systems other than Linux.
+const StaleAge = 0
+
+// RemoveStale does nothing and returns no paths.
+func RemoveStale(dir string, minAge time.Duration) ([]string, error) { return nil, nil }
