@@ -62,6 +62,7 @@ func main() {
 	trs := flag.String("transports", "shm,tcp,hybrid", "transports, comma-separated: shm, tcp, hybrid")
 	np := flag.Int("np", 8, "ranks")
 	every := flag.Duration("every", time.Minute, "sampling period")
+	passes := flag.Int("passes", 0, "passes over the benchmarks and sizes in the job (0: as many as one timed pass says fit in -duration)")
 	flag.Parse()
 	list := strings.Split(*trs, ",")
 	for _, t := range list {
@@ -86,7 +87,7 @@ func main() {
 	ok := true
 	var summaries []string
 	for _, tr := range list {
-		s := &soak{mpbench: *mpbench, dir: dir, tr: tr, np: *np, duration: *duration, every: *every}
+		s := &soak{mpbench: *mpbench, dir: dir, tr: tr, np: *np, duration: *duration, every: *every, passes: *passes}
 		good, summary := s.run()
 		ok = ok && good
 		summaries = append(summaries, summary)
@@ -103,7 +104,7 @@ func main() {
 // soak is one transport's job.
 type soak struct {
 	mpbench, dir, tr string
-	np               int
+	np, passes       int
 	duration, every  time.Duration
 
 	mu    sync.Mutex
@@ -127,13 +128,16 @@ var statsRe = regexp.MustCompile(`mpbench-stats: rank (\d+): goroutines (\d+),`)
 // unless it ends early), and returns whether every job ran until stopped
 // and the figures stayed flat, and the summary line.
 func (s *soak) run() (bool, string) {
-	pass, err := s.calibrate()
-	if err != nil {
-		return false, fmt.Sprintf("%-6s FAILED: %v", s.tr, err)
+	repeats := s.passes
+	if repeats == 0 {
+		pass, err := s.calibrate()
+		if err != nil {
+			return false, fmt.Sprintf("%-6s FAILED: %v", s.tr, err)
+		}
+		repeats = max(1, int(s.duration/pass)+1)
+		fmt.Printf("# %s: one pass of %d benchmarks x %d sizes took %v\n", s.tr, len(benchmarks), len(sizes), pass.Round(time.Millisecond))
 	}
-	repeats := max(1, int(s.duration/pass)+1)
-	fmt.Printf("# %s: np %d, %v, one pass of %d benchmarks x %d sizes took %v: %d passes, sample every %v\n",
-		s.tr, s.np, s.duration, len(benchmarks), len(sizes), pass.Round(time.Millisecond), repeats, s.every)
+	fmt.Printf("# %s: np %d, %v, %d passes, sample every %v\n", s.tr, s.np, s.duration, repeats, s.every)
 	start := time.Now()
 	deadline := start.Add(s.duration)
 	var samples []sample
@@ -165,7 +169,9 @@ func (s *soak) command(repeats int, jsonPath string) *exec.Cmd {
 		}
 	}
 	os.WriteFile(lens, []byte(b.String()), 0o644)
-	args := []string{"run", "-np", strconv.Itoa(s.np), "-npmin", strconv.Itoa(s.np), "-msglen", lens, "-time", "0.5", "--json", jsonPath}
+	// --stall 1h: oversubscribed ranks at nice 19 on a busy host may take
+	// minutes for a row; the soak looks for leaks, not speed.
+	args := []string{"run", "-np", strconv.Itoa(s.np), "-npmin", strconv.Itoa(s.np), "-msglen", lens, "-time", "0.5", "--stall", "1h", "--json", jsonPath}
 	if s.tr == "hybrid" {
 		first := (s.np + 1) / 2
 		args = append(args, "--host", fmt.Sprintf("localhost:%d,soakb:%d", first, s.np-first), "--launch-agent", hybridAgent, "--if", "127.0.0.0/8")
