@@ -14,15 +14,15 @@ import (
 // resource ends with one line naming it and exit status 1, never a Go
 // stack dump on the terminal.
 
-// shellCmd runs script with sh, $MPBENCH the mpbench binary, in a
-// temporary working directory.
-func shellCmd(t *testing.T, script string) (*exec.Cmd, *strings.Builder, *strings.Builder) {
+// shellCmd runs script with sh, $MPBENCH the mpbench binary and env
+// ("KEY=value") in its environment, in a temporary working directory.
+func shellCmd(t *testing.T, env []string, script string) (*exec.Cmd, *strings.Builder, *strings.Builder) {
 	t.Helper()
 	if mpbenchBin == "" {
 		t.Fatal("mpbench binary was not built (see TestMain output)")
 	}
 	cmd := exec.Command("sh", "-c", script)
-	cmd.Env = append(os.Environ(), "MPBENCH="+mpbenchBin)
+	cmd.Env = append(append(os.Environ(), "MPBENCH="+mpbenchBin), env...)
 	cmd.Dir = t.TempDir()
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -40,12 +40,12 @@ func needRootUnshare(t *testing.T) {
 	}
 }
 
-// runExhausted runs script and checks the outcome: exit status 1 within
+// runExhausted runs script (with env) and checks the outcome: exit status 1 within
 // 60 s, one line on stderr containing every want (or one of its
 // alternatives separated by "|"), no goroutine stack.
-func runExhausted(t *testing.T, script string, want ...string) *exec.Cmd {
+func runExhausted(t *testing.T, env []string, script string, want ...string) *exec.Cmd {
 	t.Helper()
-	cmd, _, errb := shellCmd(t, script)
+	cmd, _, errb := shellCmd(t, env, script)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func runExhausted(t *testing.T, script string, want ...string) *exec.Cmd {
 }
 
 // goroutineHeader starts a goroutine's stack in a Go crash report.
-var goroutineHeader = regexp.MustCompile(`goroutine \d+ \[`)
+var goroutineHeader = regexp.MustCompile(`(?m)^goroutine \d+ .*\[`)
 
 // anyIn reports whether s contains one of subs.
 func anyIn(s string, subs []string) bool {
@@ -82,7 +82,7 @@ func anyIn(s string, subs []string) bool {
 // of a rank dying of SIGBUS at its first write to an unbacked page.
 func TestE2EShmFull(t *testing.T) {
 	needRootUnshare(t)
-	runExhausted(t, `exec unshare -m sh -c 'mount -t tmpfs -o size=64k none /dev/shm && exec "$MPBENCH" run -np 4 -msglog 0:10 -time 0.2 --timeout 60s Sendrecv'`,
+	runExhausted(t, nil, `exec unshare -m sh -c 'mount -t tmpfs -o size=64k none /dev/shm && exec "$MPBENCH" run -np 4 -msglog 0:10 -time 0.2 --timeout 60s Sendrecv'`,
 		"/dev/shm has no room for rank ", "--transport tcp")
 }
 
@@ -90,30 +90,33 @@ func TestE2EShmFull(t *testing.T) {
 // the run at its first write, in one line; the end record is not retried
 // on the device (reading /dev/full to its end would never finish).
 func TestE2EResultDiskFull(t *testing.T) {
-	runExhausted(t, `exec "$MPBENCH" run -np 2 -msglog 0:3 -time 0.1 --timeout 60s PingPong --json /dev/full`,
+	runExhausted(t, nil, `exec "$MPBENCH" run -np 2 -msglog 0:3 -time 0.1 --timeout 60s PingPong --json /dev/full`,
 		"write /dev/full: no space left on device")
 }
 
 // TestE2EOutOfDescriptors: an open-file limit too low for -np fails while
 // the ranks start, naming the limit.
 func TestE2EOutOfDescriptors(t *testing.T) {
-	runExhausted(t, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv`,
+	runExhausted(t, nil, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv`,
 		"too many open files")
 }
 
-// TestE2ERankOutOfMemory: ranks whose buffers (two 512 MiB messages) do not
-// fit under ulimit -v crash in the Go runtime; the launcher prints one line
-// naming the crash and keeps each rank's crash report in a file in the
-// working directory.
+// TestE2ERankOutOfMemory: a rank whose buffers (two 512 MiB messages) do
+// not fit under ulimit -v crashes in the Go runtime; the launcher prints
+// one line naming the crash and keeps its crash report in a file in the
+// working directory. The limit applies to rank 1 only, started on a "host"
+// whose launch agent sets it: a launcher under the same limit may itself
+// fail to start a thread on a busy host.
 func TestE2ERankOutOfMemory(t *testing.T) {
-	cmd := runExhausted(t, `ulimit -v 1500000 && exec "$MPBENCH" run -np 2 -msglog 29:29 -mem 2 -iter 2 -iter_policy off --timeout 60s PingPong`,
-		": crashed", "out of memory", "its goroutine stacks are in ")
-	files, _ := filepath.Glob(filepath.Join(cmd.Dir, "mpbench-crash-rank*.txt"))
-	if len(files) == 0 {
-		t.Fatalf("no crash report in %s", cmd.Dir)
+	agent := `AGENT=sh -c 'ulimit -v 1500000 && exec "$@"' {host}`
+	cmd := runExhausted(t, []string{agent}, `exec "$MPBENCH" run --host localhost,limited --launch-agent "$AGENT" --if 127.0.0.0/8 -msglog 29:29 -mem 2 -iter 2 -iter_policy off --timeout 60s PingPong`,
+		"rank 1 on host limited: crashed", "out of memory", "its goroutine stacks are in ")
+	files, _ := filepath.Glob(filepath.Join(cmd.Dir, "mpbench-crash-rank1-*.txt"))
+	if len(files) != 1 {
+		t.Fatalf("crash reports %v in %s, want rank 1's", files, cmd.Dir)
 	}
 	report, _ := os.ReadFile(files[0])
-	if !strings.Contains(string(report), "out of memory") || !strings.Contains(string(report), "goroutine ") {
+	if !strings.Contains(string(report), "out of memory") || !goroutineHeader.Match(report) {
 		t.Errorf("crash report %s:\n%s", files[0], report)
 	}
 }
@@ -123,6 +126,6 @@ func TestE2ERankOutOfMemory(t *testing.T) {
 // listening port or a connection's, whichever runs out first).
 func TestE2ENoLocalPort(t *testing.T) {
 	needRootUnshare(t)
-	runExhausted(t, `exec unshare -n sh -c 'ip link set lo up && echo "40000 40003" > /proc/sys/net/ipv4/ip_local_port_range && exec "$MPBENCH" run -np 4 --transport tcp -msglog 0:3 -time 0.1 --timeout 60s Sendrecv'`,
+	runExhausted(t, nil, `exec unshare -n sh -c 'ip link set lo up && echo "40000 40003" > /proc/sys/net/ipv4/ip_local_port_range && exec "$MPBENCH" run -np 4 --transport tcp -msglog 0:3 -time 0.1 --timeout 60s Sendrecv'`,
 		"cannot assign requested address|address already in use")
 }
