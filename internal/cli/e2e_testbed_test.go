@@ -61,7 +61,7 @@ func TestE2ETestbedCommands(t *testing.T) {
 	if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "up (forwarder pid") || !strings.Contains(out.String(), "# forwarder: ") {
 		t.Errorf("status: %v\n%s", err, out)
 	}
-	cmd, out, errb = e2eCmd(t, "testbed", "check", "--name", name, "--seconds", "0.6", "--pings", "20", "--tolerance", "50%")
+	cmd, out, errb = e2eCmd(t, "testbed", "check", "--name", name, "--seconds", "0.6", "--pings", "20", "--tolerance", "75%")
 	if err := cmd.Run(); err != nil {
 		t.Errorf("check: %v\n%s%s", err, out, errb)
 	}
@@ -176,9 +176,12 @@ func TestE2ETestbedRun(t *testing.T) {
 	}
 	// 64 KiB PingPong at 20 Mbit/s: 45 frames of 1460 bytes and mpbench's
 	// header, 69 kB on each of two lines of a store-and-forward switch
-	// (pipelined: 27.7 ms plus one frame), never faster.
-	if t64 := rowTime(out.String(), 65536); t64 < 27700 || t64 > 40000 {
-		t.Errorf("65536-byte PingPong took %.1f usec, want 27700 (the wire time) to 40000", t64)
+	// (pipelined: 27.7 ms plus one frame), never faster; a switch that
+	// forwarded whole messages instead of frames would take twice that
+	// (55.4 ms), which the upper bound, with room for a busy host's
+	// delays, still catches.
+	if t64 := rowTime(out.String(), 65536); t64 < 27700 || t64 > 50000 {
+		t.Errorf("65536-byte PingPong took %.1f usec, want 27700 (the wire time) to 50000", t64)
 	}
 	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-"+name+"-") {
 		t.Errorf("namespaces left after the run:\n%s", ns)
