@@ -115,13 +115,13 @@ func parseCustom(rest string) (WireModel, error) {
 		}
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			return WireModel{}, fmt.Errorf("custom parameter %s: %q is not a finite number >= 0", k, v)
+			return WireModel{}, fmt.Errorf("custom parameter %q: %q is not a finite number >= 0", k, v)
 		}
 		if rateKeys[k] && x == 0 {
-			return WireModel{}, fmt.Errorf("custom parameter %s: must be > 0", k)
+			return WireModel{}, fmt.Errorf("custom parameter %q: must be > 0", k)
 		}
 		if !rateKeys[k] && x != math.Trunc(x) {
-			return WireModel{}, fmt.Errorf("custom parameter %s: %q is not a whole number of bytes", k, v)
+			return WireModel{}, fmt.Errorf("custom parameter %q: %q is not a whole number of bytes", k, v)
 		}
 		switch k {
 		case "overhead":
