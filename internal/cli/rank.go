@@ -14,6 +14,7 @@ import (
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/internal/sink"
+	"github.com/mpbench/mpbench/transport"
 )
 
 // jobTransport names what a rank's communicator runs on, for the result
@@ -90,11 +91,12 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 
 // stoppedBySignal reports whether err is what a run ends with when a
 // signal stops it: cancelled at the next size, pending communication
-// failed by closing the communicator, or standard output gone with the
+// failed by closing the communicator (comm.ErrClosed, or the endpoint's
+// transport.ErrClosed when a send was under way), or standard output gone with the
 // launcher. A peer's failure is not: it is the run's error even when a
 // signal follows it.
 func stoppedBySignal(err error) bool {
-	for _, cause := range []error{context.Canceled, comm.ErrClosed, syscall.EIO, syscall.EPIPE} {
+	for _, cause := range []error{context.Canceled, comm.ErrClosed, transport.ErrClosed, syscall.EIO, syscall.EPIPE} {
 		if errors.Is(err, cause) {
 			return true
 		}
