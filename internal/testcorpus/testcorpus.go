@@ -29,6 +29,27 @@ func Path(t testing.TB, name string) string {
 	return file(t, Dir(t), name)
 }
 
+// Matching returns the contents of every corpus file whose name matches
+// the filepath.Match pattern (e.g. "*-imb*.txt"), in name order, failing t
+// when none matches or one cannot be read: the seeds of the readers' fuzz
+// targets.
+func Matching(t testing.TB, pattern string) [][]byte {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(Dir(t), pattern))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no corpus file matches %q: %v", pattern, err)
+	}
+	out := make([][]byte, 0, len(names))
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	return out
+}
+
 // Read returns the contents of corpus file name, failing t when it cannot
 // be read.
 func Read(t testing.TB, name string) []byte {

@@ -3,8 +3,6 @@ package read
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,15 +18,7 @@ import (
 // and problem names a line of the input.
 // Run: go test ./result/read -run '^$' -fuzz '^FuzzRead$' -fuzztime 30s
 func FuzzRead(f *testing.F) {
-	files, err := filepath.Glob(filepath.Join(testcorpus.Dir(f), "*.txt"))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seed files in the corpus: %v", err)
-	}
-	for _, name := range files {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, data := range testcorpus.Matching(f, "*.txt") {
 		if len(data) <= 8<<10 { // small files: the fuzzer mutates them faster
 			f.Add(data)
 		}
