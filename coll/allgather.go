@@ -55,7 +55,8 @@ func allgatherBruck(c comm.Comm, buf []byte, l layout) error {
 		rc[j] = l.cnt[(me+j)%p]
 	}
 	rl := packedLayout(rc)
-	tmp := make([]byte, rl.total())
+	tmp, release := scratch(rl.total())
+	defer release()
 	copy(rl.block(tmp, 0), l.block(buf, me))
 	for k := 1; k < p; k <<= 1 {
 		n := min(k, p-k)
@@ -123,7 +124,9 @@ func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sen
 	work, wl := recvbuf, l
 	if !l.isPacked() {
 		wl = packedLayout(l.cnt)
-		work = make([]byte, wl.total())
+		var release func()
+		work, release = scratch(wl.total())
+		defer release()
 	}
 	copy(wl.block(work, c.Rank()), sendbuf)
 	err := dispatch(c, fn, collective, ch, &args{recv: work, rl: wl})

@@ -15,7 +15,8 @@ import "github.com/mpbench/mpbench/comm"
 // (Thakur, Rabenseifner & Gropp 2005, section 4.4).
 func allreduceRecursiveDoubling(c comm.Comm, buf []byte, dt Datatype, op Op) error {
 	f := newFold(c.Size())
-	tmp := make([]byte, len(buf))
+	tmp, release := scratch(len(buf))
+	defer release()
 	if err := foldIn(c, f, buf, tmp, dt, op, tagAllreduce); err != nil {
 		return err
 	}
@@ -51,7 +52,8 @@ func allreduceRing(c comm.Comm, buf []byte, dt Datatype, op Op) error {
 // Gropp 2005, section 4.4).
 func allreduceRabenseifner(c comm.Comm, buf []byte, dt Datatype, op Op) error {
 	f := newFold(c.Size())
-	tmp := make([]byte, len(buf))
+	tmp, release := scratch(len(buf))
+	defer release()
 	if err := foldIn(c, f, buf, tmp, dt, op, tagAllreduce); err != nil {
 		return err
 	}

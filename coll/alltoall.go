@@ -73,12 +73,15 @@ func alltoallPairwise(c comm.Comm, sendbuf []byte, sl layout, recvbuf []byte, rl
 // Rabenseifner & Gropp 2005, section 4.7). Equal block sizes only.
 func alltoallBruck(c comm.Comm, sendbuf, recvbuf []byte, b int) error {
 	p, me := c.Size(), c.Rank()
-	tmp := make([]byte, p*b)
+	tmp, release := scratch(p * b)
+	defer release()
 	for j := 0; j < p; j++ {
 		copy(tmp[j*b:(j+1)*b], sendbuf[((me+j)%p)*b:])
 	}
-	pack := make([]byte, (p/2+1)*b)
-	unpack := make([]byte, len(pack))
+	pack, releasePack := scratch((p/2 + 1) * b)
+	defer releasePack()
+	unpack, releaseUnpack := scratch(len(pack))
+	defer releaseUnpack()
 	for k := 1; k < p; k <<= 1 {
 		pos := bruckPositions(p, k)
 		for i, j := range pos {

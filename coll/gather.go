@@ -39,7 +39,9 @@ func gatherBinomial(c comm.Comm, sendbuf, recvbuf []byte, root int) error {
 	base := rl.off[vr]
 	stage := recvbuf // relative order is rank order when root is 0
 	if root != 0 || vr != 0 {
-		stage = make([]byte, subtreeBytes(rl, vr, p))
+		var release func()
+		stage, release = scratch(subtreeBytes(rl, vr, p))
+		defer release()
 	}
 	copy(rl.spanAt(stage, base, vr, vr+1), sendbuf)
 	if err := gatherBinomialPacked(c, stage, base, rl, root, tagGather); err != nil {

@@ -20,7 +20,8 @@ func reduceLinear(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, root
 	} else if err := recv(c, recvbuf, 0, tagReduce); err != nil {
 		return err
 	}
-	tmp := make([]byte, len(sendbuf))
+	tmp, release := scratch(len(sendbuf))
+	defer release()
 	for i := 1; i < p; i++ {
 		in := sendbuf
 		if i != root {
@@ -43,7 +44,9 @@ func reduceBinomial(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 	vr := rel(c.Rank(), root, p)
 	acc := recvbuf
 	if vr != 0 {
-		acc = make([]byte, len(sendbuf))
+		var release func()
+		acc, release = scratch(len(sendbuf))
+		defer release()
 	}
 	copy(acc, sendbuf)
 	var tmp []byte
@@ -53,7 +56,9 @@ func reduceBinomial(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 		}
 		if vr+m < p {
 			if tmp == nil {
-				tmp = make([]byte, len(sendbuf))
+				var release func()
+				tmp, release = scratch(len(sendbuf))
+				defer release()
 			}
 			if err := recv(c, tmp, abs(vr+m, root, p), tagReduce); err != nil {
 				return err
@@ -77,7 +82,9 @@ func reducePipeline(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 	n := len(sendbuf)
 	acc := recvbuf
 	if vr != 0 {
-		acc = make([]byte, n)
+		var release func()
+		acc, release = scratch(n)
+		defer release()
 	}
 	copy(acc, sendbuf)
 	segs := segments(n, seg, dt.Size())
@@ -85,7 +92,8 @@ func reducePipeline(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 	var in, out pending
 	fail := func(err error) error { in.wait(); out.wait(); return err }
 	if vr < p-1 {
-		tmp := make([]byte, n)
+		tmp, release := scratch(n)
+		defer release()
 		for i := 0; i < ns; i++ {
 			if err := in.irecv(c, tmp[segs[i]:segs[i+1]], abs(vr+1, root, p), tagReduce); err != nil {
 				return fail(err)
@@ -125,7 +133,8 @@ func reducePipeline(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 func reduceRabenseifner(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, root int) error {
 	p := c.Size()
 	l := evenLayout(len(sendbuf), p, dt.Size())
-	work := make([]byte, len(sendbuf))
+	work, releaseWork := scratch(len(sendbuf))
+	defer releaseWork()
 	copy(work, sendbuf)
 	if err := reduceScatterHalving(c, work, l, dt, op, tagReduce); err != nil {
 		return err
@@ -139,7 +148,8 @@ func reduceRabenseifner(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op
 	rl := packedLayout(rc)
 	me := c.Rank()
 	vr := rel(me, root, p)
-	stage := make([]byte, rl.total())
+	stage, releaseStage := scratch(rl.total())
+	defer releaseStage()
 	copy(rl.block(stage, vr), l.block(work, me))
 	if err := gatherBinomialPacked(c, stage, 0, rl, root, tagReduce); err != nil {
 		return err

@@ -23,7 +23,8 @@ import (
 func reduceScatterHalving(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error {
 	p, me := c.Size(), c.Rank()
 	f := newFold(p)
-	tmp := make([]byte, len(work))
+	tmp, release := scratch(len(work))
+	defer release()
 	if err := foldIn(c, f, work, tmp, dt, op, tag); err != nil {
 		return err
 	}
@@ -50,7 +51,8 @@ func reduceScatterHalving(c comm.Comm, work []byte, l layout, dt Datatype, op Op
 func reduceScatterRing(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error {
 	p, me := c.Size(), c.Rank()
 	right, left := (me+1)%p, (me-1+p)%p
-	tmp := make([]byte, maxCount(l))
+	tmp, release := scratch(maxCount(l))
+	defer release()
 	for s := 0; s < p-1; s++ {
 		sb := ((me-s-1)%p + p) % p
 		rb := ((me-s-2)%p + p) % p
@@ -71,7 +73,8 @@ func reduceScatterRing(c comm.Comm, work []byte, l layout, dt Datatype, op Op, t
 func reduceScatterPairwise(c comm.Comm, sendbuf []byte, l layout, out []byte, dt Datatype, op Op, tag int) error {
 	p, me := c.Size(), c.Rank()
 	copy(out, l.block(sendbuf, me))
-	tmp := make([]byte, len(out))
+	tmp, release := scratch(len(out))
+	defer release()
 	for i := 1; i < p; i++ {
 		dst, src := (me+i)%p, (me-i+p)%p
 		if err := sendrecv(c, l.block(sendbuf, dst), dst, tmp, src, tag); err != nil {
@@ -176,7 +179,8 @@ var reduceScatterAlgorithms = []algorithm{
 // this rank's block of the result to x.recv.
 func onCopy(f func(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm, *args) error {
 	return func(c comm.Comm, x *args) error {
-		work := make([]byte, len(x.send))
+		work, release := scratch(len(x.send))
+		defer release()
 		copy(work, x.send)
 		err := f(c, work, x.rl, x.dt, x.op, tagReduceScatter)
 		copy(x.recv, x.rl.block(work, c.Rank()))

@@ -37,18 +37,20 @@ func scatterBinomial(c comm.Comm, sendbuf, recvbuf []byte, root int) error {
 	vr := rel(c.Rank(), root, p)
 	base := rl.off[vr]
 	var stage []byte
+	release := func() {}
+	defer func() { release() }()
 	switch {
 	case vr == 0 && root == 0:
 		stage = sendbuf
 	case vr == 0: // rotate into relative order
-		stage = make([]byte, p*b)
+		stage, release = scratch(p * b)
 		for i := 0; i < p; i++ {
 			copy(rl.block(stage, i), rl.block(sendbuf, abs(i, root, p)))
 		}
 	case subtreeEnd(vr, p) == vr+1: // a leaf receives straight into recvbuf
 		stage = recvbuf
 	default:
-		stage = make([]byte, subtreeBytes(rl, vr, p))
+		stage, release = scratch(subtreeBytes(rl, vr, p))
 	}
 	if err := scatterBinomialPacked(c, stage, base, rl, root, tagScatter); err != nil {
 		return err

@@ -1,6 +1,10 @@
 package comm
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mpbench/mpbench/internal/bufpool"
+)
 
 // matchQueue holds one context's posted receives and unexpected messages,
 // each in arrival order (MPI-3.1 §3.5: a receive matches the earliest
@@ -40,7 +44,7 @@ func getMessage() *message { return messagePool.Get().(*message) }
 // putMessage releases m and its payload buffer.
 func putMessage(m *message) {
 	if m.bufp != nil {
-		putBuf(m.bufp)
+		bufpool.Put(m.bufp)
 	}
 	*m = message{}
 	messagePool.Put(m)

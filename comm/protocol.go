@@ -3,6 +3,7 @@ package comm
 import (
 	"fmt"
 
+	"github.com/mpbench/mpbench/internal/bufpool"
 	"github.com/mpbench/mpbench/transport"
 )
 
@@ -43,7 +44,7 @@ func (e *engine) deliverEager(h transport.Header, read func([]byte) error) error
 	}
 	e.mu.Unlock()
 	yieldPoint("eager: payload read unlocked")
-	m.bufp = getBuf(n)
+	m.bufp = bufpool.Get(n)
 	if err := read(*m.bufp); err != nil {
 		putMessage(m)
 		return err
@@ -327,7 +328,7 @@ func (e *engine) sendSelf(c *communicator, buf []byte, ctx uint32, tag int32, bl
 		s = e.newRequest(c, reqSend, buf, e.rank, ctx, tag, blocking, ch)
 		m.kind, m.sreq = msgSelf, s
 	case len(buf) > 0:
-		m.bufp = getBuf(len(buf))
+		m.bufp = bufpool.Get(len(buf))
 		copy(*m.bufp, buf)
 	}
 	q.pushUnexpected(m)

@@ -22,8 +22,9 @@ const module = "github.com/mpbench/mpbench"
 // layer.
 var layers = [][]string{
 	// 0: the vocabularies: a transport's frames and its authentication, a
-	// result's records; test helpers that import nothing of mpbench.
-	{"transport", "transport/auth", "result", "internal/testcorpus", "internal/netnstest"},
+	// result's records; test helpers that import nothing of mpbench; the
+	// buffer pool of comm and coll.
+	{"transport", "transport/auth", "result", "internal/testcorpus", "internal/netnstest", "internal/bufpool"},
 	// 1: byte movers below comm; result file formats (a new format under
 	// result/ needs no line here).
 	{"transport/...", "result/...", "result/internal/textline"},
