@@ -35,7 +35,7 @@ type verifyPoint struct {
 	Default    tune.Stats `json:"default"`
 	Tuned      tune.Stats `json:"tuned"`
 	Speedup    float64    `json:"speedup"` // default median / tuned median
-	Verdict    string     `json:"verdict"` // "faster", "slower", "same" (within noise)
+	Verdict    string     `json:"verdict"` // "faster", "slower", "same" (within noise), "default rule" (both ran the default algorithm)
 }
 
 // runTuneVerify runs the tuned configuration of DIR against the default in
@@ -145,7 +145,10 @@ func readDecisions(dir string) (tuneDecisions, error) {
 // verifyPoints pairs the default's and the tuned configuration's points
 // and gives each a verdict: "faster" when the tuned one beats the default
 // beyond noise (tune.Stats.Beats), "slower" when the default beats it,
-// "same" otherwise.
+// "same" otherwise. Where the tuned rule keeps the default algorithm both
+// configurations ran the same code, so any difference is the machine's
+// (an oversubscribed host's rounds can differ beyond their own spread):
+// the verdict is "default rule", neither faster nor slower.
 func verifyPoints(ps []tune.Point, dec tuneDecisions, minGain float64) []verifyPoint {
 	type key struct {
 		coll         string
@@ -169,6 +172,8 @@ func verifyPoints(ps []tune.Point, dec tuneDecisions, minGain float64) []verifyP
 		v := verifyPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Rule: rule.String(),
 			Default: d, Tuned: t, Speedup: d.Median / t.Median, Verdict: "same"}
 		switch {
+		case rule.IsDefault():
+			v.Verdict = "default rule"
 		case t.Beats(d, minGain):
 			v.Verdict = "faster"
 		case d.Beats(t, minGain):
@@ -183,7 +188,7 @@ func verifyPoints(ps []tune.Point, dec tuneDecisions, minGain float64) []verifyP
 // points where the tuned configuration is slower beyond noise.
 func printVerify(b *strings.Builder, vps []verifyPoint) int {
 	fmt.Fprintf(b, "%-12s %5s %9s  %-28s %22s %22s %8s  %s\n", "collective", "procs", "bytes", "rule", "default usec", "tuned usec", "speedup", "verdict")
-	slower, faster := 0, 0
+	slower, faster, kept := 0, 0, 0
 	for _, v := range vps {
 		verdict := v.Verdict
 		switch v.Verdict {
@@ -192,12 +197,15 @@ func printVerify(b *strings.Builder, vps []verifyPoint) int {
 			verdict = "SLOWER beyond noise"
 		case "faster":
 			faster++
+		case "default rule":
+			kept++
+			verdict = "same algorithm (default rule)"
 		}
 		fmt.Fprintf(b, "%-12s %5d %9d  %-28s %22s %22s %7.2fx  %s\n", v.Collective, v.Ranks, v.Bytes, v.Rule,
 			statRange(v.Default), statRange(v.Tuned), v.Speedup, verdict)
 	}
-	fmt.Fprintf(b, "\n%d points: tuned faster beyond noise at %d, slower at %d, the same within noise at %d.\n",
-		len(vps), faster, slower, len(vps)-faster-slower)
+	fmt.Fprintf(b, "\n%d points: tuned faster beyond noise at %d, slower at %d, the same within noise at %d; %d kept the default algorithm.\n",
+		len(vps), faster, slower, len(vps)-faster-slower-kept, kept)
 	fmt.Fprintln(b, "usec: median [fastest..slowest round] of IMB's t_max; speedup = default median / tuned median.")
 	return slower
 }
