@@ -37,6 +37,7 @@ type appFlags struct {
 	jsonFile  string
 	csvFile   string
 	timeout   time.Duration
+	hosts     hostFlags // ranks on other hosts (mpbench's launcher only)
 	flags     *pflag.FlagSet
 }
 
@@ -50,6 +51,7 @@ func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
 	fs.StringVar(&f.jsonFile, "json", "", "also write the run's row to FILE as JSON Lines")
 	fs.StringVar(&f.csvFile, "csv", "", "also write the run's row to FILE as CSV")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
+	addHostFlags(fs, &f.hosts)
 }
 
 // appBody runs one application on a rank's communicator.
@@ -118,10 +120,17 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 		return reportToLauncher(cmd.ErrOrStderr(), appWorker(cmd, f, inv, body))
 	}
 	if v := mpiLauncher(); v != "" {
+		if f.hosts.multiHost() {
+			return usageErrorf("--hostfile and --host place ranks of mpbench's own launcher; under %s the MPI launcher places them (give it the hosts)", v)
+		}
 		if appMPIRank == nil {
 			return usageErrorf("started by an MPI launcher (%s is set) but this mpbench has no MPI support; build it with 'go build -tags mpi ./cmd/mpbench', or run 'mpbench app %s -np N' without mpirun", v, name)
 		}
 		return appMPIRank(cmd, f, inv, body)
+	}
+	hp, err := f.hosts.plan(&f.np, f.transport, "", f.flags)
+	if err != nil {
+		return err
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -131,7 +140,8 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 	defer stop()
 	argv := append([]string{exe}, inv.args...)
 	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: []string{launch.EnvTransport + "=" + f.transport},
-		Timeout: f.timeout, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()})
+		Timeout: f.timeout, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
+		Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hosts.iface})
 	if ctx.Err() != nil {
 		return cancelCause(ctx, errInterrupted)
 	}
@@ -145,7 +155,7 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) error {
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	ep, err := launch.Join(ctx)
+	ep, job, err := launch.JoinJob(ctx)
 	if err != nil {
 		return err
 	}
@@ -156,14 +166,15 @@ func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) e
 		return err
 	}
 	defer world.Close()
-	return appRank(cmd, f, inv, world, name, body)
+	return appRank(cmd, f, inv, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup}, body)
 }
 
-// appRank runs the application on c (transport names what c runs on):
-// every rank runs body; rank 0 prints the report on stdout and writes the
-// --json and --csv row. A result that does not verify is an error on
-// every rank (errNotVerified).
-func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, transport string, body appBody) error {
+// appRank runs the application on c (tr names what c runs on and the
+// ranks' hosts): every rank runs body; rank 0 prints the report on stdout
+// and writes the --json and --csv row, naming the emulated network when
+// mpbench testbed run started the job (MPBENCH_NETWORK). A result that
+// does not verify is an error on every rank (errNotVerified).
+func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr jobTransport, body appBody) error {
 	alg, err := coll.ParseAlgorithms(f.coll)
 	if err != nil {
 		return usageErrorf("--coll: %v", err)
@@ -177,7 +188,7 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tran
 		}
 	}()
 	if c.Rank() == 0 {
-		if files, closers, err = openAppFiles(f, inv, transport, c.Size(), start); err != nil {
+		if files, closers, err = openAppFiles(f, inv, tr, c.Size(), start); err != nil {
 			return err
 		}
 	}
@@ -198,7 +209,13 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tran
 	}
 	rep, err := body(ac)
 	if err == nil && c.Rank() == 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("Transport       = %24s", transport))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("Transport       = %24s", tr.Name))
+		if len(tr.Hosts) > 0 {
+			rep.Notes = append(rep.Notes, "Hosts           = "+launch.FormatRankHosts(tr.Hosts))
+		}
+		if nw := os.Getenv(networkEnv); nw != "" {
+			rep.Notes = append(rep.Notes, "Network         = "+nw)
+		}
 		if f.load > 0 {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("CPU load        = %24s", fmt.Sprintf("%d processes per rank", f.load)))
 		}
@@ -242,18 +259,21 @@ func verifiedEverywhere(c *app.Comm, rep *app.Report) bool {
 }
 
 // openAppFiles opens --json and --csv on rank 0 and writes their meta
-// record.
-func openAppFiles(f *appFlags, inv *invocation, transport string, np int, start time.Time) ([]rowfile.Writer, []io.Closer, error) {
+// record: the machine, the options, and (as mpbench run's files) the
+// ranks' hosts (rank_hosts, hosts, wireup) and the emulated network
+// (network) when there are.
+func openAppFiles(f *appFlags, inv *invocation, tr jobTransport, np int, start time.Time) ([]rowfile.Writer, []io.Closer, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: start.Format(time.RFC3339Nano),
-		Host: m.Host, Transport: transport, Command: inv.commandLine(),
+		Host: m.Host, Transport: tr.Name, Command: inv.commandLine(),
 		Options: map[string]string{"np": strconv.Itoa(np)},
 		Info: map[string]string{
 			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "cpus_allowed": strconv.Itoa(m.Allowed), "go": runtime.Version(),
 			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(np),
 		},
 	}
+	addJobInfo(meta.Info, tr)
 	f.flags.Visit(func(fl *pflag.Flag) { meta.Options[fl.Name] = fl.Value.String() })
 	return openResultWriters(f.jsonFile, f.csvFile, meta)
 }

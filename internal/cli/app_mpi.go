@@ -41,7 +41,7 @@ func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBod
 	}
 	version, _, _ := strings.Cut(strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " "), ",")
 	name := "mpi (" + version + ")"
-	err = appRank(cmd, f, inv, world, name, body)
+	err = appRank(cmd, f, inv, world, jobTransport{Name: name}, body)
 	switch {
 	case err == nil:
 		return mpi.Finalize()

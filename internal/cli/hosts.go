@@ -34,19 +34,21 @@ type hostPlan struct {
 	agent launch.Agent
 }
 
-// plan checks the host options and places the ranks. Without --hostfile
-// or --host every rank is local; with one of them and -np not given, -np
-// becomes the total number of slots (set on fs, so the ranks see it).
-func (h *hostFlags) plan(f *runFlags, fs *pflag.FlagSet) (hostPlan, error) {
+// plan checks the host options and places the ranks of a job of *np
+// ranks on transport (ifaddr: the --ifaddr option of mpbench run, "" for
+// none). Without --hostfile or --host every rank is local; with one of
+// them and -np not given, *np becomes the total number of slots (set on
+// fs, so the ranks see it).
+func (h *hostFlags) plan(np *int, transport, ifaddr string, fs *pflag.FlagSet) (hostPlan, error) {
 	var p hostPlan
-	if h.iface != "" && f.ifaddr != "" {
-		return p, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, f.ifaddr)
+	if h.iface != "" && ifaddr != "" {
+		return p, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, ifaddr)
 	}
 	if h.iface != "" {
 		if _, _, err := net.ParseCIDR(h.iface); err != nil && strings.Contains(h.iface, "/") {
 			return p, usageErrorf("--if %s: not a network (%v); give a network such as 10.1.0.0/16 or fd00::/64, or an interface name", h.iface, err)
 		} else if err != nil {
-			if _, err := net.InterfaceByName(h.iface); err != nil && !f.multiHost() {
+			if _, err := net.InterfaceByName(h.iface); err != nil && !h.multiHost() {
 				return p, usageErrorf("--if %s: no such interface here and not a CIDR network; give an interface name (ip link) or a network such as 10.1.0.0/16", h.iface)
 			}
 		}
@@ -77,15 +79,15 @@ func (h *hostFlags) plan(f *runFlags, fs *pflag.FlagSet) (hostPlan, error) {
 		return p, usageErrorf("%v", err)
 	}
 	if !fs.Changed("np") {
-		f.np = launch.Slots(list)
-		if err := fs.Set("np", strconv.Itoa(f.np)); err != nil {
+		*np = launch.Slots(list)
+		if err := fs.Set("np", strconv.Itoa(*np)); err != nil {
 			return p, err
 		}
 	}
-	if p.hosts, err = launch.MapRanks(list, f.np, h.mapBy); err != nil {
+	if p.hosts, err = launch.MapRanks(list, *np, h.mapBy); err != nil {
 		return p, usageErrorf("%v", err)
 	}
-	if f.transport == launch.TransportShm {
+	if transport == launch.TransportShm {
 		hosts := map[string]bool{}
 		for _, h := range p.hosts {
 			if launch.IsLocalHost(h) {
@@ -116,4 +118,7 @@ func (h *hostFlags) runArgs() []string {
 }
 
 // multiHost reports whether --hostfile or --host was given.
-func (f *runFlags) multiHost() bool { return f.hostOpts.hostfile != "" || f.hostOpts.hosts != "" }
+func (h *hostFlags) multiHost() bool { return h.hostfile != "" || h.hosts != "" }
+
+// multiHost reports whether --hostfile or --host was given.
+func (f *runFlags) multiHost() bool { return f.hostOpts.multiHost() }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"syscall"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/internal/sink"
+	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/transport"
 )
 
@@ -36,6 +38,22 @@ type jobTransport struct {
 	// Timer describes the clock the benchmarks time with (timerInfo);
 	// filled on rank 0.
 	Timer string
+}
+
+// addJobInfo adds to info, a result file's metadata, the emulated network
+// the job runs on (network, from MPBENCH_NETWORK, set by mpbench testbed
+// run) and the ranks' hosts of tr: rank_hosts, the host of every rank
+// comma-separated in rank order (so that rows between hosts can be told
+// from rows within one), hosts (launch.FormatRankHosts) and wireup.
+func addJobInfo(info map[string]string, tr jobTransport) {
+	if nw := os.Getenv(networkEnv); nw != "" {
+		info["network"] = nw
+	}
+	if len(tr.Hosts) > 0 {
+		info["rank_hosts"] = strings.Join(tr.Hosts, ",")
+		info["hosts"] = launch.FormatRankHosts(tr.Hosts)
+		info["wireup"] = tr.Wireup
+	}
 }
 
 // runRank is one rank's part of "mpbench run" on communicator c, whatever

@@ -83,7 +83,7 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if handled, err := runUnderMPILauncher(cmd, f, inv); handled {
 		return err // one rank of an MPI job (mpirun.go)
 	}
-	hp, err := f.hostOpts.plan(f, cmd.Flags())
+	hp, err := f.hostOpts.plan(&f.np, f.transport, f.ifaddr, cmd.Flags())
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -24,12 +26,17 @@ func newTestbedRunCmd() *cobra.Command {
 	var f testbedFlags
 	var np int
 	cmd := &cobra.Command{
-		Use:   "run [--np N] [--net switch|hub|wifi ...] -- <mpbench run arguments>",
-		Short: "Run mpbench run across the testbed's nodes, one rank per node, over TCP",
+		Use:   "run [--np N] [--net switch|hub|wifi ...] -- <mpbench run arguments> | app NAME <options>",
+		Short: "Run mpbench run or an application across the testbed's nodes, one rank per node, over TCP",
 		Long: `mpbench testbed run starts "mpbench run" with one rank per node of a testbed, the
 ranks talking TCP over the emulated network (launcher on node 1, the other ranks
 started through "mpbench testbed exec"). The header names the network
 ("# Network"), and the JSON/CSV metadata keeps it (info.network).
+
+With "-- app NAME <options>" it runs the application "mpbench app NAME"
+(matmul, ep, ft) the same way: its report, with the time split into
+computation and communication per rank, names the hosts and the network
+("Network = "), and its --json/--csv row keeps them in the metadata.
 
 Without --net it runs on the testbed that is up (--name, default tb). With --net
 (and --nodes, --rate, ...) it builds a testbed for this run only and removes it
@@ -37,14 +44,20 @@ at the end, on failure, on Ctrl-C and SIGTERM, and (through its forwarder) when
 this process is killed.`,
 		Example: `  mpbench testbed up --nodes 4 --net hub --rate 10mbit
   mpbench testbed run -- -multi 0 -msglog 0:20 PingPong
-  mpbench testbed run --net switch --nodes 8 --rate 20mbit -- -npmin 8 Alltoall`,
+  mpbench testbed run --net switch --nodes 8 --rate 20mbit -- -npmin 8 Alltoall
+  mpbench testbed run --net hub --nodes 4 --rate 100mbit -- app matmul -n 1000 --json mm.jsonl
+  mpbench testbed run --np 2 -- app ep --class W`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			sub, rest, err := testbedSub(args)
+			if err != nil {
+				return err
+			}
 			st, cleanup, np, err := testbedRanks(cmd, &f, np)
 			if err != nil {
 				return err
 			}
 			defer cleanup()
-			return runOnTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, np, args)
+			return onTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, sub, np, rest)
 		},
 	}
 	f.add(cmd)
@@ -71,7 +84,7 @@ tune's own --np; testbed and build options as for mpbench testbed run.`,
 				return err
 			}
 			defer cleanup()
-			return onTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, "tune", np, args)
+			return onTestbed(cmd.OutOrStdout(), cmd.ErrOrStderr(), st, []string{"tune"}, np, args)
 		},
 	}
 	f.add(cmd)
@@ -123,26 +136,43 @@ func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), err
 	return st, func() { testbed.Down(cfg.Name) }, nil
 }
 
+// appNames are the applications mpbench testbed run runs ("-- app NAME").
+var appNames = []string{"matmul", "ep", "ft"}
+
+// testbedSub splits the arguments of mpbench testbed run into the mpbench
+// command it starts (sub: "run", or "app NAME" when args begin with "app")
+// and that command's arguments (rest). An unknown application is a usage
+// error.
+func testbedSub(args []string) (sub, rest []string, err error) {
+	if len(args) == 0 || args[0] != "app" {
+		return []string{"run"}, args, nil
+	}
+	if len(args) < 2 || !slices.Contains(appNames, args[1]) {
+		return nil, nil, usageErrorf("testbed run -- app NAME: give one of %s as NAME, e.g. -- app matmul -n 1000", strings.Join(appNames, ", "))
+	}
+	return args[:2], args[2:], nil
+}
+
 // runOnTestbed runs mpbench run with args on np nodes of st and returns
 // its outcome; SIGINT and SIGTERM are passed on to it.
 func runOnTestbed(stdout, stderr io.Writer, st testbed.State, np int, args []string) error {
-	return onTestbed(stdout, stderr, st, "run", np, args)
+	return onTestbed(stdout, stderr, st, []string{"run"}, np, args)
 }
 
-// onTestbed runs "mpbench sub" (run or tune) on node 1 of st with the
-// testbed's hostfile, launch agent and network, one rank per node, -np np
-// before args (so args may override it), and maps its exit as
-// runOnTestbed does.
-func onTestbed(stdout, stderr io.Writer, st testbed.State, sub string, np int, args []string) error {
+// onTestbed runs "mpbench sub..." (run, tune, or app NAME) on node 1 of st
+// with the testbed's hostfile, launch agent and network, one rank per
+// node, -np np before args (so args may override it), and maps its exit
+// as runOnTestbed does.
+func onTestbed(stdout, stderr io.Writer, st testbed.State, sub []string, np int, args []string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
 	hostfile := testbed.HostfilePath(st.Name)
 	agent := fmt.Sprintf("'%s' testbed exec --name %s --node {host} --", self, st.Name)
-	argv := append([]string{"testbed", "exec", "--name", st.Name, "--node", "1", "--",
-		self, sub, "--hostfile", hostfile, "--launch-agent", agent, "--if", testbed.CIDR, "--map-by", "node",
-		"-np", strconv.Itoa(np)}, args...)
+	argv := append([]string{"testbed", "exec", "--name", st.Name, "--node", "1", "--", self}, sub...)
+	argv = append(append(argv, "--hostfile", hostfile, "--launch-agent", agent, "--if", testbed.CIDR, "--map-by", "node",
+		"-np", strconv.Itoa(np)), args...)
 	c := exec.Command(self, argv...)
 	c.Stdout, c.Stderr = stdout, stderr
 	c.Env = append(os.Environ(), networkEnv+"="+describeNetwork(st))
@@ -155,6 +185,7 @@ func onTestbed(stdout, stderr io.Writer, st testbed.State, sub string, np int, a
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
 	var got os.Signal
+	what := strings.Join(sub, " ")
 	for {
 		select {
 		case s := <-sigs:
@@ -168,9 +199,9 @@ func onTestbed(stdout, stderr io.Writer, st testbed.State, sub string, np int, a
 			case got == syscall.SIGTERM:
 				return &interrupted{sig: syscall.SIGTERM}
 			case errors.As(err, &ee) && ee.ExitCode() == ExitUsage:
-				return &printedError{err: usageErrorf("mpbench %s on testbed %s: bad input", sub, st.Name)}
+				return &printedError{err: usageErrorf("mpbench %s on testbed %s: bad input", what, st.Name)}
 			case errors.As(err, &ee):
-				return &printedError{err: fmt.Errorf("mpbench %s on testbed %s exited with status %d", sub, st.Name, ee.ExitCode())}
+				return &printedError{err: fmt.Errorf("mpbench %s on testbed %s exited with status %d", what, st.Name, ee.ExitCode())}
 			}
 			return err
 		}

@@ -198,19 +198,10 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	if tr.ThreadEnv != "" {
 		meta.Info["mpi_thread_environment"] = tr.ThreadEnv
 	}
-	if info.Network != "" {
-		meta.Info["network"] = info.Network
-	}
 	if tr.Timer != "" {
 		meta.Info["timer"] = tr.Timer
 	}
-	if len(tr.Hosts) > 0 {
-		// rank_hosts: the host of every rank, comma-separated in rank
-		// order, so that rows between hosts can be told from rows within one.
-		meta.Info["rank_hosts"] = strings.Join(tr.Hosts, ",")
-		meta.Info["hosts"] = launch.FormatRankHosts(tr.Hosts)
-		meta.Info["wireup"] = tr.Wireup
-	}
+	addJobInfo(meta.Info, tr)
 	files := []struct {
 		path string
 		make func(io.Writer) rowfile.Writer
