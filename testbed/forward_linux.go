@@ -11,15 +11,14 @@ import (
 	"runtime"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/mpbench/mpbench/testbed/medium"
 	"golang.org/x/sys/unix"
 )
 
-// spinWindow is how long before a frame's delivery time the delivery
-// thread stops sleeping and polls the clock. A sleep (ppoll) of a
+// spinWindow is how long before a frame's delivery time the forwarder
+// stops sleeping and polls its TAPs and the clock. A sleep (ppoll) of a
 // real-time thread wakes 10-50 usec late on a loaded 2-CPU host; polling
 // longer costs a core at high frame rates (docs/testbed.md).
 const spinWindow = 30 * time.Microsecond
@@ -48,25 +47,33 @@ func (h *deliveryHeap) Pop() any {
 }
 
 // forwarder carries frames between the nodes' TAP devices through a model.
+// One OS thread (loop) does all the work: it reads every frame as it comes,
+// asks the model when it arrives, and writes it to the receiver's TAP at
+// that time. A frame crossing an idle testbed so costs one thread wake-up
+// (the read's); a reader and a separate delivery thread cost two, and the
+// second is on the frame's path whenever it outlasts the frame's wire time
+// (docs/testbed.md).
 type forwarder struct {
 	cfg    Config
-	fds    []int
+	fds    []int         // TAP of each node (port), non-blocking
+	pfds   []unix.PollFd // fds, then the stop eventfd
+	stop   int           // eventfd: end loop
 	origin time.Time
 	limit  int
+	buf    []byte
 
-	mu      sync.Mutex
+	// Owned by loop.
 	model   medium.Medium
 	pending deliveryHeap
 	queued  []int // frames waiting per port
 	seq     uint64
 	rng     *rand.Rand
-	stats   Stats
-	refs    map[*byte]int   // deliveries left per frame buffer, for framePool
-	late    []time.Duration // ring of recent lateness
-	lateN   int
+	refs    map[*byte]int // deliveries left per frame buffer, for framePool
 
-	wake  int         // eventfd: a new earliest delivery
-	newer atomic.Bool // set with wake, polled while spinning
+	mu    sync.Mutex // guards stats and late (writeStats reads them)
+	stats Stats
+	late  []time.Duration // ring of recent lateness
+	lateN int
 }
 
 // RunForwarder is the testbed's forwarder process: it opens eth0 of every
@@ -91,18 +98,23 @@ func RunForwarder(name string, ready *os.File) error {
 	if err != nil {
 		return fail(err)
 	}
-	f := &forwarder{cfg: cfg, model: m, limit: cfg.QueueLimit(), queued: make([]int, cfg.Nodes),
+	f := &forwarder{cfg: cfg, model: m, limit: cfg.QueueLimit(), queued: make([]int, cfg.Nodes), buf: make([]byte, 65536+14),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c6f7373)), refs: map[*byte]int{}, late: make([]time.Duration, 4096)}
 	for k := 1; k <= cfg.Nodes; k++ {
 		fd, err := openTAP(cfg.Node(k), "eth0")
+		if err == nil {
+			err = unix.SetNonblock(fd, true)
+		}
 		if err != nil {
 			return fail(fmt.Errorf("node %d: %v", k, err))
 		}
 		f.fds = append(f.fds, fd)
+		f.pfds = append(f.pfds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
 	}
-	if f.wake, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK); err != nil {
+	if f.stop, err = unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK); err != nil {
 		return fail(err)
 	}
+	f.pfds = append(f.pfds, unix.PollFd{Fd: int32(f.stop), Events: unix.POLLIN})
 	if err := os.WriteFile(filepath.Join(Dir(name), "forwarder.pid"), fmt.Appendf(nil, "%d\n", os.Getpid()), 0o644); err != nil {
 		return fail(err)
 	}
@@ -113,11 +125,16 @@ func RunForwarder(name string, ready *os.File) error {
 		ready.Close()
 	}
 
-	stop := make(chan struct{})
-	for port := range f.fds {
-		go f.read(port)
+	done := make(chan struct{})
+	go func() {
+		f.loop()
+		close(done)
+	}()
+	end := func() {
+		unix.Write(f.stop, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+		<-done
+		f.writeStats()
 	}
-	go f.deliver(stop)
 	sigs := make(chan os.Signal, 1)
 	notifyStop(sigs)
 	tick := time.NewTicker(500 * time.Millisecond)
@@ -125,14 +142,12 @@ func RunForwarder(name string, ready *os.File) error {
 	for {
 		select {
 		case <-sigs:
-			close(stop)
-			f.writeStats()
+			end()
 			return nil
 		case <-tick.C:
 			f.writeStats()
 			if cfg.Owner != 0 && unix.Kill(cfg.Owner, 0) == unix.ESRCH {
-				close(stop)
-				f.writeStats()
+				end()
 				for _, fd := range f.fds {
 					unix.Close(fd)
 				}
@@ -142,59 +157,89 @@ func RunForwarder(name string, ready *os.File) error {
 	}
 }
 
-// read forwards the frames node port sends.
-func (f *forwarder) read(port int) {
+// loop forwards frames until the stop eventfd is written, on one OS thread
+// at real-time priority: it sleeps in ppoll on every TAP until a frame
+// comes or until spinWindow before the next delivery is due, reads every
+// frame waiting, and writes every frame whose time has come; within
+// spinWindow of a delivery it polls the TAPs without sleeping, so frames
+// that come meanwhile are read (and timed) when they come.
+func (f *forwarder) loop() {
 	runtime.LockOSThread()
 	realtime()
-	maxLen := f.cfg.MTU + 14
-	buf := make([]byte, 65536+14)
 	for {
-		n, err := unix.Read(f.fds[port], buf)
-		if err != nil {
-			if errors.Is(err, unix.EINTR) || errors.Is(err, unix.EAGAIN) {
-				continue
-			}
+		timeout := 100 * time.Millisecond // idle
+		if len(f.pending) > 0 {
+			timeout = max(f.pending[0].at-f.now()-spinWindow, 0)
+		}
+		ts := unix.NsecToTimespec(int64(timeout))
+		if _, err := unix.Ppoll(f.pfds, &ts, nil); errors.Is(err, unix.EINTR) {
+			continue
+		} else if err != nil {
 			return
+		}
+		if f.pfds[len(f.fds)].Revents != 0 {
+			return
+		}
+		for port := range f.fds {
+			p := &f.pfds[port]
+			if p.Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 {
+				p.Fd = -1 // the node's device is gone: stop watching it
+			} else if p.Revents != 0 {
+				f.read(port)
+			}
+		}
+		f.deliverDue()
+	}
+}
+
+// now is the time since the forwarder started, the models' clock.
+func (f *forwarder) now() time.Duration { return time.Since(f.origin) }
+
+// readBurst bounds the frames read from one TAP in one round, so that one
+// busy sender does not hold up deliveries that are due.
+const readBurst = 32
+
+// read takes the frames waiting at node port's TAP (at most readBurst)
+// through the model.
+func (f *forwarder) read(port int) {
+	maxLen := f.cfg.MTU + 14
+	for range readBurst {
+		n, err := unix.Read(f.fds[port], f.buf)
+		if err != nil {
+			return // EAGAIN: none left
 		}
 		if n < 14 {
 			continue
 		}
-		now := time.Since(f.origin)
-		dst := f.portOf(buf[:6])
-		frame := append(framePool.Get().([]byte)[:0], buf[:n]...)
+		now := f.now()
+		dst := f.portOf(f.buf[:6])
 		f.mu.Lock()
 		f.stats.Frames++
 		f.stats.Bytes += uint64(n)
 		if n > maxLen {
 			f.stats.Oversize++
 		}
-		if dst != medium.Broadcast && f.queued[dst] >= f.limit {
+		full := dst != medium.Broadcast && f.queued[dst] >= f.limit
+		if full {
 			f.stats.QueueDrops++
-			f.mu.Unlock()
-			framePool.Put(frame)
+		}
+		f.mu.Unlock()
+		if full {
 			continue
 		}
 		arrivals := f.model.Send(port, dst, n, now)
 		if f.cfg.Loss > 0 && f.rng.Float64() < f.cfg.Loss {
+			f.mu.Lock()
 			f.stats.Lost++
 			f.mu.Unlock()
-			framePool.Put(frame)
 			continue
 		}
+		frame := append(framePool.Get().([]byte)[:0], f.buf[:n]...)
 		f.refs[&frame[0]] = len(arrivals)
-		earliest := len(f.pending) == 0
 		for _, a := range arrivals {
-			if !earliest && a.At < f.pending[0].at {
-				earliest = true
-			}
 			f.seq++
 			heap.Push(&f.pending, delivery{at: a.At, seq: f.seq, port: a.Port, frame: frame})
 			f.queued[a.Port]++
-		}
-		f.mu.Unlock()
-		if earliest {
-			f.newer.Store(true)
-			unix.Write(f.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
 		}
 	}
 }
@@ -211,57 +256,25 @@ func (f *forwarder) portOf(mac []byte) int {
 	return medium.Broadcast
 }
 
-// deliver writes each frame to its receiver at the model's time, on one
-// OS thread: it sleeps (ppoll on the wake eventfd, woken by an earlier
-// frame) until spinWindow before the time, then polls the clock.
-func (f *forwarder) deliver(stop chan struct{}) {
-	runtime.LockOSThread()
-	realtime()
-	drain := make([]byte, 8)
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		f.mu.Lock()
-		if len(f.pending) == 0 {
-			f.newer.Store(false)
-			f.mu.Unlock()
-			f.sleep(100 * time.Millisecond)
-			unix.Read(f.wake, drain)
-			continue
-		}
+// deliverDue writes every frame whose delivery time has come to its
+// receiver's TAP, in time order, and records how late each was.
+func (f *forwarder) deliverDue() {
+	for len(f.pending) > 0 {
 		d := f.pending[0]
-		wait := d.at - time.Since(f.origin)
-		if wait <= 0 {
-			heap.Pop(&f.pending)
-			f.queued[d.port]--
-			f.stats.Delivered++
-			f.late[f.lateN%len(f.late)] = -wait
-			f.lateN++
-			f.mu.Unlock()
-			unix.Write(f.fds[d.port], d.frame)
-			f.release(d.frame)
-			continue
+		late := f.now() - d.at
+		if late < 0 {
+			return
 		}
-		f.newer.Store(false)
+		heap.Pop(&f.pending)
+		f.queued[d.port]--
+		unix.Write(f.fds[d.port], d.frame)
+		f.release(d.frame)
+		f.mu.Lock()
+		f.stats.Delivered++
+		f.late[f.lateN%len(f.late)] = late
+		f.lateN++
 		f.mu.Unlock()
-		if wait > spinWindow {
-			f.sleep(wait - spinWindow)
-			unix.Read(f.wake, drain)
-			continue
-		}
-		for time.Since(f.origin) < d.at && !f.newer.Load() {
-		}
 	}
-}
-
-// sleep blocks for at most d, or until the wake eventfd is written.
-func (f *forwarder) sleep(d time.Duration) {
-	ts := unix.NsecToTimespec(int64(d))
-	fds := []unix.PollFd{{Fd: int32(f.wake), Events: unix.POLLIN}}
-	unix.Ppoll(fds, &ts, nil)
 }
 
 // writeStats stores the counters in stats.json.
@@ -286,8 +299,8 @@ func (f *forwarder) writeStats() {
 
 // realtime moves the calling OS thread to SCHED_FIFO (priority 10), so a
 // frame is read and delivered on time even when the host's CPUs are busy
-// with the ranks. The threads sleep between frames; the kernel's real-time
-// throttling bounds them anyway. Where this is refused, they stay normal.
+// with the ranks. The thread sleeps between frames; the kernel's real-time
+// throttling bounds it anyway. Where this is refused, it stays normal.
 func realtime() {
 	unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_FIFO, Priority: 10}, 0)
 }
@@ -299,15 +312,10 @@ var framePool = sync.Pool{New: func() any { return make([]byte, 0, 9216) }}
 // release returns a delivered frame's buffer to framePool after its last
 // delivery.
 func (f *forwarder) release(frame []byte) {
-	f.mu.Lock()
 	k := &frame[0]
 	f.refs[k]--
-	last := f.refs[k] <= 0
-	if last {
+	if f.refs[k] <= 0 {
 		delete(f.refs, k)
-	}
-	f.mu.Unlock()
-	if last {
 		framePool.Put(frame)
 	}
 }
