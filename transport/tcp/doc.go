@@ -47,6 +47,14 @@
 // mutex, so frames of concurrent Sends never interleave and per-source order
 // is the TCP stream order.
 //
+// What a peer's stream may hold is bounded, so that no byte sequence keeps
+// a rank's reader from returning: a header with an unknown kind, another
+// rank as source or a length above 2^48 bytes (more than any rank can
+// hold) fails that peer at once, since nothing after it can be trusted;
+// a frame whose header arrived but whose payload then stops for
+// Options.FrameStall (60 s) fails the peer too, instead of holding the
+// reader, and with it every other peer's frames, for ever.
+//
 // # Progress
 //
 // After the handshake each socket is taken out of Go's netpoller (its

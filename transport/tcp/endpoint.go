@@ -35,6 +35,7 @@ const readBufferBytes = 64 << 10
 type Endpoint struct {
 	rank, size   int
 	closeTimeout time.Duration
+	frameStall   time.Duration // Options.FrameStall; 0: none
 	spin         time.Duration
 	verify       bool    // checksum every frame sent (Options.Verify)
 	peers        []*peer // nil at index rank
@@ -111,6 +112,12 @@ func newEndpoint(o *Options, conns []*net.TCPConn, local int) (*Endpoint, error)
 		spin: o.Spin, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	if e.spin == 0 {
 		e.spin = busypoll.Budget(local)
+	}
+	switch {
+	case o.FrameStall == 0:
+		e.frameStall = DefaultFrameStall
+	case o.FrameStall > 0:
+		e.frameStall = o.FrameStall
 	}
 	var p [2]int
 	err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC)

@@ -42,6 +42,11 @@ type Options struct {
 	// CloseTimeout bounds how long Close waits for peers to close their
 	// side. 0 means 10 s.
 	CloseTimeout time.Duration
+	// FrameStall is how long the rank waits for the rest of a frame whose
+	// header has arrived before it fails that peer (the frame stopped
+	// half-way: the peer is stopped or gone, or its stream is out of
+	// step). 0 means DefaultFrameStall (60 s); negative means no limit.
+	FrameStall time.Duration
 	// Verify appends a CRC-32C of header and payload to every frame sent
 	// (transport.EnvVerify; false means as MPBENCH_VERIFY says). Frames
 	// that carry one are checked on arrival whatever this says.

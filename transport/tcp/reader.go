@@ -20,6 +20,23 @@ var errNoShutdown = errors.New("connection closed without an orderly shutdown (p
 // socket, so that Close and a Send's deadline are noticed.
 const waitSlice = 100 * time.Millisecond
 
+// maxFrameBytes bounds the Length of every frame header: 2^48 bytes (256
+// TiB) is the largest allocation Go makes on 64-bit Linux (its runtime's
+// maxAlloc), so no rank holds a message that long. A longer length comes
+// from a stream out of step or corrupt: read as a payload it would swallow
+// every later frame of that peer, and from 2^63 on it overflows the
+// runtime's int lengths.
+const maxFrameBytes = 1 << 48
+
+// DefaultFrameStall is how long a rank waits for the rest of a frame whose
+// header has arrived (Options.FrameStall) before it fails the sending peer.
+// The peer's whole frame is written at once, so a frame that stops
+// half-way for this long means the peer is stopped, its host or the
+// network is gone, or the stream is out of step; meanwhile no other peer's
+// frames are read. mpbench's launcher fails a stopped rank after 10 s, so
+// under it this limit is never the first to act.
+const DefaultFrameStall = 60 * time.Second
+
 // pollPeer reads what p's socket holds without blocking and delivers every
 // frame whose header has arrived (reading the rest of a payload that is
 // still on its way). It returns the number of frames delivered. The
@@ -138,11 +155,12 @@ func (e *Endpoint) deliverBuffered(p *peer) int {
 }
 
 // checkHeader refuses a frame header that no mpbench rank sends on the
-// connection from rank src: an unknown kind, or another source rank. The
+// connection from rank src: an unknown kind, another source rank, or a
+// length above maxFrameBytes. The
 // stream is then out of step (or corrupt) and nothing after it can be
 // trusted.
 func checkHeader(h transport.Header, src int) error {
-	if h.Kind != kindGoodbye && (h.Kind < transport.Eager || h.Kind > transport.Control) || h.Source != int32(src) {
+	if h.Kind != kindGoodbye && (h.Kind < transport.Eager || h.Kind > transport.Control) || h.Source != int32(src) || h.Length > maxFrameBytes {
 		return fmt.Errorf("corrupt frame header from rank %d (kind %d, source %d, tag %d, %d bytes): the stream is out of step", src, h.Kind, h.Source, h.Tag, h.Length)
 	}
 	return nil
@@ -228,7 +246,8 @@ func (p *peer) checkTrailer() error {
 // readFull reads the next n bytes of p's stream into dst (nil: discards
 // them): first what p.buf holds, then from the socket, straight into dst
 // when at least a buffer's worth is missing. It waits for the socket while
-// the sender is still writing the frame.
+// the sender is still writing the frame, at most e.frameStall without a
+// byte (then a *stallError).
 func (e *Endpoint) readFull(p *peer, dst []byte, n uint64) error {
 	for off := uint64(0); off < n; {
 		if p.r < p.w {
@@ -251,7 +270,10 @@ func (e *Endpoint) readFull(p *peer, dst []byte, n uint64) error {
 			p.w = m
 		}
 		if err == unix.EAGAIN {
-			err = e.waitFD(p, unix.POLLIN)
+			err = e.waitFD(p, unix.POLLIN, e.frameStall)
+			if err == errIdle {
+				err = &stallError{got: off, want: n, idle: e.frameStall}
+			}
 		}
 		if err != nil {
 			return err
@@ -260,12 +282,28 @@ func (e *Endpoint) readFull(p *peer, dst []byte, n uint64) error {
 	return nil
 }
 
+// stallError is a frame that stopped half-way: got of its want bytes (of
+// payload, or of the checksum after it) arrived, then nothing for idle.
+type stallError struct {
+	got, want uint64
+	idle      time.Duration
+}
+
+func (s *stallError) Error() string {
+	return fmt.Sprintf("a frame stopped half-way: %d of %d bytes arrived, then nothing for %v (the rank stopped, its host or the network gone, or its stream out of step)", s.got, s.want, s.idle)
+}
+
 // waitFD waits until p's socket is ready for events (POLLIN or POLLOUT),
 // has failed, or is shut down; it gives up with transport.ErrClosed once
-// the endpoint's poller has been stopped (Close), and with
-// os.ErrDeadlineExceeded after p.deadline.
-func (e *Endpoint) waitFD(p *peer, events int16) error {
+// the endpoint's poller has been stopped (Close), with errDeadline after
+// p.deadline, and with errIdle after idle (if > 0) without the socket
+// becoming ready.
+func (e *Endpoint) waitFD(p *peer, events int16, idle time.Duration) error {
 	pf := []unix.PollFd{{Fd: int32(p.fd), Events: events}}
+	var giveUp int64
+	if idle > 0 {
+		giveUp = time.Now().Add(idle).UnixNano()
+	}
 	for {
 		if e.stop.Load() {
 			return transport.ErrClosed
@@ -280,11 +318,19 @@ func (e *Endpoint) waitFD(p *peer, events int16) error {
 		if n > 0 {
 			return nil
 		}
+		// Only a poll that found nothing counts: a rank that was not
+		// scheduled for a while finds what arrived meanwhile first.
+		if giveUp != 0 && time.Now().UnixNano() > giveUp {
+			return errIdle
+		}
 	}
 }
 
 // errDeadline ends a Send that Close's deadline caught waiting for room.
 var errDeadline = errors.New("write deadline of Close passed with the socket's buffer full")
+
+// errIdle ends a wait of waitFD that its idle limit caught.
+var errIdle = errors.New("socket idle")
 
 // endStream notes that p's stream is over: an orderly end after a goodbye,
 // else (unless the local Close has begun) a failure of that peer.

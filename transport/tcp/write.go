@@ -29,7 +29,7 @@ func (e *Endpoint) writeFrame(p *peer, hdr, payload, trailer []byte) error {
 			continue
 		case unix.EAGAIN:
 			e.askPoller()
-			if err := e.waitFD(p, unix.POLLOUT); err != nil {
+			if err := e.waitFD(p, unix.POLLOUT, 0); err != nil {
 				return err
 			}
 			continue
