@@ -51,7 +51,7 @@ func (h RankHosts) Format(ranks []int) string {
 	for i, host := range order {
 		rs := of[host]
 		sort.Ints(rs)
-		parts[i] = host + ": " + formatRanges(rs)
+		parts[i] = host + ": " + FormatRanges(rs)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -68,8 +68,8 @@ func (h RankHosts) Distinct(ranks []int) int {
 	return len(seen)
 }
 
-// formatRanges writes ascending ranks as "0-3,6,8-9".
-func formatRanges(rs []int) string {
+// FormatRanges writes ascending ranks as "0-3,6,8-9".
+func FormatRanges(rs []int) string {
 	var b strings.Builder
 	for i := 0; i < len(rs); {
 		j := i

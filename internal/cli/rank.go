@@ -38,16 +38,24 @@ type jobTransport struct {
 	// Timer describes the clock the benchmarks time with (timerInfo);
 	// filled on rank 0.
 	Timer string
+	// SingleCopy says which ranks on one host read large payloads by
+	// process_vm_readv and which copy them through the rings, and why
+	// (singleCopyInfo); filled on rank 0, empty without shared memory.
+	SingleCopy string
 }
 
 // addJobInfo adds to info, a result file's metadata, the emulated network
 // the job runs on (network, from MPBENCH_NETWORK, set by mpbench testbed
-// run) and the ranks' hosts of tr: rank_hosts, the host of every rank
+// run), how ranks on one host read large payloads (single_copy) and the
+// ranks' hosts of tr: rank_hosts, the host of every rank
 // comma-separated in rank order (so that rows between hosts can be told
 // from rows within one), hosts (launch.FormatRankHosts) and wireup.
 func addJobInfo(info map[string]string, tr jobTransport) {
 	if nw := os.Getenv(networkEnv); nw != "" {
 		info["network"] = nw
+	}
+	if tr.SingleCopy != "" {
+		info["single_copy"] = tr.SingleCopy
 	}
 	if len(tr.Hosts) > 0 {
 		info["rank_hosts"] = strings.Join(tr.Hosts, ",")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -93,7 +94,16 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 	defer world.Close()
 	runDone := make(chan struct{})
 	go closeOnStop(ctx, runDone, world)
-	err = runRank(ctx, cmd, f, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup, MPIVersion: comm.StandardVersion}, opts, start)
+	tr := jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup, MPIVersion: comm.StandardVersion}
+	if tr.SingleCopy, err = singleCopyInfo(world, launch.CopyPaths(ep)); err != nil {
+		if ctx.Err() != nil && stoppedBySignal(err) {
+			err = cancelCause(ctx, errInterrupted)
+		} else {
+			err = fmt.Errorf("rank %d: %w", world.Rank(), err)
+		}
+	} else {
+		err = runRank(ctx, cmd, f, world, tr, opts, start)
+	}
 	close(runDone)
 	return err
 }
@@ -177,6 +187,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	info.Network = os.Getenv(networkEnv)
 	info.Timer = tr.Timer
+	info.SingleCopy = tr.SingleCopy
 	showTail, _ := onOff("show_tail", f.run.imb.showTail) // checked by benchOptions
 	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles})
 	if err != nil {

@@ -103,6 +103,10 @@ type RunInfo struct {
 	// measured resolution), printed as "# Timer" after "# Network" when
 	// not empty.
 	Timer string
+	// SingleCopy says how ranks on one host read large payloads from each
+	// other (process_vm_readv, or the rings and why), printed as "# Single
+	// copy" after "# Timer" when not empty.
+	SingleCopy string
 	// Multi is true under -multi 0 or 1. It does not change the list: IMB
 	// 2019 and later print the names without a prefix under -multi (IMB
 	// 2019 Update 6 with -multi 0 prints "# PingPong", then "# Benchmarking
@@ -198,7 +202,7 @@ func Banner(version string) string {
 // the list of benchmarks. "# MPI Version" is the MPI standard version, as
 // IMB prints it. mpbench adds lines in IMB's "# Key : value" style after
 // "# MPI Thread Environment:": "# mpbench version", "# Transport" (the
-// runtime), "# Hosts", "# Wire-up", "# Network" and "# Timer" (when set), "# Mbyte" (bytes per
+// runtime), "# Hosts", "# Wire-up", "# Network", "# Timer" and "# Single copy" (when set), "# Mbyte" (bytes per
 // Mbyte in Mbytes/sec) and, under -map, "# Map", which IMB readers skip as
 // unknown keys.
 func (w *Writer) WriteHeader(h RunInfo) error {
@@ -227,6 +231,9 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	}
 	if h.Timer != "" {
 		writerInfoLine(&b, "Timer", h.Timer)
+	}
+	if h.SingleCopy != "" {
+		writerInfoLine(&b, "Single copy", h.SingleCopy)
 	}
 	mbyte := h.MByte
 	if mbyte == 0 {

@@ -365,7 +365,8 @@ func TestWriterBannerNamesMpbench(t *testing.T) {
 	w := NewWriter(&buf)
 	err := w.WriteHeader(RunInfo{Version: "0.2.0", Transport: "shm", MPIVersion: "3.1", DataType: "MPI_INT",
 		RedDataType: "MPI_DOUBLE", Map: "2x2 (world ranks in group order: 0 2 1 3)",
-		Command: []string{"mpbench", "run"}, Benchmarks: []string{"Uniband"}})
+		SingleCopy: "process_vm_readv for 2 of 4 reader-sender pairs on one host, the rings for 2; refused: rank 1 from 0,2",
+		Command:    []string{"mpbench", "run"}, Benchmarks: []string{"Uniband"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,6 +386,7 @@ func TestWriterBannerNamesMpbench(t *testing.T) {
 		"#    mpbench 0.2.0, IMB-MPI1 2021.3 format, MPI-1 part\n",
 		"# MPI Version           : 3.1\n",
 		"# Transport             : shm\n",
+		"# Single copy           : process_vm_readv for 2 of 4 reader-sender pairs on one host, the rings for 2; refused: rank 1 from 0,2\n",
 		"# Map                   : 2x2 (world ranks in group order: 0 2 1 3)\n",
 		"# MPI_Datatype                   :   MPI_INT \n",
 		"# MPI_Datatype for reductions    :   MPI_DOUBLE \n",
@@ -403,7 +405,8 @@ func TestWriterBannerNamesMpbench(t *testing.T) {
 	}
 	m := runs[0].Meta
 	if m.Tool != "mpbench" || m.Version != "0.2.0" || m.Transport != "shm" || m.MByte != 1e6 ||
-		m.Info["imb_version"] != CompatVersion || m.Info["mpi_version"] != "3.1" || m.Info["datatype"] != "MPI_INT" {
+		m.Info["imb_version"] != CompatVersion || m.Info["mpi_version"] != "3.1" || m.Info["datatype"] != "MPI_INT" ||
+		m.Info["single_copy"] != "process_vm_readv for 2 of 4 reader-sender pairs on one host, the rings for 2; refused: rank 1 from 0,2" {
 		t.Errorf("Read meta: %+v", m)
 	}
 	if r := runs[0].Rows[0]; r.Bytes != 1024 || r.MBps != 2048 || r.MsgRate != 2e6 || !math.IsNaN(r.TMax) {

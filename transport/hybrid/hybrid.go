@@ -76,6 +76,9 @@ func New(rank, size int, parts []Part, route []int) (*Endpoint, error) {
 // Name is the transports in use joined by "+", e.g. "shm", "shm+tcp".
 func (e *Endpoint) Name() string { return strings.Join(e.names, "+") }
 
+// Parts returns the underlying endpoints in use, in the order of Name.
+func (e *Endpoint) Parts() []transport.Endpoint { return e.parts }
+
 // Rank returns this endpoint's rank.
 func (e *Endpoint) Rank() int { return e.rank }
 

@@ -1,6 +1,7 @@
 package shm
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -31,15 +32,26 @@ func cmaRead(pid int, dst []byte, addr uint64) error {
 	return nil
 }
 
-// cmaProbe reports whether this process may read peer pid's memory: it
-// reads the magic at the start of the peer's own mapping of its segment
-// (control.selfAddr), which only a working process_vm_readv returns.
-func cmaProbe(pid int, c *control) bool {
+// cmaProbe reads the magic at the start of peer pid's own mapping of its
+// segment (control.selfAddr), which only a working process_vm_readv
+// returns, and says which copy path reading that peer takes.
+func cmaProbe(pid int, c *control) CopyPath {
 	var b [len(segMagic)]byte
-	if err := cmaRead(pid, b[:], c.selfAddr); err != nil {
-		return false
+	return probePath(cmaRead(pid, b[:], c.selfAddr), string(b[:]) == segMagic)
+}
+
+// probePath is the copy path a probe read's error (and whether it returned
+// the segment's magic) gives.
+func probePath(err error, magic bool) CopyPath {
+	switch {
+	case errors.Is(err, unix.EPERM), errors.Is(err, unix.EACCES):
+		return PathRefused
+	case errors.Is(err, unix.ENOSYS):
+		return PathUnsupported
+	case err != nil || !magic:
+		return PathFailed
 	}
-	return string(b[:]) == segMagic
+	return PathSingle
 }
 
 // addrOf is the address of b's first byte in this process.

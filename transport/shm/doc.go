@@ -31,7 +31,10 @@
 // Yama or a container may deny): the header then carries the payload's
 // address, the receiver copies it once, straight from the sender's memory
 // into the buffer its Handler supplies, and acknowledges; Send returns
-// after the acknowledgement.
+// after the acknowledgement. The probe's answer per peer, and why a peer
+// is read through the ring (turned off, refused with EPERM, ENOSYS), is
+// Endpoint.CopyPath; mpbench run prints it in the "# Single copy" header
+// line.
 //
 // # Waiting
 //

@@ -37,6 +37,7 @@ type Endpoint struct {
 	live           []*liveness
 	spin           time.Duration
 	cmaMin         int
+	paths          []CopyPath // by source rank, from the start-up probe
 	oversubscribed bool
 	verify         bool // checksum every frame sent (Options.Verify)
 
@@ -75,6 +76,16 @@ func (e *Endpoint) Local(r int) bool { return r >= 0 && r < e.size && e.out[r] !
 // process_vm_readv (decided at start-up by a probe read).
 func (e *Endpoint) SingleCopy(src int) bool {
 	return e.Local(src) && e.own.cmaFrom(src).Load() == 1
+}
+
+// CopyPath says how this rank reads large payloads from rank src:
+// PathSingle when by process_vm_readv, else why they are copied through
+// the ring (PathNone when src is not on this host).
+func (e *Endpoint) CopyPath(src int) CopyPath {
+	if src < 0 || src >= len(e.paths) {
+		return PathNone
+	}
+	return e.paths[src]
 }
 
 // Start begins delivering frames to h from a poller goroutine, which

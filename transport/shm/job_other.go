@@ -44,3 +44,6 @@ const StaleAge = 0
 
 // RemoveStale does nothing and returns no paths.
 func RemoveStale(dir string, minAge time.Duration) ([]string, error) { return nil, nil }
+
+// CopyPath returns PathNone.
+func (e *Endpoint) CopyPath(src int) CopyPath { return PathNone }

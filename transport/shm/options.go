@@ -50,6 +50,10 @@ type Options struct {
 	// (transport.EnvVerify; false means as MPBENCH_VERIFY says). Frames
 	// that carry one are checked on arrival whatever this says.
 	Verify bool
+
+	// probe replaces the start-up probe of single copy (cmaProbe) in
+	// tests, to simulate a kernel that refuses it.
+	probe func(pid int, c *control) CopyPath
 }
 
 func (o *Options) withDefaults() (Options, error) {

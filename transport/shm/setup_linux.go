@@ -53,9 +53,9 @@ func (p *Pending) Abort() {
 // Size; this rank's own entry is ignored), registers with it, waits until
 // every such peer has mapped this rank's segment and then unlinks the file:
 // from then on nothing is left in Dir even if a rank crashes. It probes
-// whether process_vm_readv may read each peer's memory (single copy) and
-// returns the endpoint, not yet started. Errors name the peer or step; on
-// error the segment is removed.
+// whether process_vm_readv may read each peer's memory (single copy; the
+// answer per peer is Endpoint.CopyPath) and returns the endpoint, not yet
+// started. Errors name the peer or step; on error the segment is removed.
 func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 	o := &p.opts
 	if len(local) != o.Size {
@@ -104,11 +104,18 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		return nil, err
 	}
 	unix.Unlink(p.path)
-	if o.CMABytes > 0 {
-		for _, in := range e.inList {
-			if cmaProbe(e.live[in.rank].pid, e.out[in.rank].dst.ctl()) {
-				p.own.cmaFrom(in.rank).Store(1)
-			}
+	probe := o.probe
+	if probe == nil {
+		probe = cmaProbe
+	}
+	e.paths = make([]CopyPath, o.Size)
+	for _, in := range e.inList {
+		e.paths[in.rank] = PathOff
+		if o.CMABytes > 0 {
+			e.paths[in.rank] = probe(e.live[in.rank].pid, e.out[in.rank].dst.ctl())
+		}
+		if e.paths[in.rank] == PathSingle {
+			p.own.cmaFrom(in.rank).Store(1)
 		}
 	}
 	return e, nil

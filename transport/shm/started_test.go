@@ -3,8 +3,11 @@ package shm
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/mpbench/mpbench/transport"
 )
@@ -137,6 +140,79 @@ func TestSimultaneousSingleCopySends(t *testing.T) {
 			if int(f.h.Tag) != i || !bytes.Equal(f.payload, pattern(32<<10, 1-r)) {
 				t.Fatalf("rank %d frame %d: tag %d: wrong frame or payload", r, i, f.h.Tag)
 			}
+		}
+	}
+}
+
+// TestCopyPathPerPeer: the start-up probe's answer is kept per peer: with
+// single copy refused by the kernel for one peer (simulated: the probe of
+// rank 2 returns PathRefused, as EPERM from Yama or seccomp would), that
+// peer's large payloads are copied through the ring and arrive intact,
+// while the other peer's still go by single copy; with single copy turned
+// off every peer is PathOff.
+func TestCopyPathPerPeer(t *testing.T) {
+	eps, cs := newJob(t, 3, Options{CMABytes: 1024})
+	if eps[0].CopyPath(1) != PathSingle {
+		t.Skipf("process_vm_readv is not permitted here (%v): nothing to refuse", eps[0].CopyPath(1))
+	}
+	o := Options{CMABytes: 1024}
+	o.probe = func(pid int, c *control) CopyPath { // called by the ranks concurrently
+		if c.rank == 2 {
+			return PathRefused
+		}
+		return cmaProbe(pid, c)
+	}
+	eps, cs = newJob(t, 3, o)
+	for reader, ep := range eps {
+		for src := range 3 {
+			want := PathSingle
+			switch {
+			case src == reader:
+				want = PathNone
+			case src == 2:
+				want = PathRefused
+			}
+			if got := ep.CopyPath(src); got != want {
+				t.Errorf("rank %d reading rank %d: %v, want %v", reader, src, got, want)
+			}
+			if ep.SingleCopy(src) != (want == PathSingle) {
+				t.Errorf("rank %d reading rank %d: SingleCopy %v with path %v", reader, src, ep.SingleCopy(src), want)
+			}
+		}
+	}
+	for src := 1; src < 3; src++ {
+		p := pattern(70000, src)
+		if err := eps[src].Send(0, transport.Header{Kind: transport.Eager, Source: int32(src), Tag: 5, Length: uint64(len(p))}, p); err != nil {
+			t.Fatal(err)
+		}
+		frames := cs[0].wait(t, 1)
+		if f := frames[len(frames)-1]; f.h.Source != int32(src) || !bytes.Equal(f.payload, pattern(70000, src)) {
+			t.Fatalf("70000 bytes from rank %d (path %v): wrong frame or payload", src, eps[0].CopyPath(src))
+		}
+	}
+	eps, _ = newJob(t, 2, Options{CMABytes: -1})
+	if p := eps[1].CopyPath(0); p != PathOff {
+		t.Errorf("CMABytes -1: path %v, want %v", p, PathOff)
+	}
+}
+
+// TestProbePath: the probe's error names the path: EPERM and EACCES are
+// the ptrace policy, ENOSYS a kernel or filter without the call.
+func TestProbePath(t *testing.T) {
+	for _, c := range []struct {
+		err   error
+		magic bool
+		want  CopyPath
+	}{
+		{nil, true, PathSingle},
+		{fmt.Errorf("shm: process_vm_readv of 8 bytes from pid 7: %w", unix.EPERM), false, PathRefused},
+		{unix.EACCES, false, PathRefused},
+		{fmt.Errorf("wrapped: %w", unix.ENOSYS), false, PathUnsupported},
+		{unix.ESRCH, false, PathFailed},
+		{nil, false, PathFailed},
+	} {
+		if got := probePath(c.err, c.magic); got != c.want {
+			t.Errorf("probePath(%v, %v) = %v, want %v", c.err, c.magic, got, c.want)
 		}
 	}
 }
