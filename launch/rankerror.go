@@ -38,6 +38,7 @@ type exitError struct {
 	lastLine string
 	reported string // the rank's own account (ReportError), "" if none
 	crash    string // the rank's crash report in one phrase (crashReport.summary), "" if none
+	oom      string // who most likely sent its SIGKILL (oomWatch.note), "" if not known
 }
 
 func (e *exitError) Error() string {
@@ -48,6 +49,9 @@ func (e *exitError) Error() string {
 		return e.reported + " (" + describeExit(e.err) + ")"
 	}
 	msg := describeExit(e.err)
+	if e.oom != "" {
+		msg += " (" + e.oom + ")"
+	}
 	if e.lastLine != "" {
 		msg += fmt.Sprintf("; last stderr line: %q", e.lastLine)
 	}

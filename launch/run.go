@@ -123,7 +123,7 @@ func Run(ctx context.Context, s Spec) error {
 	}
 	defer rv.Close()
 
-	j := &job{spec: s, out: out, exits: make(chan exitEvent, s.NP), rv: rv}
+	j := &job{spec: s, out: out, exits: make(chan exitEvent, s.NP), rv: rv, oom: newOOMWatch()}
 	startErr := j.spawn(append(os.Environ(), s.Env...), rv.Addr(), secret)
 	defer close(j.release)
 	return j.supervise(ctx, startErr)
@@ -155,6 +155,7 @@ type job struct {
 	exits   chan exitEvent
 	release chan struct{} // closed when every rank is reaped
 	rv      *rendezvous
+	oom     *oomWatch // the memory cgroup's OOM kills since the job began
 }
 
 type rankProc struct {
@@ -355,6 +356,9 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 			running--
 			j.procs[ev.rank].exited = true
 			ev.external = ev.sig != 0 && !(stopping && ev.sig == syscall.SIGTERM) && !(killed && ev.sig == syscall.SIGKILL)
+			if ev.external && ev.sig == syscall.SIGKILL {
+				j.noteOOM(ev.err)
+			}
 			// The cause's exit event may arrive after those of ranks that
 			// failed because of it (draining its output takes longer).
 			if ev.err != nil && (result == nil || (first != nil && ev.outranks(*first))) {
@@ -392,6 +396,16 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 		}
 	}
 	return result
+}
+
+// noteOOM adds to err, the account of a rank killed by a SIGKILL the
+// launcher did not send, that the kernel's OOM killer most likely sent
+// it, when the memory cgroup's OOM-kill count rose during the job.
+func (j *job) noteOOM(err error) {
+	var ee *exitError
+	if note := j.oom.note(); note != "" && errors.As(err, &ee) {
+		ee.oom = note
+	}
 }
 
 // checkStopped notes which running ranks are stopped (state T) at now and
