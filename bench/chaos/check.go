@@ -21,7 +21,9 @@ import (
 // defect of mpbench.
 type outcome struct {
 	endSec      float64 // seconds from the fault to the launcher's end
-	hang        bool    // the job did not end within the bound
+	boundSec    float64 // the bound for this fault, seconds
+	lagSec      float64 // the load's delay measured meanwhile (lagMeter), seconds
+	hang        bool    // the job did not end within the bound plus the load's delay
 	orphans     int     // processes of the job alive after the launcher ended
 	segments    int     // shared-memory segments of the job left in /dev/shm
 	lostRows    int     // rows printed before the fault missing from the JSON or CSV file

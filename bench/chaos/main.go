@@ -22,7 +22,9 @@
 // so the job runs shared memory within and TCP between the two.
 //
 // For every fault it checks that the launcher ends within -bound of it
-// (plus the 10 s stopped-rank limit for a SIGSTOP), with the documented
+// (plus the 10 s stopped-rank limit for a SIGSTOP, plus the load's delay:
+// how late this process's own 50 ms timer fired meanwhile, summed, which
+// is near 0 on an idle host; see lagMeter), with the documented
 // exit status (1 for a rank fault, 130 SIGINT, 143 SIGTERM, 137 for the
 // launcher's SIGKILL) and one line
 // on stderr naming the rank hit (not one that failed because of it) and
@@ -36,7 +38,8 @@
 // It prints one line per defect (every fault with -v) and a table per
 // transport: faults, missed, hangs, orphans, leaked segments, lost rows,
 // misattributed, wrong exit status, bad end records, extra stderr lines,
-// and the slowest end after a kill or interrupt and after a stop.
+// the slowest end after a kill or interrupt and after a stop, the ends
+// beyond -bound that the load's delay allowed, and the largest such delay.
 // Exit status: 0 no defect, 1 a defect (or a job could not start), 2 bad
 // flags.
 package main
@@ -131,6 +134,8 @@ type counts struct {
 	hangs, orphans, segments, lostRows   int
 	misnamed, wrongStatus, badEnd, noisy int
 	maxEnd, maxEndStop                   float64
+	overBound                            int     // ends beyond the bound, within it plus the load delay
+	maxLag                               float64 // the largest load delay measured over a fault
 }
 
 func (c *counts) add(f fault, o outcome) {
@@ -147,6 +152,10 @@ func (c *counts) add(f fault, o outcome) {
 	c.wrongStatus += b2i(o.wrongStatus)
 	c.badEnd += b2i(o.badEnd)
 	c.noisy += b2i(o.noisy)
+	c.maxLag = max(c.maxLag, o.lagSec)
+	if !o.hang && o.endSec > o.boundSec {
+		c.overBound++
+	}
 	if f.kind == stopRank {
 		c.maxEndStop = max(c.maxEndStop, o.endSec)
 	} else {
@@ -237,14 +246,14 @@ func (c *campaign) report(tr string, f fault, o outcome) {
 
 // print writes the table.
 func (c *campaign) print(w *os.File, trs []string) {
-	fmt.Fprintf(w, "%-9s %6s %10s %6s %5s %7s %8s %9s %12s %10s %7s %6s %8s %9s\n",
+	fmt.Fprintf(w, "%-9s %6s %10s %6s %5s %7s %8s %9s %12s %10s %7s %6s %8s %9s %10s %9s\n",
 		"transport", "deaths", "interrupts", "missed", "hangs", "orphans", "segments", "lost_rows",
-		"misattributed", "wrong_exit", "bad_end", "noisy", "max_end_s", "max_stop_s")
+		"misattributed", "wrong_exit", "bad_end", "noisy", "max_end_s", "max_stop_s", "over_bound", "max_lag_s")
 	for _, tr := range trs {
 		k := c.counts[tr]
-		fmt.Fprintf(w, "%-9s %6d %10d %6d %5d %7d %8d %9d %12d %10d %7d %6d %8.2f %9.2f\n",
+		fmt.Fprintf(w, "%-9s %6d %10d %6d %5d %7d %8d %9d %12d %10d %7d %6d %8.2f %9.2f %10d %9.2f\n",
 			tr, k.deaths, k.interrupts, k.missed, k.hangs, k.orphans, k.segments, k.lostRows,
-			k.misnamed, k.wrongStatus, k.badEnd, k.noisy, k.maxEnd, k.maxEndStop)
+			k.misnamed, k.wrongStatus, k.badEnd, k.noisy, k.maxEnd, k.maxEndStop, k.overBound, k.maxLag)
 	}
 }
 
@@ -272,14 +281,28 @@ func (r *runner) one(f fault, mode string) (outcome, bool, error) {
 	if f.kind == stopRank {
 		bound += stoppedLimit
 	}
-	select {
-	case <-j.done:
-	case <-time.After(bound):
-		o.hang = true
-		o.notef("still running %v after the fault", bound)
-		j.kill()
+	lag := startLag()
+	check := time.NewTicker(100 * time.Millisecond)
+wait:
+	for {
+		select {
+		case <-j.done:
+			break wait
+		case <-check.C:
+			if allowed := bound + lag.lag(); time.Since(j.injected) > allowed {
+				o.hang = true
+				o.notef("still running %v after the fault (bound %v + load delay %v)", allowed.Round(10*time.Millisecond), bound, lag.lag().Round(10*time.Millisecond))
+				j.kill()
+				break wait
+			}
+		}
 	}
+	check.Stop()
+	o.lagSec, o.boundSec = lag.end().Seconds(), bound.Seconds()
 	o.endSec = j.ended.Sub(j.injected).Seconds()
+	if o.endSec > bound.Seconds() && !o.hang {
+		o.notef("ended %.2fs after the fault: beyond the bound %v, within it plus the load delay %.2fs", o.endSec, bound, o.lagSec)
+	}
 	checkProcesses(j, &o)
 	checkSegments(r, j, &o)
 	rows, err := printedRows(before)

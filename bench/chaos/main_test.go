@@ -135,3 +135,15 @@ func TestIsRow(t *testing.T) {
 		}
 	}
 }
+
+// TestCountsOverBound: an end beyond the bound that the load's delay
+// allowed is counted apart, not as a hang; the largest delay is kept.
+func TestCountsOverBound(t *testing.T) {
+	var c counts
+	c.add(fault{kind: stopRank}, outcome{endSec: 19.7, boundSec: 18, lagSec: 3.1})
+	c.add(fault{kind: killRank}, outcome{endSec: 1.2, boundSec: 8, lagSec: 0.4})
+	c.add(fault{kind: killRank}, outcome{endSec: 30, boundSec: 8, lagSec: 1, hang: true})
+	if c.overBound != 1 || c.hangs != 1 || c.maxLag != 3.1 || c.maxEndStop != 19.7 || c.maxEnd != 30 {
+		t.Errorf("counts %+v: want 1 over the bound, 1 hang, max lag 3.1, max ends 19.7 (stop) and 30", c)
+	}
+}
