@@ -82,7 +82,9 @@ const reductionOp = coll.Sum
 // rep: small integers (-128..127, taken from Pattern) stored as dt, so that
 // the sum over any number of ranks up to 2^17 is exact in any type and
 // whatever order an algorithm adds in, and a result can be compared bit for
-// bit with a local reference.
+// bit with a local reference. Char elements are Pattern's bytes themselves;
+// their sums wrap modulo 2^8, which gives the same bits in any order, and a
+// changed byte of any rank's contribution changes the sum.
 func FillReduction(send []byte, dt coll.Datatype, rank int, bytes int64, rep int) {
 	Pattern(send, rank, bytes, rep, 0)
 	size := dt.Size()
@@ -104,6 +106,7 @@ func FillReduction(send []byte, dt coll.Datatype, rank int, bytes int64, rep int
 		for k := 0; k < n; k += 8 {
 			binary.NativeEndian.PutUint64(send[k:], uint64(int64(int8(send[k]))))
 		}
+	case coll.Char: // Pattern's bytes are the elements
 	}
 }
 

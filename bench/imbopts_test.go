@@ -1,12 +1,14 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"testing"
 
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/comm/commtest"
 )
 
 func TestRankOrderMap(t *testing.T) {
@@ -114,15 +116,18 @@ func TestIMBBarrierAndDataType(t *testing.T) {
 }
 
 func TestRedDataTypes(t *testing.T) {
-	for _, dt := range []coll.Datatype{coll.Float64, coll.Int32} {
+	for _, dt := range []coll.Datatype{coll.Float64, coll.Int32, coll.Char} {
 		o := quick("Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block", "Reduce_local")
 		o.RedType = dt
 		o.MsgLogMax = 4 // 0, 1, ..., 16 bytes
 		o.Check = true
 		sink := mustRun(t, 3, o)
 		want := "[0 4 8 16]" // whole 4-byte elements: 1, 2 become 4
-		if dt.Size() == 8 {
+		switch dt.Size() {
+		case 8:
 			want = "[0 8 16]"
+		case 1:
+			want = "[0 1 2 4 8 16]"
 		}
 		for _, name := range o.Benchmarks {
 			var sizes []int64
@@ -136,5 +141,48 @@ func TestRedDataTypes(t *testing.T) {
 				t.Errorf("%v %s: sizes %v, want %s", dt, name, sizes, want)
 			}
 		}
+	}
+}
+
+// TestRedDataTypeCharEveryTransport runs the reductions that -check
+// verifies on char elements (-red_data_type char) at 4 ranks over every
+// transport, at odd sizes from eager messages to rendezvous (single copy on
+// shared memory): every result must equal the local reference (sums
+// wrapping modulo 2^8) and every size must run whole, as 1-byte elements
+// allow.
+func TestRedDataTypeCharEveryTransport(t *testing.T) {
+	names := []string{"Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block"}
+	sizes := []int64{0, 1, 3, 4097, 128<<10 + 3}
+	for _, tr := range []string{"shm", "tcp", "inmem", "hybrid"} {
+		t.Run(tr, func(t *testing.T) {
+			o := DefaultOptions()
+			o.Benchmarks = names
+			o.NPMin = integrityRanks
+			o.MsgLens = sizes
+			o.IterPolicy, o.MsgsPerSample = IterOff, 3
+			o.Settle = 0
+			o.Check = true
+			o.RedType = coll.Char
+			sink := &recordingSink{}
+			commtest.RunOn(t, integrityEndpoints(t, tr), comm.Config{}, func(c comm.Comm) error {
+				var s Sink
+				if c.Rank() == 0 {
+					s = sink
+				}
+				return Run(context.Background(), c, o, s)
+			})
+			for _, name := range names {
+				var got []int64
+				for _, r := range sink.rowsOf(name, integrityRanks) {
+					got = append(got, r.Bytes)
+					if r.Defects != 0 {
+						t.Errorf("%s %d bytes: %v defects", name, r.Bytes, r.Defects)
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(sizes) {
+					t.Errorf("%s: sizes %v, want %v", name, got, sizes)
+				}
+			}
+		})
 	}
 }

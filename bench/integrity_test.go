@@ -80,10 +80,11 @@ type integrityCell struct {
 // eager, single-copy and rendezvous ranges. Every injected flip must fail
 // the run with a *CheckError, except where -check cannot see it by
 // construction (windowBenchmarks; they are counted and printed, not
-// required). Reductions run on -red_data_type int, whose sums are exact:
-// in float a flip of a low mantissa bit can round away in the sum, leaving
-// every result byte right. It prints detected/injected per transport and
-// benchmark with -v.
+// required). Reductions run on -red_data_type int in the first pass over
+// the benchmarks and on char (1-byte elements, sums wrapping modulo 2^8) in
+// the second; both are exact: in float a flip of a low mantissa bit can
+// round away in the sum, leaving every result byte right. It prints
+// detected/injected per transport and benchmark with -v.
 func TestCheckCatchesInjectedCorruption(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the corruption campaign runs jobs of 4 ranks on every transport")
@@ -112,6 +113,7 @@ func TestCheckCatchesInjectedCorruption(t *testing.T) {
 		// coprime (23 benchmarks, 4 transports) 92 injections meet every
 		// pair.
 		tr, name := transports[i%len(transports)], names[i%len(names)]
+		red := []coll.Datatype{coll.Int32, coll.Char}[i/len(names)%2]
 		key := tr + " " + name
 		if cells[key] == nil {
 			cells[key] = &integrityCell{}
@@ -121,7 +123,7 @@ func TestCheckCatchesInjectedCorruption(t *testing.T) {
 		// an idle rank) gets no flip: try again, a few times.
 		for try := 0; try < 8; try++ {
 			size, rank, rep := sizes[rng.IntN(len(sizes))], rng.IntN(integrityRanks), rng.IntN(3)
-			flips, err := corruptRun(t, tr, name, size, rank, rep, rng.Uint64())
+			flips, err := corruptRun(t, tr, name, red, size, rank, rep, rng.Uint64())
 			if len(flips) == 0 {
 				c.missed++
 				if err != nil {
@@ -164,10 +166,11 @@ func TestCheckCatchesInjectedCorruption(t *testing.T) {
 }
 
 // corruptRun runs benchmark name at one size with -check over transport
-// tr and arms a bit flip on rank at repetition rep of the -check pass. It
+// tr (reductions on elements of red) and arms a bit flip on rank at
+// repetition rep of the -check pass. It
 // returns the flips made and the first error of any rank (a *CheckError
 // when one rank reports defects).
-func corruptRun(t *testing.T, tr, name string, size int64, rank, rep int, seed uint64) ([]string, error) {
+func corruptRun(t *testing.T, tr, name string, red coll.Datatype, size int64, rank, rep int, seed uint64) ([]string, error) {
 	t.Helper()
 	eps := integrityEndpoints(t, tr)
 	corrupters := make([]*transporttest.Corrupter, len(eps))
@@ -194,7 +197,7 @@ func corruptRun(t *testing.T, tr, name string, size int64, rank, rep int, seed u
 	o.Settle = 0
 	o.Check = true
 	if s, _ := Lookup(name); s.Reduction {
-		o.RedType = coll.Int32
+		o.RedType = red
 	}
 	var mu sync.Mutex
 	var first error

@@ -20,6 +20,7 @@ const (
 	Float64 = comm.Float64 // MPI_DOUBLE
 	Int32   = comm.Int32   // MPI_INT32_T
 	Int64   = comm.Int64   // MPI_INT64_T
+	Char    = comm.Char    // MPI_CHAR: 1 byte, sums wrap modulo 2^8
 )
 
 // Op is comm's predefined reduction operation. All four are treated as
@@ -39,7 +40,7 @@ const (
 // collective.
 func check(name string, dt Datatype, op Op, n int) error {
 	if dt.Size() == 0 {
-		return fmt.Errorf("coll: %s: unknown datatype %d (valid: float32, float64, int32, int64)", name, int(dt))
+		return fmt.Errorf("coll: %s: unknown datatype %d (valid: float32, float64, int32, int64, char)", name, int(dt))
 	}
 	if op < Sum || op > Max {
 		return fmt.Errorf("coll: %s: unknown reduction op %d (valid: sum, prod, min, max)", name, int(op))
@@ -78,11 +79,15 @@ func reduce(dt Datatype, op Op, dst, src []byte) {
 		reduceAs(op, dst, src, 4, int32From, int32Put)
 	case Int64:
 		reduceAs(op, dst, src, 8, int64From, int64Put)
+	case Char: // 1-byte elements are always aligned; Go's int8 arithmetic wraps as C's char does
+		src = src[:len(dst)]
+		d := unsafe.Slice((*int8)(unsafe.Pointer(&dst[0])), len(dst))
+		reduceSlice(op, d, unsafe.Slice((*int8)(unsafe.Pointer(&src[0])), len(src)))
 	}
 }
 
 type number interface {
-	~float32 | ~float64 | ~int32 | ~int64
+	~float32 | ~float64 | ~int32 | ~int64 | ~int8
 }
 
 // reduceAs reduces through typed slices when both buffers are aligned for T

@@ -92,7 +92,34 @@ func encode(dt Datatype, v []float64) []byte {
 			int32Put(o, int32(x))
 		case Int64:
 			int64Put(o, int64(x))
+		case Char:
+			o[0] = byte(int8(x))
 		}
 	}
 	return b
+}
+
+// TestReduceLocalChar: char elements wrap modulo 2^8 as C's char
+// arithmetic does (MPI_CHAR with MPI_SUM in IMB's -red_data_type char), and
+// Min and Max compare signed values.
+func TestReduceLocalChar(t *testing.T) {
+	a, b := []byte{100, 0x80, 0xFF, 7, 0x7F}, []byte{100, 0x80, 0x01, 0xF9, 0x80}
+	want := map[Op][]byte{
+		Sum:  {200, 0x00, 0x00, 0x00, 0xFF},  // 100+100 = 200 (-56); -128-128 = 0; -1+1; 7-7; 127-128 = -1
+		Prod: {0x10, 0x00, 0xFF, 0xCF, 0x80}, // 10000 mod 256 = 16; 2^14 mod 256 = 0; -1*1; 7*-7 = -49; 127*-128 mod 256 = 128
+		Min:  {100, 0x80, 0xFF, 0xF9, 0x80},
+		Max:  {100, 0x80, 0x01, 7, 0x7F},
+	}
+	for op, w := range want {
+		inout := append([]byte(nil), a...)
+		if err := ReduceLocal(Char, op, inout, b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(inout, w) {
+			t.Errorf("char %s: got % x, want % x", op, inout, w)
+		}
+	}
+	if Char.Size() != 1 || Char.String() != "char" {
+		t.Errorf("Char: size %d, name %q; want 1, \"char\"", Char.Size(), Char.String())
+	}
 }

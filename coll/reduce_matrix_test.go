@@ -10,17 +10,18 @@ import (
 )
 
 var (
-	allTypes = []Datatype{Float32, Float64, Int32, Int64}
+	allTypes = []Datatype{Float32, Float64, Int32, Int64, Char}
 	allOps   = []Op{Sum, Prod, Min, Max}
 )
 
-// combos are the (type, op) pairs tested at n elements: all 16 on small
-// vectors, IMB's float32 sum and one integer pair on long ones.
+// combos are the (type, op) pairs tested at n elements: all 20 on small
+// vectors, IMB's float32 sum and one integer pair on long ones, and char
+// sum (IMB's -red_data_type char; odd byte counts) below 1 MiB.
 func combos(n int) [][2]int {
 	var c [][2]int
 	for _, dt := range allTypes {
 		for _, op := range allOps {
-			if n <= 7 || (dt == Float32 && op == Sum) || (n < mib && dt == Int64 && op == Max) {
+			if n <= 7 || (dt == Float32 && op == Sum) || (n < mib && (dt == Int64 && op == Max || dt == Char && op == Sum)) {
 				c = append(c, [2]int{int(dt), int(op)})
 			}
 		}
@@ -29,7 +30,8 @@ func combos(n int) [][2]int {
 }
 
 // elemVals are small integers: any order of sums, products (at most 3^9),
-// minima and maxima over 9 ranks is exact in every type.
+// minima and maxima over 9 ranks is exact in every type (char's products
+// wrap modulo 2^8, which gives the same result in any order).
 var elemVals = []float64{1, 2, -1, -2, 3}
 
 // vecs and refs cache vectors and references (element loops are slow
@@ -61,6 +63,8 @@ func makeVec(dt Datatype, r, n int) []byte {
 			int32Put(o, int32(v))
 		case Int64:
 			int64Put(o, int64(v))
+		case Char:
+			o[0] = byte(int8(v))
 		}
 	}
 	return b

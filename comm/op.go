@@ -8,7 +8,7 @@ import "fmt"
 // numeric values are fixed: the MPI library's shim maps them to its handles.
 
 // Datatype is the element type of a reduction buffer (MPI_FLOAT, MPI_DOUBLE,
-// MPI_INT32_T, MPI_INT64_T). Buffers are byte slices holding elements in the
+// MPI_INT32_T, MPI_INT64_T, MPI_CHAR). Buffers are byte slices holding elements in the
 // machine's native layout (little endian on every platform mpbench targets);
 // the element count is len(buf)/Size().
 type Datatype int
@@ -19,6 +19,14 @@ const (
 	Float64                     // 8-byte IEEE 754 binary64 (MPI_DOUBLE)
 	Int32                       // 4-byte two's complement (MPI_INT32_T)
 	Int64                       // 8-byte two's complement (MPI_INT64_T)
+	// Char is C's 1-byte char (MPI_CHAR, IMB's -red_data_type char): an
+	// 8-bit two's complement integer whose Sum and Prod wrap modulo 2^8 as
+	// C's char arithmetic stored back into a char does. Min and Max compare
+	// signed values (char is signed on x86_64; on arm64, where C's char is
+	// unsigned, an MPI library's Min and Max on MPI_CHAR compare unsigned).
+	// MPI-3.1 section 5.9.2 lists no reduction on MPI_CHAR; IMB-MPI1 uses
+	// MPI_SUM on it, which Open MPI 4.1 and MPICH 4.0 accept.
+	Char
 )
 
 // Size is the element size in bytes (0 for an unknown Datatype).
@@ -28,6 +36,8 @@ func (d Datatype) Size() int {
 		return 4
 	case Float64, Int64:
 		return 8
+	case Char:
+		return 1
 	}
 	return 0
 }
@@ -43,6 +53,8 @@ func (d Datatype) String() string {
 		return "int32"
 	case Int64:
 		return "int64"
+	case Char:
+		return "char"
 	}
 	return fmt.Sprintf("Datatype(%d)", int(d))
 }

@@ -107,7 +107,7 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 	case comm.LoopAllreduce:
 		d := l.Datatype.Size()
 		if !validOp(l.Op) || d == 0 || l.Bytes%d != 0 {
-			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32 or Int64 elements and Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
+			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32, Int64 or Char elements and Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
 		}
 		a.count = C.int(l.Bytes / d)
 	case comm.LoopBarrier:

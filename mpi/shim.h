@@ -47,6 +47,7 @@ static inline MPI_Datatype mpb_dtype(int d) {
 	case 2: return MPI_DOUBLE;
 	case 3: return MPI_INT32_T;
 	case 4: return MPI_INT64_T;
+	case 5: return MPI_CHAR;
 	}
 	return MPI_DATATYPE_NULL;
 }

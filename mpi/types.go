@@ -25,8 +25,8 @@ const (
 
 // Datatype is comm's element type of a reduction's byte buffer, read in
 // the machine's native byte order. The zero value is invalid. shim.h maps
-// the numeric values (comm's: Float32 1, Float64 2, Int32 3, Int64 4) to
-// the library's handles.
+// the numeric values (comm's: Float32 1, Float64 2, Int32 3, Int64 4, Char
+// 5) to the library's handles.
 type Datatype = comm.Datatype
 
 // Element types of reductions.
@@ -35,6 +35,7 @@ const (
 	Float64 = comm.Float64 // MPI_DOUBLE, 8 bytes
 	Int32   = comm.Int32   // MPI_INT32_T, 4 bytes
 	Int64   = comm.Int64   // MPI_INT64_T, 8 bytes
+	Char    = comm.Char    // MPI_CHAR, 1 byte (IMB's -red_data_type char)
 )
 
 // shim.h's mpb_op and mpb_dtype switch on these values: a change in comm
@@ -48,6 +49,7 @@ var (
 	_ = [1]struct{}{}[Float64-2]
 	_ = [1]struct{}{}[Int32-3]
 	_ = [1]struct{}{}[Int64-4]
+	_ = [1]struct{}{}[Char-5]
 )
 
 // validOp reports whether o is one of Sum, Prod, Min, Max.
@@ -60,7 +62,7 @@ func elems(fn string, b []byte, op Op, d Datatype) (int, error) {
 		return 0, fmt.Errorf("mpi: %s: invalid %v; want Sum, Prod, Min or Max", fn, op)
 	}
 	if d.Size() == 0 {
-		return 0, fmt.Errorf("mpi: %s: invalid %v; want Float32, Float64, Int32 or Int64", fn, d)
+		return 0, fmt.Errorf("mpi: %s: invalid %v; want Float32, Float64, Int32, Int64 or Char", fn, d)
 	}
 	if len(b)%d.Size() != 0 {
 		return 0, fmt.Errorf("mpi: %s: buffer of %d bytes is not a whole number of %v elements (%d bytes each)", fn, len(b), d, d.Size())

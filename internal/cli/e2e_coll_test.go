@@ -106,3 +106,49 @@ func TestCollFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ERedDataTypeChar runs the reductions with IMB's -red_data_type char
+// and -check on 3 ranks (uneven Reduce_scatter portions of 1-byte
+// elements) over shared memory and TCP: the header names MPI_CHAR, every
+// size from 0 to 32 bytes runs (a char element is 1 byte), no row has a
+// defect, and the run's file records the option.
+func TestE2ERedDataTypeChar(t *testing.T) {
+	names := []string{"Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block"}
+	for _, tr := range e2eTransports {
+		t.Run(tr.name, func(t *testing.T) {
+			jf := filepath.Join(t.TempDir(), "c.jsonl")
+			args := append([]string{"run", "-np", "3", "-npmin", "3", "-msglog", "0:5", "-iter", "20", "-time", "0.5",
+				"-red_data_type", "char", "-check", "--json", jf, "--timeout", "120s"}, tr.args...)
+			cmd, out, errb := e2eCmd(t, append(args, names...)...)
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("run: %v\nstderr:\n%s", err, errb)
+			}
+			text := out.String()
+			if !strings.Contains(text, "# MPI_Datatype for reductions    :   MPI_CHAR \n") {
+				t.Errorf("header does not name MPI_CHAR for reductions:\n%s", text)
+			}
+			for _, name := range names {
+				if n := tableRows(text, name, "# #processes = 3 \n#---"); n != 7 {
+					t.Errorf("%s: %d rows, want 7 (0, 1, 2, ..., 32 bytes):\n%s", name, n, text)
+				}
+			}
+			f, err := os.Open(jf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			runs, err := rowfile.ReadJSONL(f, jf)
+			if err != nil || len(runs) != 1 || len(runs[0].Rows) != 7*len(names) {
+				t.Fatalf("JSON: %v, %d runs", err, len(runs))
+			}
+			if v := runs[0].Meta.Options["red_data_type"]; v != "char" {
+				t.Errorf("JSON options red_data_type %q, want char", v)
+			}
+			for _, r := range runs[0].Rows {
+				if r.Defects != 0 {
+					t.Errorf("%s %d bytes: %v defects", r.Benchmark, r.Bytes, r.Defects)
+				}
+			}
+		})
+	}
+}

@@ -40,7 +40,7 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 	fs.StringVar(&f.include, "include", "", "IMB -include a,b,...: benchmarks to run besides the default list or those named")
 	fs.StringVar(&f.exclude, "exclude", "", "IMB -exclude a,b,...: benchmarks not to run")
 	fs.StringVar(&f.dataType, "data_type", "byte", "IMB -data_type byte|char|int|float|double: datatype of the moving benchmarks; a message moves whole elements only")
-	fs.StringVar(&f.redDataType, "red_data_type", "float", "IMB -red_data_type float|double|int: element type of the reductions")
+	fs.StringVar(&f.redDataType, "red_data_type", "float", "IMB -red_data_type float|double|int|char: element type of the reductions (char: 1-byte elements whose sums wrap modulo 2^8)")
 	fs.StringVar(&f.contigType, "contig_type", "base", "IMB -contig_type base: contiguous elements (the only layout mpbench moves)")
 	fs.StringVar(&f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the runner's barriers use point-to-point messages instead of the communicator's barrier")
 	fs.StringVar(&f.msgPause, "msg_pause", "off", "IMB -msg_pause on|off: after each message size, pause as long as its timed loop took")
@@ -55,7 +55,7 @@ var dataTypes = map[string]struct {
 }{"byte": {"MPI_BYTE", 1}, "char": {"MPI_CHAR", 1}, "int": {"MPI_INT", 4}, "float": {"MPI_FLOAT", 4}, "double": {"MPI_DOUBLE", 8}}
 
 // redDataTypes are IMB's -red_data_type names mpbench's reductions offer.
-var redDataTypes = map[string]coll.Datatype{"float": coll.Float32, "double": coll.Float64, "int": coll.Int32}
+var redDataTypes = map[string]coll.Datatype{"float": coll.Float32, "double": coll.Float64, "int": coll.Int32, "char": coll.Char}
 
 // apply sets o from f (np is the number of ranks, for -map); each problem
 // is a usage error naming the option and what it accepts.
@@ -92,12 +92,12 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 		o.DataType, o.DataTypeSize = t.mpi, t.size
 	}
 	switch rt := strings.ToLower(f.redDataType); rt {
-	case "char", "float16", "bfloat16":
-		return usageErrorf("-red_data_type %s: mpbench's reductions have no %s elements; expected float, double or int", f.redDataType, rt)
+	case "float16", "bfloat16":
+		return usageErrorf("-red_data_type %s: mpbench's reductions have no %s elements; expected float, double, int or char", f.redDataType, rt)
 	default:
 		t, ok := redDataTypes[rt]
 		if !ok {
-			return usageErrorf("-red_data_type %s: expected float, double or int", f.redDataType)
+			return usageErrorf("-red_data_type %s: expected float, double, int or char", f.redDataType)
 		}
 		o.RedType = t
 	}
@@ -243,6 +243,8 @@ func redDataTypeName(o *bench.Options) string {
 		return "MPI_DOUBLE"
 	case coll.Int32:
 		return "MPI_INT"
+	case coll.Char:
+		return "MPI_CHAR"
 	}
 	return "MPI_FLOAT"
 }
