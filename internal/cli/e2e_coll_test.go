@@ -128,7 +128,7 @@ func TestE2ERedDataTypeChar(t *testing.T) {
 				t.Errorf("header does not name MPI_CHAR for reductions:\n%s", text)
 			}
 			for _, name := range names {
-				if n := tableRows(text, name, "# #processes = 3 \n#---"); n != 7 {
+				if n := tableRows(text, name, "# #processes = 3 \n"); n != 7 {
 					t.Errorf("%s: %d rows, want 7 (0, 1, 2, ..., 32 bytes):\n%s", name, n, text)
 				}
 			}
