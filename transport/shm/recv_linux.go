@@ -47,7 +47,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	if p.hdr.tail.Load() == p.head {
 		return false, nil
 	}
-	var hb [transport.HeaderSize + cmaExt + crcExt]byte
+	var hb [maxHeader]byte
 	start := p.head
 	copyFromRing(p.data, start, hb[:transport.HeaderSize])
 	var h transport.Header
@@ -64,7 +64,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 		copyFromRing(p.data, start+hl, hb[hl:hl+crcExt])
 		p.seq++
 		p.check = frameCheck{on: true, h: h, seq: p.seq, want: binary.LittleEndian.Uint32(hb[hl:]),
-			sum: crc32.Checksum(hb[:transport.HeaderSize], transport.CRC32C)}
+			sum: headerSum([transport.HeaderSize]byte(hb[:transport.HeaderSize]))}
 		hl += crcExt
 		if (!carriesPayload(h.Kind) || h.Length == 0) && p.check.sum != p.check.want {
 			return false, p.check.corrupt(p.rank)

@@ -100,7 +100,7 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 	if p.err != nil {
 		return nil, 0, false, p.err
 	}
-	var hb [transport.HeaderSize + cmaExt + crcExt]byte
+	var hb [maxHeader]byte
 	h.Encode(hb[:])
 	cma := e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1
 	hl := transport.HeaderSize
@@ -111,7 +111,7 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 	}
 	if e.verify {
 		hb[1] |= flagCRC
-		sum := crc32.Update(crc32.Checksum(hb[:transport.HeaderSize], transport.CRC32C), transport.CRC32C, body)
+		sum := crc32.Update(headerSum([transport.HeaderSize]byte(hb[:transport.HeaderSize])), transport.CRC32C, body)
 		binary.LittleEndian.PutUint32(hb[hl:], sum)
 		hl += crcExt
 	}
@@ -138,6 +138,14 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 	return p, ticket, true, nil
 }
 
+// headerSum is the CRC-32C of an encoded header. It takes the header by
+// value: a slice of the caller's array handed to hash/crc32 would move
+// that array to the heap on every frame, checksummed or not (an
+// allocation per message, which made small messages slower).
+func headerSum(hb [transport.HeaderSize]byte) uint32 {
+	return crc32.Checksum(hb[:], transport.CRC32C)
+}
+
 // peerState returns the error of a Send to peer: it failed or left.
 func (e *Endpoint) peerState(peer int) error {
 	l := e.live[peer]
@@ -159,7 +167,8 @@ func (e *Endpoint) peerState(peer int) error {
 // deadline it waits for space until the peer fails or leaves or Close
 // begins; with a deadline (Close's goodbye) it waits until then.
 func (e *Endpoint) write(p *outPeer, hdr, body []byte, deadline time.Time) error {
-	p.strm = stream{hdr: hdr, body: body, total: uint64(len(hdr)) + pad8(uint64(len(body)))}
+	p.strm = stream{body: body, total: uint64(len(hdr)) + pad8(uint64(len(body)))}
+	p.strm.hlen = copy(p.strm.hdr[:], hdr)
 	if e.advance(p) {
 		p.strm = stream{}
 		return nil

@@ -3,15 +3,24 @@ package shm
 import (
 	"time"
 
+	"github.com/mpbench/mpbench/transport"
 	"github.com/mpbench/mpbench/transport/internal/busypoll"
 )
 
-// stream is a frame being written into a ring: the bytes hdr|body|padding,
-// done of total written so far.
+// stream is a frame being written into a ring: the bytes
+// hdr[:hlen]|body|padding, done of total written so far. The header and
+// its extensions are copied in: a slice of the sender's array kept here
+// would move that array to the heap on every frame.
 type stream struct {
-	hdr, body   []byte
+	hdr         [maxHeader]byte
+	hlen        int
+	body        []byte
 	done, total uint64
 }
+
+// maxHeader is the longest frame header: transport.Header and both
+// extensions.
+const maxHeader = transport.HeaderSize + cmaExt + crcExt
 
 // Streaming a frame larger than the ring's free space (single copy refused
 // or below its threshold): the sender copies in what fits, the receiver
@@ -45,7 +54,7 @@ func (e *Endpoint) advance(p *outPeer) bool {
 			return false
 		}
 		k := min(space&^7, rem)
-		e.fill(p, s.hdr, s.body, s.done, k)
+		e.fill(p, s.hdr[:s.hlen], s.body, s.done, k)
 		p.tail += k
 		s.done += k
 		p.hdr.tail.Store(p.tail)
