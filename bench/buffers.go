@@ -2,7 +2,10 @@ package bench
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+
+	"github.com/mpbench/mpbench/comm"
 )
 
 // area is a buffer cut into equal slots, one per repetition, reused
@@ -19,26 +22,48 @@ type area struct {
 	size   int // bytes per slot in use
 	stride int // bytes between slot starts
 	slots  int
+	lib    comm.MemAllocator // the allocator buf came from; nil: Go memory
 }
 
 // newArea returns an area for size bytes per repetition; cache is the
-// off-cache size in bytes (0: off) and line the cache line in bytes. It
-// reuses reuse's memory when large enough (a block's sizes share buffers),
-// else allocates and writes every byte (fill).
-func newArea(size int64, cache int64, line int, reuse []byte) (*area, error) {
+// off-cache size in bytes (0: off) and line the cache line in bytes. With
+// lib nil it reuses reuse's memory when large enough (a block's sizes
+// share buffers), else allocates Go memory; with lib it takes new memory
+// from lib, which the caller returns with free. New memory has every byte
+// written (fill).
+func newArea(size int64, cache int64, line int, reuse []byte, lib comm.MemAllocator) (*area, error) {
 	if size < 0 || size > 4*MaxMsgLen {
 		return nil, fmt.Errorf("buffer of %d bytes: outside 0..%d", size, 4*MaxMsgLen)
 	}
 	a := &area{size: int(size)}
 	a.stride, a.slots = layout(size, cache, line)
 	need := a.stride*(a.slots-1) + a.size
-	if cap(reuse) >= need {
+	switch {
+	case lib != nil:
+		buf, err := lib.AllocMem(need)
+		if err != nil {
+			return nil, fmt.Errorf("buffer of %d bytes: %w", need, err)
+		}
+		a.buf, a.lib = buf, lib
+		fill(a.buf)
+	case cap(reuse) >= need:
 		a.buf = reuse[:need]
-	} else {
+	default:
 		a.buf = make([]byte, need)
 		fill(a.buf)
 	}
 	return a, nil
+}
+
+// free returns the area's memory to the allocator it came from; Go memory
+// is left to the garbage collector.
+func (a *area) free() error {
+	if a == nil || a.lib == nil {
+		return nil
+	}
+	lib, buf := a.lib, a.buf
+	a.buf, a.lib = nil, nil
+	return lib.FreeMem(buf)
 }
 
 // fill writes data into every byte of a new buffer, as IMB initialises its
@@ -100,24 +125,32 @@ type buffers struct {
 }
 
 // newBuffers returns the areas of spec s for message size bytes on procs
-// processes under the off-cache options of o, reusing the memory of prev
-// (nil for none).
-func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers) (*buffers, error) {
+// processes under the off-cache options of o. With lib nil they reuse the
+// Go memory of prev (nil for none); with lib (an MPI library's
+// MPI_Alloc_mem) both are new memory from lib, as IMB-MPI1 allocates its
+// buffers for every message size and frees them after it
+// (IMB_init_buffers_iter, IMB_del_s_buf), and the caller frees them.
+func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers, lib comm.MemAllocator) (*buffers, error) {
 	var reuseSend, reuseRecv []byte
 	if prev != nil {
 		reuseSend, reuseRecv = prev.send.buf, prev.recv.buf
 	}
 	cache := o.cacheBytes()
 	sb, rb := s.areas(bytes, procs)
-	send, err := newArea(sb, cache, o.CacheLine, reuseSend)
+	send, err := newArea(sb, cache, o.CacheLine, reuseSend, lib)
 	if err != nil {
 		return nil, err
 	}
-	recv, err := newArea(rb, cache, o.CacheLine, reuseRecv)
+	recv, err := newArea(rb, cache, o.CacheLine, reuseRecv, lib)
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, send.free())
 	}
 	return &buffers{send: send, recv: recv}, nil
+}
+
+// free returns both areas' memory to their allocator (see area.free).
+func (b *buffers) free() error {
+	return errors.Join(b.send.free(), b.recv.free())
 }
 
 // Pattern fills buf with the -check pattern of world-independent group rank

@@ -6,7 +6,7 @@ import (
 )
 
 func TestAreaWithoutOffCache(t *testing.T) {
-	a, err := newArea(100, 0, 0, nil)
+	a, err := newArea(100, 0, 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +18,7 @@ func TestAreaWithoutOffCache(t *testing.T) {
 func TestAreaOffCache(t *testing.T) {
 	const cache, line = 4096, 64
 	for _, size := range []int64{0, 1, 100, 128, 5000} {
-		a, err := newArea(size, cache, line, nil)
+		a, err := newArea(size, cache, line, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,12 +75,12 @@ func TestPatternDistinguishes(t *testing.T) {
 }
 
 func TestAreaReusesMemory(t *testing.T) {
-	big, _ := newArea(1000, 0, 0, nil)
-	again, _ := newArea(500, 0, 0, big.buf)
+	big, _ := newArea(1000, 0, 0, nil, nil)
+	again, _ := newArea(500, 0, 0, big.buf, nil)
 	if len(again.area(0)) != 500 || &again.buf[0] != &big.buf[0] {
 		t.Error("a smaller area must reuse the larger one's memory")
 	}
-	larger, _ := newArea(2000, 0, 0, big.buf)
+	larger, _ := newArea(2000, 0, 0, big.buf, nil)
 	if len(larger.area(0)) != 2000 {
 		t.Errorf("a larger area has %d bytes, want 2000", len(larger.area(0)))
 	}
@@ -90,7 +90,7 @@ func TestAreaReusesMemory(t *testing.T) {
 // zero (never-written memory would be the kernel's shared zero page), and
 // that consecutive 4 KiB pages differ.
 func TestAreaWritten(t *testing.T) {
-	a, err := newArea(3<<12+5, 0, 0, nil)
+	a, err := newArea(3<<12+5, 0, 0, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

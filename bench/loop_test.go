@@ -183,7 +183,7 @@ func TestKernelUsesRunnersResult(t *testing.T) {
 	boom := errors.New("boom")
 	for _, name := range []string{"PingPong", "PingPing", "Sendrecv", "Exchange", "Uniband"} {
 		spec, _ := Lookup(name)
-		bufs, err := newBuffers(&spec, 8, 2, &Options{}, nil)
+		bufs, err := newBuffers(&spec, 8, 2, &Options{}, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"runtime"
 	"time"
+
+	"github.com/mpbench/mpbench/comm"
 )
 
 // measure runs one message size on this active rank: probe, agreement on
@@ -11,17 +14,35 @@ import (
 // iteration in usec after Spec.ScaleTime; defect count and first defect)
 // and the repetition count; under Options.PerRepetition r.reps holds the
 // timed loop's repetition times in usec after Spec.ScaleTime.
-func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
+func (r *blockRun) measure(bytes int64, prev int) (res record, n int, err error) {
 	spec := &r.plan.spec
 	moved := bytes // whole -data_type elements only, as IMB's count = bytes / size
 	if !spec.Reduction {
 		moved = bytes / r.opts.dataTypeSize() * r.opts.dataTypeSize()
 	}
-	bufs, err := newBuffers(spec, moved, r.plan.block.Processes, r.opts, r.bufs)
+	// On an MPI library the buffers are the library's (MPI_Alloc_mem), new
+	// for this size and freed after it, as IMB's are; elsewhere Go memory
+	// that the next size reuses.
+	lib, _ := r.group.(comm.MemAllocator)
+	bufs, err := newBuffers(spec, moved, r.plan.block.Processes, r.opts, r.bufs, lib)
 	if err != nil {
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
-	r.bufs = bufs
+	if lib == nil {
+		r.bufs = bufs
+	} else {
+		defer func() {
+			if ferr := bufs.free(); ferr != nil && err == nil {
+				err = r.errf(bytes, "%w", ferr)
+			}
+		}()
+	}
+	return r.measureOn(bufs, bytes, moved, prev)
+}
+
+// measureOn is measure on the buffers of the size.
+func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int) (record, int, error) {
+	spec := &r.plan.spec
 	env := &Env{Comm: r.group, Bytes: moved, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
 		Algorithms: r.opts.Algorithms, Window: r.opts.WindowSize, RedType: r.opts.redType(), bufs: bufs}
 
@@ -35,6 +56,14 @@ func (r *blockRun) measure(bytes int64, prev int) (record, int, error) {
 			return record{}, 0, r.errf(bytes, "warm-up: %w", err)
 		}
 	}
+	// Finish any garbage collection the allocations so far have started,
+	// and start the loop with the collector's budget fresh: a cycle in
+	// progress runs its mark workers beside the timed loop, on a core the
+	// partner rank needs, and on a host with as many cores as ranks it
+	// made single rows of short loops twice as slow. The timed loops
+	// allocate nothing (the MPI build's run in C), so no cycle starts
+	// during them.
+	runtime.GC()
 	for range 2 { // IMB's N_BARR
 		if err := barrier(r.active, r.opts.IMBBarrier); err != nil {
 			return record{}, 0, r.errf(bytes, "barrier: %w", err)

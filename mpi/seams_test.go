@@ -9,14 +9,15 @@ import (
 )
 
 // *mpi.Comm is a communicator with a message space of its own for package
-// coll's algorithms, every collective of the library offered natively, and
-// IMB's timed loops run in C.
+// coll's algorithms, every collective of the library offered natively,
+// IMB's timed loops run in C, and message buffers from MPI_Alloc_mem.
 // Package mpi depends on comm only; these checks sit here so that a change
 // of a signature on either side fails to compile instead of silently
 // running coll's algorithm where the library's was meant.
 var (
 	_ comm.Comm                     = (*mpi.Comm)(nil)
 	_ comm.LoopRunner               = (*mpi.Comm)(nil)
+	_ comm.MemAllocator             = (*mpi.Comm)(nil)
 	_ coll.Private                  = (*mpi.Comm)(nil)
 	_ coll.NativeBcast              = (*mpi.Comm)(nil)
 	_ coll.NativeReduce             = (*mpi.Comm)(nil)

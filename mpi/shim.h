@@ -75,6 +75,15 @@ static inline int mpb_thread_level(int t) {
 	return MPI_THREAD_FUNNELED;
 }
 
+// mpb_alloc_mem is MPI_Alloc_mem of size bytes without info, the way
+// IMB-MPI1 allocates its message buffers (IMB_v_alloc); *rc gets the
+// return code, and the result is NULL on failure.
+static inline void *mpb_alloc_mem(long size, int *rc) {
+	void *p = NULL;
+	*rc = MPI_Alloc_mem((MPI_Aint)size, MPI_INFO_NULL, &p);
+	return *rc == MPI_SUCCESS ? p : NULL;
+}
+
 static inline int mpb_init(int required, int *provided) {
 	int rc = MPI_Init_thread(NULL, NULL, required, provided);
 	if (rc != MPI_SUCCESS) return rc;
