@@ -37,11 +37,12 @@ func (r *blockRun) measure(bytes int64, prev int) (res record, n int, err error)
 			}
 		}()
 	}
-	return r.measureOn(bufs, bytes, moved, prev)
+	return r.measureOn(bufs, bytes, moved, prev, lib != nil)
 }
 
-// measureOn is measure on the buffers of the size.
-func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int) (record, int, error) {
+// measureOn is measure on the buffers of the size; collect asks for a
+// finished garbage collection before the timed loop.
+func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collect bool) (record, int, error) {
 	spec := &r.plan.spec
 	env := &Env{Comm: r.group, Bytes: moved, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
 		Algorithms: r.opts.Algorithms, Window: r.opts.WindowSize, RedType: r.opts.redType(), bufs: bufs}
@@ -56,14 +57,17 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int) (recor
 			return record{}, 0, r.errf(bytes, "warm-up: %w", err)
 		}
 	}
-	// Finish any garbage collection the allocations so far have started,
-	// and start the loop with the collector's budget fresh: a cycle in
-	// progress runs its mark workers beside the timed loop, on a core the
-	// partner rank needs, and on a host with as many cores as ranks it
-	// made single rows of short loops twice as slow. The timed loops
-	// allocate nothing (the MPI build's run in C), so no cycle starts
-	// during them.
-	runtime.GC()
+	// On an MPI library (one process per rank), finish any garbage
+	// collection the allocations so far have started, and start the loop
+	// with the collector's budget fresh: a cycle in progress runs its mark
+	// workers beside the timed loop, on a core the partner rank needs, and
+	// on a host with as many cores as ranks it made single rows of short
+	// loops twice as slow. The C loops allocate nothing, so no cycle
+	// starts during them. (Where ranks share a process, one rank's
+	// collection would stop every rank.)
+	if collect {
+		runtime.GC()
+	}
 	for range 2 { // IMB's N_BARR
 		if err := barrier(r.active, r.opts.IMBBarrier); err != nil {
 			return record{}, 0, r.errf(bytes, "barrier: %w", err)
