@@ -84,7 +84,7 @@ func watchBootstrapPipe(in *bufio.Reader, host string) {
 		if err != nil {
 			lost := &LauncherLostError{Rank: -1, Where: host, Err: err}
 			fmt.Fprintf(os.Stderr, "mpbench: %v; exiting\n", lost)
-			reportFatal(lost)
+			ReportFatal(lost)
 			return
 		}
 		var stop stopLine

@@ -56,8 +56,9 @@
 // # Rendezvous protocol
 //
 // A worker connects to MPBENCH_RENDEZVOUS and sends one JSON line
-// {"secret", "rank", "size", "addr"} where addr is its TCP listen address,
-// or "host=<id>;tcp=<address or empty>" when shared memory may be used
+// {"secret", "rank", "size", "addr"} where addr is
+// "host=<id>;<transport>=<address>;..." with one field per transport the
+// rank prepared, e.g. "host=<id>;shm=;tcp=10.0.0.2:40123"
 // (ranks with the same host id share memory; see route.go). The launcher checks the secret (constant time), rank and size.
 // When all ranks have registered it answers each with one JSON line
 // {"addrs": [addr of rank 0, ...]}; a rejected worker gets {"error": "..."}.
@@ -66,17 +67,24 @@
 //
 // # Worker side
 //
-// IsWorker reports whether the process was started by a launcher; Join reads
-// the environment, registers with the rendezvous and returns a connected
-// endpoint: shared memory (transport/shm) between ranks on the same host,
-// TCP (transport/tcp) between hosts. Optional variables: MPBENCH_TRANSPORT
-// is auto (default), tcp or shm; MPBENCH_SHM_CMA is the smallest payload
-// in bytes read by single copy (-1: always copy through the rings);
-// MPBENCH_BIND is core (pin each rank to a CPU of its own) or none (by
-// default ranks are pinned when a host's ranks do not outnumber its CPUs
-// and no peer is reached over TCP); MPBENCH_IFADDR is the interface address the rank's transport binds and advertises (default: the
-// local address of the control connection, 127.0.0.1 for local jobs);
-// MPBENCH_SOCKBUF is the TCP socket buffer size in bytes (default 4 MiB; -1
-// leaves the kernel default); MPBENCH_STATS=60s makes every rank print its
-// goroutine count, heap and RSS on stderr each minute (EnvStats).
+// IsWorker reports whether the process was started by a launcher; JoinJob
+// reads the environment, registers with the rendezvous and returns a
+// connected endpoint. It knows no transport by name: every registered
+// transport.ProcessDriver (package transport/all registers them) prepares
+// its side and publishes its address, and each peer is reached through the
+// first that reaches it, narrowest reach first: shared memory
+// (transport/shm) between ranks on the same host, TCP (transport/tcp)
+// between hosts. Optional variables: MPBENCH_TRANSPORT is auto (default)
+// or the name of one transport to use alone (tcp, shm); MPBENCH_BIND is
+// core (pin each rank to a CPU of its own) or none (by default ranks are
+// pinned when a host's ranks do not outnumber its CPUs and no transport
+// in use reaches other hosts); MPBENCH_IFADDR is the interface address
+// the rank's transport binds and advertises (default: the local address
+// of the control connection, 127.0.0.1 for local jobs); MPBENCH_STATS=60s
+// makes every rank print its goroutine count, heap and RSS on stderr each
+// minute (EnvStats). Transports read their own: MPBENCH_SHM_CMA
+// (shm.EnvCMA) is the smallest payload in bytes read by single copy (-1:
+// always copy through the rings); MPBENCH_SOCKBUF (tcp.EnvSocketBuffer) is
+// the TCP socket buffer size in bytes (default 4 MiB; -1 leaves the kernel
+// default).
 package launch

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/mpbench/mpbench/transport"
 )
 
 // Environment variables of the worker bootstrap (see the package doc).
@@ -16,10 +18,8 @@ const (
 	EnvSize           = "MPBENCH_SIZE"
 	EnvIfAddr         = "MPBENCH_IFADDR"
 	EnvIf             = "MPBENCH_IF"
-	EnvSockBuf        = "MPBENCH_SOCKBUF"
 	EnvRendezvousBind = "MPBENCH_RENDEZVOUS_BIND"
 	EnvTransport      = "MPBENCH_TRANSPORT"
-	EnvShmCMA         = "MPBENCH_SHM_CMA"
 	EnvBind           = "MPBENCH_BIND"
 )
 
@@ -32,14 +32,12 @@ const (
 	BindNone = "none"
 )
 
-// Transport modes (MPBENCH_TRANSPORT): shared memory between ranks on the
-// same host and TCP between hosts (auto, the default), TCP only, or shared
-// memory only.
-const (
-	TransportAuto = "auto"
-	TransportTCP  = "tcp"
-	TransportShm  = "shm"
-)
+// TransportAuto is the default transport mode (MPBENCH_TRANSPORT): every
+// transport the launcher can start ranks on, each peer reached through the
+// first that reaches it (transport.ProcessDrivers: shared memory between
+// ranks on the same host, TCP between hosts). Any other mode is the name of
+// one such transport, used alone.
+const TransportAuto = "auto"
 
 // workerEnv is a worker's bootstrap configuration.
 type workerEnv struct {
@@ -48,10 +46,11 @@ type workerEnv struct {
 	rank, size int
 	ifAddr     string // "" means: the control connection's local address
 	ifSpec     string // MPBENCH_IF: interface name or CIDR (InterfaceAddr), "" for none
-	sockBuf    int    // 0 means the transport's default
-	transport  string // TransportAuto, TransportTCP or TransportShm
-	shmCMA     int    // shm.Options.CMABytes (0: default)
+	transport  string // TransportAuto or the name of a launchable transport
 	bind       string // BindCore, BindNone or "" (automatic)
+	// getenv reads the transports' own settings
+	// (transport.ProcessConfig.Getenv).
+	getenv func(string) string
 }
 
 // readWorkerEnv parses the bootstrap variables through getenv; errors name
@@ -77,34 +76,47 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 }
 
 // readOptional parses the optional variables (interface, transport mode,
-// binding, shared memory and socket settings) through getenv.
+// binding, and every launchable transport's own settings,
+// transport.ProcessDriver.CheckEnv) through getenv.
 func (w *workerEnv) readOptional(getenv func(string) string) error {
-	var err error
+	w.getenv = getenv
 	w.ifAddr = getenv(EnvIfAddr)
 	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
 		return fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
 	}
 	w.ifSpec = getenv(EnvIf)
-	switch w.transport = strings.ToLower(strings.TrimSpace(getenv(EnvTransport))); w.transport {
-	case "":
+	w.transport = strings.ToLower(strings.TrimSpace(getenv(EnvTransport)))
+	if w.transport == "" {
 		w.transport = TransportAuto
-	case TransportAuto, TransportTCP, TransportShm:
-	default:
-		return fmt.Errorf("launch: %s=%q: want auto (shared memory on a host, TCP between hosts), tcp or shm", EnvTransport, getenv(EnvTransport))
+	}
+	if len(w.drivers()) == 0 {
+		names := transport.Launchable()
+		return fmt.Errorf("launch: %s=%q: want auto (each peer through the first of %s that reaches it) or one of %s",
+			EnvTransport, getenv(EnvTransport), strings.Join(names, ", "), strings.Join(names, ", "))
 	}
 	switch w.bind = getenv(EnvBind); w.bind {
 	case "", BindCore, BindNone:
 	default:
 		return fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
 	}
-	if s := getenv(EnvShmCMA); s != "" {
-		if w.shmCMA, err = strconv.Atoi(s); err != nil {
-			return fmt.Errorf("launch: %s=%q: want the smallest payload in bytes read by single copy, or -1 to copy through the rings", EnvShmCMA, s)
+	for _, d := range transport.ProcessDrivers() {
+		if err := d.CheckEnv(getenv); err != nil {
+			return fmt.Errorf("launch: %w", err)
 		}
 	}
-	if s := getenv(EnvSockBuf); s != "" {
-		if w.sockBuf, err = strconv.Atoi(s); err != nil || w.sockBuf == 0 || w.sockBuf < -1 {
-			return fmt.Errorf("launch: %s=%q: want a socket buffer size in bytes > 0, or -1 for the kernel default", EnvSockBuf, s)
+	return nil
+}
+
+// drivers returns the transports w's transport mode allows, in the order
+// the rank prefers them; none for an unknown mode.
+func (w *workerEnv) drivers() []transport.ProcessDriver {
+	all := transport.ProcessDrivers()
+	if w.transport == TransportAuto {
+		return all
+	}
+	for _, d := range all {
+		if d.Properties().Name == w.transport {
+			return []transport.ProcessDriver{d}
 		}
 	}
 	return nil

@@ -6,19 +6,21 @@ import "fmt"
 // (see Fatal); later ones are dropped.
 var fatal = make(chan error, 1)
 
-// Fatal returns the channel on which package launch reports, from the
-// goroutine that watches the launcher, an error after which this rank must
-// end at once and cannot wait for its run to return: a *LauncherLostError.
-// The message has been printed on stderr by then. A program that joins jobs
-// receives from it in its main package and exits with the status it maps
-// the error to (cmd/mpbench: internal/cli's ExitStatus, 1), so that no rank
-// outlives its launcher; the run itself may be blocked waiting for a peer
-// that is gone.
+// Fatal returns the channel on which a rank reports, from a goroutine, an
+// error after which the process must end at once and cannot wait for its
+// run to return, which may be blocked waiting for a peer that is gone:
+// package launch's watcher of the launcher sends a *LauncherLostError (so
+// that no rank outlives its launcher); rank 0 of a job on an MPI library,
+// signalled while it waits inside the library, sends the interrupt
+// (ReportFatal). The message has been printed and the result files closed
+// by then. A program that runs ranks receives from it in its main package
+// and exits with the status it maps the error to (cmd/mpbench:
+// internal/cli's ExitStatus).
 func Fatal() <-chan error { return fatal }
 
-// reportFatal sends err on Fatal's channel unless an error is already
+// ReportFatal sends err on Fatal's channel unless an error is already
 // waiting there.
-func reportFatal(err error) {
+func ReportFatal(err error) {
 	select {
 	case fatal <- err:
 	default:

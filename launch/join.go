@@ -10,13 +10,16 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
+	// Every transport registers itself; launch builds endpoints through
+	// the registry (transport.ProcessDriver).
+	_ "github.com/mpbench/mpbench/transport/all"
 	"github.com/mpbench/mpbench/transport/auth"
 	"github.com/mpbench/mpbench/transport/hybrid"
-	"github.com/mpbench/mpbench/transport/shm"
-	"github.com/mpbench/mpbench/transport/tcp"
 )
 
 // joinTimeout bounds Join when ctx has no deadline: rendezvous plus mesh.
@@ -30,30 +33,29 @@ type Job struct {
 	// Wireup says how the ranks found each other: "mpbench launcher",
 	// "PMI-1" or "PMI-2".
 	Wireup string
+	// Transport names the transports the rank reaches its peers with,
+	// joined by "+" in the order the rank prefers them: "shm", "tcp",
+	// "shm+tcp" for a job spanning hosts.
+	Transport string
 }
 
 // WireupLauncher is Job.Wireup for ranks started by mpbench's launcher.
 const WireupLauncher = "mpbench launcher"
 
-// Join is JoinJob without the job description.
-func Join(ctx context.Context) (transport.Endpoint, error) {
-	ep, _, err := JoinJob(ctx)
-	return ep, err
-}
-
 // JoinJob is the worker side of start-up: it reads MPBENCH_RENDEZVOUS,
 // MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE (and the optional
-// MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR, MPBENCH_SOCKBUF,
-// MPBENCH_SHM_CMA), creates the rank's shared-memory segment and binds its
-// TCP port (as the transport mode asks), registers its address with the
-// launcher's rendezvous, receives every rank's address and returns the
-// connected endpoint (not yet started) and the job's rank-to-host map:
-// transport/shm to the ranks on this host and transport/tcp to the others
-// (MPBENCH_TRANSPORT=auto, the default), a hybrid of both when the job
-// spans hosts; tcp only or shm only when MPBENCH_TRANSPORT says so.
-// TransportName names what was chosen. Errors name the missing or invalid
-// variable, or the step that failed. If ctx has no deadline, JoinJob gives
-// up after 60 s.
+// MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR, MPBENCH_BIND and the
+// transports' own variables, e.g. MPBENCH_SOCKBUF, MPBENCH_SHM_CMA),
+// prepares the rank's side of every registered transport the launcher can
+// start ranks on (transport.ProcessDrivers: a shared-memory segment, a
+// bound TCP port), or of the one MPBENCH_TRANSPORT names, registers its
+// addresses with the launcher's rendezvous, receives every rank's and
+// returns the connected endpoint (not yet started) and the job: each peer
+// is reached through the first transport that reaches it (shared memory
+// on this host, TCP to other hosts), through a transport/hybrid endpoint
+// when the job uses several; Job.Transport names what was chosen. Errors
+// name the missing or invalid variable, or the step that failed. If ctx
+// has no deadline, JoinJob gives up after 60 s.
 //
 // From a successful JoinJob on, the process watches its control
 // connection: if the launcher goes away, the process prints one line to
@@ -109,8 +111,8 @@ func join(ctx context.Context, w workerEnv, ctl net.Conn) (transport.Endpoint, J
 		l.abort()
 		return nil, Job{}, err
 	}
-	ep, err := connect(ctx, w, l.me, t.Addrs, l.pend, l.ln, l.abort)
-	return ep, Job{Hosts: t.Hosts, Wireup: WireupLauncher}, err
+	ep, name, err := connect(ctx, w, l, t.Addrs)
+	return ep, Job{Hosts: t.Hosts, Wireup: WireupLauncher, Transport: name}, err
 }
 
 // interfaceAddr is the address the rank's TCP port binds to as the
@@ -127,109 +129,168 @@ func (w *workerEnv) interfaceAddr() (string, error) {
 	return w.ifAddr, nil
 }
 
-// local is a rank's transports before wire-up: its shared-memory segment
-// and TCP port (either nil as the transport mode says) and its address
-// for the other ranks.
+// local is a rank's transports before wire-up: those its transport mode
+// allows, in the order it prefers them (transport.ProcessDrivers), each
+// prepared, and its address for the other ranks.
 type local struct {
-	pend *shm.Pending
-	ln   *tcp.Listener
-	me   peerAddr
+	drivers  []transport.ProcessDriver
+	prepared []transport.Prepared // prepared[i] is drivers[i]'s; nil once released
+	me       peerAddr
 }
 
-// abort releases what prepare made.
+// abort releases every transport prepare made and connect did not take.
 func (l *local) abort() {
-	if l.pend != nil {
-		l.pend.Abort()
-	}
-	if l.ln != nil {
-		l.ln.Close()
-	}
-}
-
-// prepare creates the rank's shared-memory segment and binds its TCP port
-// on ifAddr, as w's transport mode asks.
-func prepare(w workerEnv, ifAddr string) (*local, error) {
-	secret := []byte(w.secret)
-	l := &local{}
-	var err error
-	if w.transport != TransportTCP {
-		l.pend, err = shm.Prepare(shm.Options{Rank: w.rank, Size: w.size, Secret: secret, CMABytes: w.shmCMA})
-		if err != nil {
-			return nil, fmt.Errorf("%w (%s=tcp avoids shared memory)", err, EnvTransport)
+	for i, p := range l.prepared {
+		if p != nil {
+			p.Abort()
+			l.prepared[i] = nil
 		}
 	}
-	l.me.host = hostID()
-	if w.transport != TransportShm {
-		refuse := &refusals{report: func(m string) { fmt.Fprintln(os.Stderr, m) }}
-		where := fmt.Sprintf("rank %d's TCP port", w.rank)
-		l.ln, err = tcp.Listen(tcp.Options{Rank: w.rank, Size: w.size, Secret: secret, Addr: ifAddr, SocketBufferBytes: w.sockBuf,
-			Refused: func(remote string, reason error) { refuse.refused(where, remote, reason) }})
+}
+
+// prepare readies each transport w's mode allows (its shared-memory
+// segment, its port bound on ifAddr), in preference order.
+func prepare(w workerEnv, ifAddr string) (*local, error) {
+	refuse := &refusals{report: func(m string) { fmt.Fprintln(os.Stderr, m) }}
+	cfg := transport.ProcessConfig{Rank: w.rank, Size: w.size, Secret: []byte(w.secret), Addr: ifAddr, Getenv: w.getenv, Refused: refuse.refused}
+	l := &local{me: peerAddr{host: hostID(), addrs: map[string]string{}}}
+	for _, d := range w.drivers() {
+		p, err := d.Prepare(cfg)
 		if err != nil {
 			l.abort()
-			return nil, err
+			return nil, withAvoidHint(err, d)
 		}
-		l.me.tcp = l.ln.Addr()
+		l.drivers = append(l.drivers, d)
+		l.prepared = append(l.prepared, p)
+		l.me.addrs[d.Properties().Name] = p.Addr()
 	}
 	return l, nil
 }
 
-// connect builds the endpoint from the rendezvous table: shared memory to
-// the ranks on this host (unless tcp only), TCP to the others.
-func connect(ctx context.Context, w workerEnv, me peerAddr, table []string, pend *shm.Pending, ln *tcp.Listener, abort func()) (transport.Endpoint, error) {
+// withAvoidHint adds to the error of transport d that could not be
+// prepared which MPBENCH_TRANSPORT values do without it: the launchable
+// transports that reach any host, when d is not one of them.
+func withAvoidHint(err error, d transport.ProcessDriver) error {
+	if d.Properties().Reach >= transport.AnyHost {
+		return err
+	}
+	var alt []string
+	for _, o := range transport.ProcessDrivers() {
+		if o.Properties().Reach >= transport.AnyHost {
+			alt = append(alt, o.Properties().Name)
+		}
+	}
+	if len(alt) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w (%s=%s avoids %s)", err, EnvTransport, strings.Join(alt, " or "), d.Properties().Name)
+}
+
+// connect builds the endpoint from the rendezvous table: each peer is
+// reached through the first of l's transports that the peer also prepared
+// and that reaches it (a SameHost transport only a peer on this host), so
+// both ends of every pair choose the same one. Transports no peer needs
+// are released (all but the first when the rank has no peers); with one
+// transport in use its endpoint is returned, with several a
+// transport/hybrid endpoint routing each peer to its own. The name is the
+// transports in use joined by "+" ("shm", "tcp", "shm+tcp").
+func connect(ctx context.Context, w workerEnv, l *local, table []string) (transport.Endpoint, string, error) {
+	n := len(l.drivers)
 	sameHost := make([]bool, w.size) // for binding to CPUs
-	local := make([]bool, w.size)    // reached through shared memory
-	tcpView := make([]string, w.size)
-	route := make([]int, w.size)
-	remote := false
+	route := make([]int, w.size)     // index into l.drivers
+	addrs, reach := make([][]string, n), make([][]bool, n)
+	for i := range n {
+		addrs[i], reach[i] = make([]string, w.size), make([]bool, w.size)
+	}
+	used := make([]bool, n)
 	for r, s := range table {
 		a, err := parseAddr(s)
 		if err != nil {
-			abort()
-			return nil, err
+			l.abort()
+			return nil, "", err
 		}
-		sameHost[r] = a.host == me.host
-		local[r] = pend != nil && sameHost[r]
-		switch {
-		case r == w.rank:
-			tcpView[r] = me.tcp
-		case local[r]:
-			route[r] = 0
-		case a.tcp == "" || ln == nil:
-			abort()
-			return nil, fmt.Errorf("rank %d is on another host and rank %d has no TCP port (%s=%s): use %s=auto or tcp", r, w.rank, EnvTransport, w.transport, EnvTransport)
-		default:
-			tcpView[r], route[r], remote = a.tcp, 1, true
+		sameHost[r] = a.host == l.me.host
+		if r == w.rank {
+			continue
 		}
-	}
-	bind(w, sameHost, remote || pend == nil)
-	if pend == nil {
-		return ln.Connect(ctx, tcpView) // tcp only
-	}
-	var parts []hybrid.Part
-	{
-		sep, err := pend.Attach(ctx, local)
-		if err != nil {
-			if ln != nil {
-				ln.Close()
+		route[r] = -1
+		for i, d := range l.drivers {
+			addr, has := a.addrs[d.Properties().Name]
+			if has && (sameHost[r] || d.Properties().Reach >= transport.AnyHost) {
+				route[r], addrs[i][r], reach[i][r], used[i] = i, addr, true, true
+				break
 			}
-			return nil, err
 		}
-		parts = append(parts, hybrid.Part{Name: TransportShm, Endpoint: sep})
+		if route[r] < 0 {
+			l.abort()
+			where := "on another host"
+			if sameHost[r] {
+				where = "on this host"
+			}
+			return nil, "", fmt.Errorf("rank %d is %s and no transport of rank %d reaches it (%s=%s): use %s=auto or %s",
+				r, where, w.rank, EnvTransport, w.transport, EnvTransport, strings.Join(anyHost(), " or "))
+		}
 	}
-	if ln != nil && remote {
-		tep, err := ln.Connect(ctx, tcpView)
-		if err != nil {
-			parts[0].Endpoint.Close()
-			return nil, err
+	if !slices.Contains(used, true) && n > 0 {
+		used[0] = true // no peers: the preferred transport alone
+	}
+	network := false
+	for i, d := range l.drivers {
+		if !used[i] {
+			l.prepared[i].Abort()
+			l.prepared[i] = nil
+		} else if d.Properties().Reach >= transport.AnyHost {
+			network = true
 		}
-		parts = append(parts, hybrid.Part{Name: TransportTCP, Endpoint: tep})
-	} else if ln != nil {
-		ln.Close()
+	}
+	bind(w, sameHost, network)
+	var parts []hybrid.Part
+	partOf := make([]int, n) // index into parts of a used transport
+	for i, d := range l.drivers {
+		if !used[i] {
+			continue
+		}
+		p := l.prepared[i]
+		l.prepared[i] = nil // Connect owns it now
+		ep, err := p.Connect(ctx, addrs[i], reach[i])
+		if err != nil {
+			for _, q := range parts {
+				q.Endpoint.Close()
+			}
+			l.abort()
+			return nil, "", err
+		}
+		partOf[i] = len(parts)
+		parts = append(parts, hybrid.Part{Name: d.Properties().Name, Endpoint: ep})
 	}
 	if len(parts) == 1 {
-		return parts[0].Endpoint, nil // every peer on this host
+		return parts[0].Endpoint, parts[0].Name, nil
 	}
-	return hybrid.New(w.rank, w.size, parts, route)
+	for r := range route {
+		if r != w.rank {
+			route[r] = partOf[route[r]]
+		}
+	}
+	h, err := hybrid.New(w.rank, w.size, parts, route)
+	if err != nil {
+		for _, q := range parts {
+			q.Endpoint.Close()
+		}
+		return nil, "", err
+	}
+	return h, h.Name(), nil
+}
+
+// anyHost returns the names of the launchable transports that reach any
+// host.
+func anyHost() []string {
+	var names []string
+	for _, d := range transport.ProcessDrivers() {
+		if d.Properties().Reach >= transport.AnyHost {
+			names = append(names, d.Properties().Name)
+		}
+	}
+	return names
 }
 
 // exchange reads the launcher's challenge, sends the registration with its
@@ -301,18 +362,18 @@ func watchLauncher(ctl net.Conn, w workerEnv) {
 	}
 	lost := &LauncherLostError{Rank: w.rank, Where: w.rendezvous, Err: err}
 	fmt.Fprintf(os.Stderr, "mpbench: %v; exiting\n", lost)
-	reportFatal(lost)
+	ReportFatal(lost)
 }
 
 // bind pins the rank to a CPU of its own (its index among the ranks on
 // this host) when MPBENCH_BIND is core, or, by default, when the host's
-// ranks do not outnumber its CPUs and no peer is reached over TCP. A rank
-// with TCP peers is left unbound by default: its socket reader goroutines
-// and the goroutine waiting for them would share one CPU (measured with
-// PingPong over loopback TCP on 2 CPUs: 1 MiB took about 700 usec bound
-// against 400 usec unbound), whereas shared-memory ranks poll and gain
-// from a core of their own.
-func bind(w workerEnv, sameHost []bool, usesTCP bool) {
+// ranks do not outnumber its CPUs and no transport in use reaches other
+// hosts (network is false). A rank with TCP peers is left unbound by
+// default: its socket reader goroutines and the goroutine waiting for them
+// would share one CPU (measured with PingPong over loopback TCP on 2 CPUs:
+// 1 MiB took about 700 usec bound against 400 usec unbound), whereas
+// shared-memory ranks poll and gain from a core of their own.
+func bind(w workerEnv, sameHost []bool, network bool) {
 	idx, n := 0, 0
 	for r, l := range sameHost {
 		if l || r == w.rank {
@@ -322,7 +383,7 @@ func bind(w workerEnv, sameHost []bool, usesTCP bool) {
 			n++
 		}
 	}
-	if w.bind == BindCore || (w.bind == "" && !usesTCP && n <= allowedCPUs()) {
+	if w.bind == BindCore || (w.bind == "" && !network && n <= allowedCPUs()) {
 		bindToCPU(idx % max(allowedCPUs(), 1))
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/transport/auth"
+	"github.com/mpbench/mpbench/transport/shm"
+	"github.com/mpbench/mpbench/transport/tcp"
 )
 
 // execTest starts the test binary in the given mode with extra environment.
@@ -104,10 +106,10 @@ func TestReadWorkerEnv(t *testing.T) {
 		{EnvRank, "-1", EnvRank},
 		{EnvRank, "", EnvRank},
 		{EnvIfAddr, "eth0", EnvIfAddr},
-		{EnvSockBuf, "0", EnvSockBuf},
-		{EnvSockBuf, "4M", EnvSockBuf},
+		{tcp.EnvSocketBuffer, "0", tcp.EnvSocketBuffer},
+		{tcp.EnvSocketBuffer, "4M", tcp.EnvSocketBuffer},
 		{EnvTransport, "udp", EnvTransport},
-		{EnvShmCMA, "16k", EnvShmCMA},
+		{shm.EnvCMA, "16k", shm.EnvCMA},
 		{EnvBind, "socket", EnvBind},
 	} {
 		env := map[string]string{}

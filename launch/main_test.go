@@ -87,7 +87,7 @@ func testWorker(mode string) int {
 	}
 	rank := ep.Rank()
 	if mode == "where" { // where this rank is and how it reaches its peers
-		fmt.Fprintf(os.Stderr, "rank %d: %s %s %s\n", rank, TransportName(ep), FormatRankHosts(job.Hosts), job.Wireup)
+		fmt.Fprintf(os.Stderr, "rank %d: %s %s %s\n", rank, job.Transport, FormatRankHosts(job.Hosts), job.Wireup)
 		mode = "exchange"
 	}
 	col := &collector{frames: make(chan frame, 1024)}

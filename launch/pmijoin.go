@@ -81,8 +81,9 @@ func (p *PMIConn) Close() { p.c.Close() }
 // space, and returns the connected endpoint and the job (Job.Wireup
 // "PMI-1" or "PMI-2", with the launcher: "srun", "mpiexec", or "mpiexec,
 // PMI_PORT" under Hydra's -pmi-port; Job.Hosts: each rank's host name).
-// The optional MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR,
-// MPBENCH_SOCKBUF, MPBENCH_SHM_CMA and MPBENCH_BIND variables apply.
+// The optional MPBENCH_TRANSPORT, MPBENCH_IF, MPBENCH_IFADDR and
+// MPBENCH_BIND variables and the transports' own (MPBENCH_SOCKBUF,
+// MPBENCH_SHM_CMA) apply.
 // Under srun the world size must equal SLURM_STEP_NUM_TASKS. PMI is
 // finalized (or, on error, the connection closed) before Join returns.
 func (p *PMIConn) Join(ctx context.Context) (transport.Endpoint, Job, error) {
@@ -152,8 +153,8 @@ func joinPMI(ctx context.Context, c *pmi.Client) (transport.Endpoint, Job, error
 		l.abort()
 		return nil, Job{}, err
 	}
-	ep, err := connect(ctx, w, l.me, addrs, l.pend, l.ln, l.abort)
-	return ep, Job{Hosts: hosts, Wireup: c.Version().String() + " (" + launcher + ")"}, err
+	ep, name, err := connect(ctx, w, l, addrs)
+	return ep, Job{Hosts: hosts, Wireup: c.Version().String() + " (" + launcher + ")", Transport: name}, err
 }
 
 // pmiExchange puts this rank's address and host name, fences, and reads

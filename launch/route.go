@@ -11,17 +11,18 @@ import (
 	"github.com/mpbench/mpbench/transport"
 	"github.com/mpbench/mpbench/transport/hybrid"
 	"github.com/mpbench/mpbench/transport/shm"
-	"github.com/mpbench/mpbench/transport/tcp"
 )
 
 // A rank's address in the rendezvous table is
 //
-//	host=<16 hex digits>;tcp=<host:port or empty>
+//	host=<16 hex digits>;<transport>=<address>;...
 //
-// where host identifies the host and its /dev/shm: ranks with the same host
-// value reach each other through shared memory (unless
-// MPBENCH_TRANSPORT=tcp) and are bound to CPUs of that host. A bare
-// host:port (no host field) is a TCP-only rank on a host of its own.
+// with one field per transport the rank prepared (e.g.
+// "host=0123456789abcdef;shm=;tcp=10.0.0.2:40123"), in the order the rank
+// prefers them. host identifies the host and its /dev/shm: a transport that
+// reaches only the ranks of one host (transport.SameHost) is used between
+// ranks with the same host value, which are also bound to CPUs of that
+// host.
 
 // hostID identifies this host and its shared-memory file system: the
 // kernel's boot id, the host name, the device and inode of /dev/shm
@@ -33,7 +34,7 @@ func hostID() string {
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	name, _ := os.Hostname()
 	var dev string
-	for _, p := range []string{shm.DefaultDir, "/proc/self/ns/net"} {
+	for _, p := range []string{"/dev/shm", "/proc/self/ns/net"} {
 		if fi, err := os.Stat(p); err == nil {
 			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 				dev += fmt.Sprint(st.Dev, ":", st.Ino, ";")
@@ -46,48 +47,42 @@ func hostID() string {
 
 // peerAddr is one entry of the rendezvous table, parsed.
 type peerAddr struct {
-	host string // "" when the rank uses TCP only
-	tcp  string // "" when the rank listens on no TCP port
+	host  string
+	addrs map[string]string // by transport name: transport.Prepared.Addr
 }
 
+// formatAddr writes a, its transports in the order of
+// transport.ProcessDrivers.
 func formatAddr(a peerAddr) string {
-	if a.host == "" {
-		return a.tcp
-	}
-	return "host=" + a.host + ";tcp=" + a.tcp
-}
-
-func parseAddr(s string) (peerAddr, error) {
-	if !strings.HasPrefix(s, "host=") {
-		return peerAddr{tcp: s}, nil
-	}
-	var a peerAddr
-	for _, f := range strings.Split(s, ";") {
-		k, v, _ := strings.Cut(f, "=")
-		switch k {
-		case "host":
-			a.host = v
-		case "tcp":
-			a.tcp = v
-		default:
-			return a, fmt.Errorf("rendezvous address %q: unknown field %q", s, k)
+	s := "host=" + a.host
+	for _, d := range transport.ProcessDrivers() {
+		name := d.Properties().Name
+		if v, ok := a.addrs[name]; ok {
+			s += ";" + name + "=" + v
 		}
 	}
-	return a, nil
+	return s
 }
 
-// TransportName names the transport of an endpoint made by Join: "shm",
-// "tcp", or "shm+tcp" for a job spanning hosts.
-func TransportName(ep transport.Endpoint) string {
-	switch e := ep.(type) {
-	case *hybrid.Endpoint:
-		return e.Name()
-	case *tcp.Endpoint:
-		return "tcp"
-	case *shm.Endpoint:
-		return "shm"
+// parseAddr reads a rank's address; a field that is neither host nor a
+// registered transport is an error.
+func parseAddr(s string) (peerAddr, error) {
+	if !strings.HasPrefix(s, "host=") {
+		return peerAddr{}, fmt.Errorf("rendezvous address %q: want host=<id>;<transport>=<address>...", s)
 	}
-	return fmt.Sprintf("%T", ep)
+	a := peerAddr{addrs: map[string]string{}}
+	for _, f := range strings.Split(s, ";") {
+		k, v, _ := strings.Cut(f, "=")
+		if k == "host" {
+			a.host = v
+			continue
+		}
+		if _, ok := transport.Lookup(k); !ok {
+			return a, fmt.Errorf("rendezvous address %q: unknown field %q", s, k)
+		}
+		a.addrs[k] = v
+	}
+	return a, nil
 }
 
 // CopyPaths says, for an endpoint made by Join, how its rank reads large

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mpbench/mpbench/transport/shm"
+	"github.com/mpbench/mpbench/transport"
 )
 
 // Spec describes a job of NP ranks on the local host.
@@ -109,8 +109,8 @@ func Run(ctx context.Context, s Spec) error {
 	if err != nil {
 		return err
 	}
-	defer shm.RemoveJob("", []byte(secret)) // after every rank is reaped
-	shm.RemoveStale("", shm.StaleAge)       // left by jobs killed with their launcher
+	defer removeJob(secret) // after every rank is reaped
+	removeStale()           // left by jobs killed with their launcher
 	bind, err := s.rendezvousBind()
 	if err != nil {
 		return err
@@ -503,6 +503,26 @@ func (j *job) signalRunning(sig syscall.Signal) {
 	for _, p := range j.procs {
 		if !p.exited {
 			syscall.Kill(-p.pid, sig)
+		}
+	}
+}
+
+// removeJob removes what the ranks of the job with this secret left on
+// this host (transport.JobCleaner: shared-memory segments of ranks that
+// died during start-up).
+func removeJob(secret string) {
+	for _, d := range transport.ProcessDrivers() {
+		if c, ok := d.(transport.JobCleaner); ok {
+			c.RemoveJob([]byte(secret))
+		}
+	}
+}
+
+// removeStale removes what jobs whose launcher died left on this host.
+func removeStale() {
+	for _, d := range transport.ProcessDrivers() {
+		if c, ok := d.(transport.JobCleaner); ok {
+			c.RemoveStale()
 		}
 	}
 }

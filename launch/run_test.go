@@ -128,7 +128,7 @@ func await(t *testing.T, ch <-chan error, within time.Duration) error {
 }
 
 func TestRunExchange(t *testing.T) {
-	for _, tr := range []string{TransportAuto, TransportTCP, TransportShm} {
+	for _, tr := range []string{TransportAuto, "tcp", "shm"} {
 		for _, np := range []int{1, 2, 3, 4} {
 			t.Run(fmt.Sprintf("%s/np%d", tr, np), func(t *testing.T) { testRunExchange(t, tr, np) })
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -50,14 +51,24 @@ func TestRunRemovesSegments(t *testing.T) {
 
 // TestAddr round-trips rendezvous addresses and rejects unknown fields.
 func TestAddr(t *testing.T) {
-	for _, a := range []peerAddr{{tcp: "10.0.0.1:5000"}, {host: "0123456789abcdef", tcp: "127.0.0.1:1"}, {host: "ab"}} {
-		got, err := parseAddr(formatAddr(a))
-		if err != nil || got != a {
-			t.Errorf("parseAddr(formatAddr(%+v)) = %+v, %v", a, got, err)
+	for _, a := range []peerAddr{
+		{host: "0123456789abcdef", addrs: map[string]string{"shm": "", "tcp": "127.0.0.1:1"}},
+		{host: "ab", addrs: map[string]string{"tcp": "10.0.0.1:5000"}},
+		{host: "ab", addrs: map[string]string{"shm": ""}},
+	} {
+		s := formatAddr(a)
+		got, err := parseAddr(s)
+		if err != nil || !reflect.DeepEqual(got, a) {
+			t.Errorf("parseAddr(%q) = %+v, %v; want %+v", s, got, err, a)
 		}
 	}
-	if _, err := parseAddr("host=ab;udp=1"); err == nil {
-		t.Error("unknown field: no error")
+	if s := formatAddr(peerAddr{host: "ab", addrs: map[string]string{"tcp": "h:1", "shm": ""}}); s != "host=ab;shm=;tcp=h:1" {
+		t.Errorf("formatAddr: %q, want the transports in preference order, host=ab;shm=;tcp=h:1", s)
+	}
+	for _, bad := range []string{"host=ab;udp=1", "10.0.0.1:5000"} {
+		if _, err := parseAddr(bad); err == nil {
+			t.Errorf("parseAddr(%q): no error", bad)
+		}
 	}
 	if hostID() != hostID() || len(hostID()) != 16 {
 		t.Errorf("hostID %q is not a stable 16-digit id", hostID())

@@ -73,14 +73,12 @@ type Properties struct {
 	Reach Reach
 	// Progress says who delivers incoming frames.
 	Progress ProgressModel
-	// Launch reports whether mpbench's launcher starts ranks on it
-	// (mpbench run --transport NAME).
-	Launch bool
 }
 
 // Driver is a registered transport: its properties and a way to connect the
 // ranks of a job inside one process, which tests (package
-// transport/transporttest, comm's tests) use.
+// transport/transporttest, comm's tests) use. A driver that also
+// implements ProcessDriver is one mpbench's launcher starts ranks on.
 type Driver interface {
 	// Properties describes the transport; it returns the same value on
 	// every call.
@@ -136,11 +134,11 @@ func Drivers() []Driver {
 }
 
 // Launchable returns the names of the registered transports mpbench's
-// launcher can start ranks on (Properties.Launch), sorted.
+// launcher can start ranks on (those that implement ProcessDriver), sorted.
 func Launchable() []string {
 	var names []string
 	for _, d := range Drivers() {
-		if d.Properties().Launch {
+		if _, ok := d.(ProcessDriver); ok {
 			names = append(names, d.Properties().Name)
 		}
 	}

@@ -9,6 +9,12 @@ type fakeDriver struct{ p Properties }
 
 func (f fakeDriver) Properties() Properties         { return f.p }
 func (f fakeDriver) NewJob(int) ([]Endpoint, error) { return nil, nil }
+
+// fakeProcessDriver is a transport the launcher could start ranks on.
+type fakeProcessDriver struct{ fakeDriver }
+
+func (fakeProcessDriver) CheckEnv(func(string) string) error      { return nil }
+func (fakeProcessDriver) Prepare(ProcessConfig) (Prepared, error) { return nil, nil }
 func reset(t *testing.T) {
 	t.Helper()
 	driversMu.Lock()
@@ -24,18 +30,26 @@ func reset(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	reset(t)
-	Register(fakeDriver{Properties{Name: "tcp", EagerBytes: 256 << 10, Launch: true}})
-	Register(fakeDriver{Properties{Name: "shm", EagerBytes: 64 << 10, Launch: true}})
-	Register(fakeDriver{Properties{Name: "inmem"}})
+	Register(fakeProcessDriver{fakeDriver{Properties{Name: "tcp", EagerBytes: 256 << 10, Reach: AnyHost}}})
+	Register(fakeProcessDriver{fakeDriver{Properties{Name: "shm", EagerBytes: 64 << 10, Reach: SameHost}}})
+	Register(fakeProcessDriver{fakeDriver{Properties{Name: "ib", Reach: AnyHost}}})
+	Register(fakeDriver{Properties{Name: "inmem", Reach: SameProcess}})
 	var names []string
 	for _, d := range Drivers() {
 		names = append(names, d.Properties().Name)
 	}
-	if got := strings.Join(names, ","); got != "inmem,shm,tcp" {
-		t.Errorf("Drivers: %s, want inmem,shm,tcp", got)
+	if got := strings.Join(names, ","); got != "ib,inmem,shm,tcp" {
+		t.Errorf("Drivers: %s, want ib,inmem,shm,tcp", got)
 	}
-	if got := strings.Join(Launchable(), ","); got != "shm,tcp" {
-		t.Errorf("Launchable: %s, want shm,tcp", got)
+	if got := strings.Join(Launchable(), ","); got != "ib,shm,tcp" {
+		t.Errorf("Launchable: %s, want ib,shm,tcp", got)
+	}
+	names = names[:0]
+	for _, d := range ProcessDrivers() {
+		names = append(names, d.Properties().Name)
+	}
+	if got := strings.Join(names, ","); got != "shm,ib,tcp" {
+		t.Errorf("ProcessDrivers: %s, want shm,ib,tcp (same host first, then by name)", got)
 	}
 	if d, ok := Lookup("shm"); !ok || d.Properties().EagerBytes != 64<<10 {
 		t.Errorf("Lookup(shm) = %v, %v", d, ok)

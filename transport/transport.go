@@ -10,13 +10,15 @@
 //
 // Transports register themselves (Register, from their package's init, as
 // database/sql drivers do) with their Properties: name, eager threshold,
-// reach (one process, one host, any hosts), progress model, and whether
-// mpbench's launcher starts ranks on them. The CLI's --transport check and
-// help, the runtime's default eager threshold and comm's tests
-// (comm/commtest) iterate the registry; package transport/transporttest is
-// the conformance suite every transport passes. Adding a transport means
-// its package (with its Driver and a call of transporttest.Run in its
-// tests) and, for a launchable one, its set-up step in launch.Join.
+// reach (one process, one host, any hosts) and progress model; one that
+// mpbench's launcher starts ranks on implements ProcessDriver as well.
+// Package launch (which builds every rank's endpoint through
+// ProcessDriver), the CLI's --transport check and help, the runtime's
+// default eager threshold and comm's tests (comm/commtest) iterate the
+// registry; package transport/transporttest is the conformance suite every
+// transport passes. Adding a transport means its package (with its Driver
+// and a call of transporttest.Run in its tests) and its line in package
+// transport/all, which registers every transport.
 //
 // Wire layout of Header (little endian, 32 bytes):
 //

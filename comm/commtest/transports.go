@@ -6,10 +6,9 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/transport"
-	// The transports package comm is tested over; each registers itself.
-	_ "github.com/mpbench/mpbench/transport/inmem"
-	_ "github.com/mpbench/mpbench/transport/shm"
-	_ "github.com/mpbench/mpbench/transport/tcp"
+	// Every transport, which package comm is tested over; each registers
+	// itself.
+	_ "github.com/mpbench/mpbench/transport/all"
 )
 
 // Transports lists the registered transports Endpoints can build, by name

@@ -159,7 +159,7 @@ func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) e
 	if err != nil {
 		return err
 	}
-	name := launch.TransportName(ep)
+	name := job.Transport
 	world, err := comm.NewWorld(ep, comm.Config{EagerLimit: defaultEager(name)})
 	if err != nil {
 		ep.Close()

@@ -34,7 +34,7 @@ func transportModes(withMPI bool) []string {
 // transportHelp is the usage text of --transport, built from the registry.
 func transportHelp(withMPI bool) string {
 	var b strings.Builder
-	b.WriteString(strings.Join(transportModes(withMPI), ", ") + ": auto takes shared memory between ranks on one host and TCP between hosts")
+	b.WriteString(strings.Join(transportModes(withMPI), ", ") + ": auto takes " + autoSummary())
 	for _, name := range transport.Launchable() {
 		d, _ := transport.Lookup(name)
 		fmt.Fprintf(&b, "; %s: %s", name, d.Properties().Summary)
@@ -43,6 +43,31 @@ func transportHelp(withMPI bool) string {
 		b.WriteString("; mpi: the linked MPI library, started with its launcher (binary built with -tags mpi)")
 	}
 	return b.String()
+}
+
+// reaching returns the launchable transports of the given reach, in the
+// order a rank prefers them.
+func reaching(r transport.Reach) []string {
+	var names []string
+	for _, d := range transport.ProcessDrivers() {
+		if d.Properties().Reach == r {
+			names = append(names, d.Properties().Name)
+		}
+	}
+	return names
+}
+
+// autoSummary says what --transport auto takes, from the registry: "shm
+// between ranks on one host, tcp between hosts".
+func autoSummary() string {
+	var parts []string
+	if n := reaching(transport.SameHost); len(n) > 0 {
+		parts = append(parts, strings.Join(n, " or ")+" between ranks on one host")
+	}
+	if n := reaching(transport.AnyHost); len(n) > 0 {
+		parts = append(parts, strings.Join(n, " or ")+" between hosts")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkTransport validates a --transport value; the error names the

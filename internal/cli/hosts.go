@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/transport"
 )
 
 // hostFlags place the ranks of "mpbench run" on several hosts.
@@ -35,11 +36,11 @@ type hostPlan struct {
 }
 
 // plan checks the host options and places the ranks of a job of *np
-// ranks on transport (ifaddr: the --ifaddr option of mpbench run, "" for
-// none). Without --hostfile or --host every rank is local; with one of
+// ranks on the transport mode (--transport; ifaddr: the --ifaddr option
+// of mpbench run, "" for none). Without --hostfile or --host every rank is local; with one of
 // them and -np not given, *np becomes the total number of slots (set on
 // fs, so the ranks see it).
-func (h *hostFlags) plan(np *int, transport, ifaddr string, fs *pflag.FlagSet) (hostPlan, error) {
+func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostPlan, error) {
 	var p hostPlan
 	if h.iface != "" && ifaddr != "" {
 		return p, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, ifaddr)
@@ -87,7 +88,7 @@ func (h *hostFlags) plan(np *int, transport, ifaddr string, fs *pflag.FlagSet) (
 	if p.hosts, err = launch.MapRanks(list, *np, h.mapBy); err != nil {
 		return p, usageErrorf("%v", err)
 	}
-	if transport == launch.TransportShm {
+	if d, ok := transport.Lookup(mode); ok && d.Properties().Reach < transport.AnyHost {
 		hosts := map[string]bool{}
 		for _, h := range p.hosts {
 			if launch.IsLocalHost(h) {
@@ -96,7 +97,8 @@ func (h *hostFlags) plan(np *int, transport, ifaddr string, fs *pflag.FlagSet) (
 			hosts[h] = true
 		}
 		if len(hosts) > 1 {
-			return p, usageErrorf("--transport shm: the ranks are on %d hosts and shared memory does not reach across hosts; use --transport auto (shared memory within a host, TCP between hosts) or tcp", len(hosts))
+			return p, usageErrorf("--transport %s: the ranks are on %d hosts and %s does not reach across hosts; use --transport auto (%s) or %s",
+				mode, len(hosts), mode, autoSummary(), strings.Join(reaching(transport.AnyHost), " or "))
 		}
 	}
 	return p, nil

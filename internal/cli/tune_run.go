@@ -23,10 +23,10 @@ func tuneLibraryFor(transport string, h *hostFlags) (tuneLibrary, error) {
 	if a := h.runArgs(); len(a) > 0 && transport == "mpi" {
 		return nil, usageErrorf("%s places mpbench's own ranks; with --transport mpi the MPI library's launcher places them (give it the hosts, e.g. through its hostfile)", a[0])
 	}
-	switch transport {
-	case "auto", "shm", "tcp":
+	switch {
+	case checkTransport(transport, false) == nil: // auto or a launchable transport
 		return nativeLibrary{transport: transport}, nil
-	case "mpi":
+	case transport == "mpi":
 		switch tuneFlavor {
 		case "":
 			return nil, usageErrorf("tune --transport mpi needs a binary built with -tags mpi (Open MPI) or -tags mpi,mpich (MPICH)")
@@ -35,7 +35,7 @@ func tuneLibraryFor(transport string, h *hostFlags) (tuneLibrary, error) {
 		}
 		return newMPICHLibrary()
 	}
-	return nil, usageErrorf("--transport %s: expected auto, shm, tcp or mpi", transport)
+	return nil, usageErrorf("--transport %s: expected %s", transport, strings.Join(transportModes(true), ", "))
 }
 
 // tuneFlavor is the MPI library this binary is built against ("openmpi",

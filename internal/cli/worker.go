@@ -81,7 +81,7 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 		}
 		defer stopProfile()
 	}
-	name := launch.TransportName(ep)
+	name := job.Transport
 	eager := f.run.eager
 	if eager == 0 {
 		eager = defaultEager(name)

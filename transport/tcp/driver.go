@@ -1,6 +1,12 @@
 package tcp
 
-import "github.com/mpbench/mpbench/transport"
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/mpbench/mpbench/transport"
+)
 
 func init() { transport.Register(driver{}) }
 
@@ -9,8 +15,15 @@ func init() { transport.Register(driver{}) }
 // with 4 MiB socket buffers eager sends measured faster up to 256 KiB.
 const EagerBytes = 256 << 10
 
-// driver registers the transport as "tcp".
+// EnvSocketBuffer names the environment variable that sets
+// Options.SocketBufferBytes for ranks started by a launcher: bytes > 0, or
+// -1 for the kernel's default.
+const EnvSocketBuffer = "MPBENCH_SOCKBUF"
+
+// driver registers the transport as "tcp"; it is a transport.ProcessDriver.
 type driver struct{}
+
+var _ transport.ProcessDriver = driver{}
 
 func (driver) Properties() transport.Properties {
 	return transport.Properties{
@@ -19,8 +32,74 @@ func (driver) Properties() transport.Properties {
 		EagerBytes: EagerBytes,
 		Reach:      transport.AnyHost,
 		Progress:   transport.PolledByWaiter,
-		Launch:     true,
 	}
 }
 
 func (driver) NewJob(n int) ([]transport.Endpoint, error) { return NewJob(n, Options{}) }
+
+// socketBufferFromEnv reads EnvSocketBuffer through getenv: 0 when unset.
+func socketBufferFromEnv(getenv func(string) string) (int, error) {
+	s := getenv(EnvSocketBuffer)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n == 0 || n < -1 {
+		return 0, fmt.Errorf("%s=%q: want a socket buffer size in bytes > 0, or -1 for the kernel default", EnvSocketBuffer, s)
+	}
+	return n, nil
+}
+
+// CheckEnv validates EnvSocketBuffer.
+func (driver) CheckEnv(getenv func(string) string) error {
+	_, err := socketBufferFromEnv(getenv)
+	return err
+}
+
+// Prepare binds the rank's port on cfg.Addr (Listen); its address is the
+// port's "host:port".
+func (driver) Prepare(cfg transport.ProcessConfig) (transport.Prepared, error) {
+	sockBuf, err := socketBufferFromEnv(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	o := Options{Rank: cfg.Rank, Size: cfg.Size, Secret: cfg.Secret, Addr: cfg.Addr, SocketBufferBytes: sockBuf}
+	if cfg.Refused != nil {
+		where := fmt.Sprintf("rank %d's TCP port", cfg.Rank)
+		o.Refused = func(remote string, reason error) { cfg.Refused(where, remote, reason) }
+	}
+	ln, err := Listen(o)
+	if err != nil {
+		return nil, err
+	}
+	return prepared{ln}, nil
+}
+
+// prepared is a Listener seen as a transport.Prepared.
+type prepared struct{ ln *Listener }
+
+func (p prepared) Addr() string { return p.ln.Addr() }
+
+func (p prepared) Abort() { p.ln.Close() }
+
+// Connect builds the mesh to the ranks in reach (Listener.Connect).
+func (p prepared) Connect(ctx context.Context, addrs []string, reach []bool) (transport.Endpoint, error) {
+	if len(addrs) != len(reach) {
+		p.ln.Close()
+		return nil, fmt.Errorf("tcp: %d addresses and %d reach flags", len(addrs), len(reach))
+	}
+	view := make([]string, len(addrs))
+	for r := range addrs {
+		if reach[r] {
+			view[r] = addrs[r]
+		}
+	}
+	if r := p.ln.opts.Rank; r < len(view) {
+		view[r] = p.ln.Addr()
+	}
+	ep, err := p.ln.Connect(ctx, view)
+	if err != nil {
+		return nil, err
+	}
+	return ep, nil
+}
