@@ -14,16 +14,11 @@ func main() {
 	os.Exit(cli.Main(cli.Args(os.Args), os.Stdout, os.Stderr))
 }
 
-// exitOnFatal ends the process when a goroutine reports that it must end
-// at once, though the command may be blocked waiting for a peer: the rank's
-// launcher is gone (launch.Fatal), or rank 0 of a job on an MPI library was
-// signalled inside a library call (cli.Fatal). The message was printed and
-// the result files closed by then; the status is cli.ExitStatus's.
+// exitOnFatal ends the process when a goroutine reports on launch.Fatal
+// that it must end at once, though the command may be blocked waiting for
+// a peer: the rank's launcher is gone, or rank 0 of a job on an MPI library
+// was signalled inside a library call. The message was printed and the
+// result files closed by then; the status is cli.ExitStatus's.
 func exitOnFatal() {
-	var err error
-	select {
-	case err = <-launch.Fatal():
-	case err = <-cli.Fatal():
-	}
-	os.Exit(cli.ExitStatus(err))
+	os.Exit(cli.ExitStatus(<-launch.Fatal()))
 }

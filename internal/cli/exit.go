@@ -19,7 +19,7 @@ const (
 // errInterrupted is returned when the user stopped the run.
 var errInterrupted = errors.New("interrupted; rows measured so far were kept")
 
-// ExitStatus maps an error of a command, or one received from Fatal or
+// ExitStatus maps an error of a command, or one received from
 // launch.Fatal, to the process exit status, by the error's type only: a
 // *usageError (bad input; cobra's errors for unknown commands, flags and
 // arguments are made usage errors where they arise: execute, usageArgs,
@@ -40,25 +40,4 @@ func ExitStatus(err error) int {
 		return ExitInterrupted
 	}
 	return ExitFailed
-}
-
-// fatal carries the first error after which the process must end at once
-// (see Fatal).
-var fatal = make(chan error, 1)
-
-// Fatal returns the channel on which a command reports, from a goroutine,
-// an error after which the process must end at once because its run cannot
-// return: rank 0 of a job on an MPI library, signalled while a rank waits
-// inside the library for a peer that is gone (endOnSignal). Its result
-// files and message are written by then. The main package receives from it
-// (and from launch.Fatal) and exits with ExitStatus of the error.
-func Fatal() <-chan error { return fatal }
-
-// reportFatal sends err on Fatal's channel unless an error is already
-// waiting there.
-func reportFatal(err error) {
-	select {
-	case fatal <- err:
-	default:
-	}
 }

@@ -8,15 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/mpi"
 )
 
@@ -130,7 +130,7 @@ const endGrace = 500 * time.Millisecond
 // job by sending SIGTERM to the ranks left (Open MPI), then SIGKILL. If the
 // run has not ended (done closed) endGrace after the signal, it appends
 // the end record naming the signal to --json and --csv, prints one line
-// and reports the signal to Fatal, so that the process exits with
+// and reports the signal to launch.Fatal, so that the process exits with
 // 128+signal.
 func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f *runFlags) {
 	select {
@@ -144,9 +144,9 @@ func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f 
 	case <-time.After(endGrace):
 	}
 	cause := cancelCause(ctx, errInterrupted)
-	closeResultFiles(f, cause)
+	f.resultFiles().Seal(cause)
 	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
-	reportFatal(cause)
+	launch.ReportFatal(cause)
 }
 
 // envMPIParent is set in the environment of a launcher that "mpbench run
@@ -199,14 +199,14 @@ func launcherCommand(np int, inv *invocation) string {
 // library's launcher (mpi.LauncherCommand, e.g. "mpirun.openmpi
 // --allow-run-as-root --oversubscribe -np N") on this executable with the
 // same arguments, so that every process runs as one rank of the MPI job
-// (runMPIRank). The launcher's stderr is this command's; its stdout passes
-// through a jobProgress, which --stall watches as for mpbench's own
-// runtime. The options were checked before. --timeout and --stall end the
-// job (SIGTERM to the launcher, which forwards it to the ranks, SIGKILL 5 s
-// later). When the job fails or is stopped, the --json and --csv files get
-// an end record saying how, if no rank wrote one (a launcher may end ranks
-// with SIGKILL), and the error names where the job was (benchmark, last
-// row).
+// (runMPIRank), and supervises it (package launch/supervise): the
+// launcher's stderr is this command's, its stdout is read for --stall as
+// for mpbench's own runtime; --timeout and --stall end the job (SIGTERM to
+// the launcher, which forwards it to the ranks, SIGKILL 5 s later). The
+// options were checked before. When the job fails or is stopped, the
+// --json and --csv files get an end record saying how, if no rank wrote
+// one (a launcher may end ranks with SIGKILL), and the error names where
+// the job was (benchmark, last row).
 func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -216,32 +216,13 @@ func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invo
 	argv = append(argv, inv.args...)
 	sigCtx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	ctx, cancel := context.WithCancelCause(sigCtx)
-	defer cancel(nil)
-	if f.timeout > 0 {
-		var cancelT context.CancelFunc
-		ctx, cancelT = context.WithTimeoutCause(ctx, f.timeout, fmt.Errorf("the job ran longer than --timeout %v and was stopped", f.timeout))
-		defer cancelT()
-	}
-	progress := newJobProgress(cmd.OutOrStdout(), time.Now())
-	if limit := f.stallLimit(opts); limit > 0 {
-		go watchStall(ctx, cancel, progress, limit, time.Second)
-	}
-	job := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	job.Env = append(os.Environ(), envMPIParent+"=1")
-	job.Stdout, job.Stderr = progress, cmd.ErrOrStderr()
-	job.Cancel = func() error { return job.Process.Signal(syscall.SIGTERM) }
-	job.WaitDelay = 5 * time.Second
-	err = job.Run()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee) && ctx.Err() == nil:
-		err = fmt.Errorf("%s exited with status %d (its ranks' messages are above)", argv[0], ee.ExitCode())
-	case err != nil && ctx.Err() == nil:
-		err = fmt.Errorf("starting %s: %w (install the MPI library's launcher, Debian: %s)", argv[0], err, launcherPackage())
-	}
-	if err = jobError(ctx, err, progress); err != nil {
-		closeResultFiles(f, err)
+	watch := supervise.Watch{Stdout: cmd.OutOrStdout(), Stall: f.stallLimit(opts), Timeout: f.timeout}
+	err = watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
+		return supervise.Command{Argv: argv, Env: append(os.Environ(), envMPIParent+"=1"), Stdout: rank0, Stderr: cmd.ErrOrStderr(),
+			Install: "Debian: " + launcherPackage()}.Run(ctx)
+	})
+	if err != nil {
+		f.resultFiles().Seal(err)
 	}
 	return err
 }

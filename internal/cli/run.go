@@ -2,18 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/launch/supervise"
 )
 
 // newRunCmd is "mpbench run": validate, then launch -np worker processes.
@@ -118,47 +117,24 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 
 	sigCtx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	ctx, cancel := context.WithCancelCause(sigCtx)
-	defer cancel(nil)
-	progress := newJobProgress(stdout, time.Now())
-	if limit := f.stallLimit(opts); limit > 0 {
-		go watchStall(ctx, cancel, progress, limit, time.Second)
-	}
 	env := []string{launch.EnvTransport + "=" + f.transport}
 	if f.ifaddr != "" {
 		env = append(env, launch.EnvIfAddr+"="+f.ifaddr)
 	}
-	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: progress, Stderr: stderr,
-		Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hostOpts.iface})
-	err = jobError(ctx, err, progress)
+	watch := supervise.Watch{Stdout: stdout, Stall: f.stallLimit(opts)}
+	err = watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
+		return launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: rank0, Stderr: stderr,
+			Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hostOpts.iface})
+	})
 	if err != nil {
-		endResultFiles(f, hp.hosts, err)
+		f.resultFiles().Reseal(hp.hosts, err)
 	}
 	return err
 }
 
-// jobError is the launcher's account of a job that launch.Run ended with
-// err under ctx: the interrupt (exit 130 or 143), the stall watchdog, or
-// the failing rank's error, followed by where the job was ("the job was at
-// PingPong on 2 processes, last row #bytes 1024") when it failed. Each is
-// printed once, by the launcher: ranks report their errors to it
-// (launch.ReportError) instead of printing them.
-func jobError(ctx context.Context, err error, progress *jobProgress) error {
-	if ctx.Err() != nil {
-		cause := context.Cause(ctx)
-		var in *interrupted
-		if errors.As(cause, &in) {
-			return cause
-		}
-		return fmt.Errorf("run failed: %w", cause)
-	}
-	if err == nil {
-		return nil
-	}
-	if where := progress.where(); where != "" {
-		return fmt.Errorf("run failed: %w; %s", err, where)
-	}
-	return fmt.Errorf("run failed: %w", err)
+// resultFiles are the --json and --csv files of f.
+func (f *runFlags) resultFiles() supervise.Files {
+	return supervise.Files{JSON: f.jsonFile, CSV: f.csvFile}
 }
 
 // changedFlags renders the options the user set as "--name=value", the

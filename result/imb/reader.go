@@ -80,17 +80,23 @@ func Read(r io.Reader, name string) ([]result.Run, error) {
 	return Parse(data, name)
 }
 
-// Parse is Read on text already in memory.
+// Parse is Read on text already in memory. Scanner reads the same text
+// while it is being written, with the same parser.
 func Parse(data []byte, name string) ([]result.Run, error) {
 	p := &readerParser{name: name}
 	for i, l := range textline.Lines(data) {
 		p.line(l, i+1)
 	}
+	return p.end()
+}
+
+// end ends the input and returns the runs read.
+func (p *readerParser) end() ([]result.Run, error) {
 	p.endInput()
 	if !p.real {
 		// Text quoting IMB's markers (a list of files, a report) without a
 		// banner or a table row is not IMB output.
-		return nil, fmt.Errorf("%s: %w", name, ErrNotIMB)
+		return nil, fmt.Errorf("%s: %w", p.name, ErrNotIMB)
 	}
 	return p.runs, nil
 }

@@ -1,0 +1,75 @@
+// Package supervise watches a running job from outside its ranks, for the
+// process that started it (mpbench's launcher, package launch, or an MPI
+// library's launcher such as mpirun): it reads rank 0's IMB text as it is
+// printed (result/imb's Scanner) to say where a failed job was, stops a
+// job whose rank 0 prints nothing for too long (the stall watchdog) or
+// that runs past its time limit, and gives the job's result files the end
+// record of a failed run (result/rowfile's Seal and Reseal).
+package supervise
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Watch is how a job is supervised.
+type Watch struct {
+	// Stdout receives rank 0's text unchanged (nil: discarded).
+	Stdout io.Writer
+	// Stall stops the job with a *StalledError when rank 0 has printed
+	// nothing for this long; 0 never does.
+	Stall time.Duration
+	// Timeout stops the job when it has run this long; 0 never does. A
+	// job started by package launch has its own (launch.Spec.Timeout),
+	// which also names stopped ranks.
+	Timeout time.Duration
+}
+
+// Run runs job under ctx and w: job starts the ranks with rank 0's
+// standard output going to stdout, waits for them and returns the
+// launcher's error, or nil. Run stops the job by cancelling the context
+// it gives job (with a *StalledError cause, or the timeout's) and returns
+// the launcher's account of the job:
+//   - nil when it succeeded;
+//   - the cause of ctx, unchanged, when ctx ended (e.g. an interrupt);
+//   - "run failed: " and the watchdog's or timeout's cause when Run
+//     stopped the job;
+//   - else "run failed: " and job's error, followed by where the job was
+//     ("; the job was at PingPong on 2 processes, last row #bytes 1024")
+//     once rank 0 had printed a benchmark table.
+func (w Watch) Run(ctx context.Context, job func(ctx context.Context, stdout io.Writer) error) error {
+	jctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if w.Timeout > 0 {
+		var cancelT context.CancelFunc
+		jctx, cancelT = context.WithTimeoutCause(jctx, w.Timeout, fmt.Errorf("the job ran longer than --timeout %v and was stopped", w.Timeout))
+		defer cancelT()
+	}
+	progress := NewProgress(w.Stdout, time.Now())
+	if w.Stall > 0 {
+		go WatchStall(jctx, cancel, progress, w.Stall, time.Second)
+	}
+	err := job(jctx, progress)
+	return account(ctx, jctx, err, progress)
+}
+
+// account is the launcher's account of a job that ended with err under
+// jctx, a context derived from ctx (see Watch.Run).
+func account(ctx, jctx context.Context, err error, progress *Progress) error {
+	if jctx.Err() != nil {
+		cause := context.Cause(jctx)
+		if ctx.Err() != nil && cause == context.Cause(ctx) {
+			return cause
+		}
+		return fmt.Errorf("run failed: %w", cause)
+	}
+	if err == nil {
+		return nil
+	}
+	if where := progress.Where(); where != "" {
+		return fmt.Errorf("run failed: %w; %s", err, where)
+	}
+	return fmt.Errorf("run failed: %w", err)
+}

@@ -1,0 +1,89 @@
+package supervise
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+const pingPongTable = "# Benchmarking PingPong \n# #processes = 2 \n       #bytes #repetitions      t[usec]   Mbytes/sec\n" +
+	"            0         1000         2.24         0.00\n"
+
+// TestWatchRunAccount: the launcher's account of a job that succeeds,
+// fails after rank 0 printed a row, stalls, runs past its timeout, or is
+// interrupted.
+func TestWatchRunAccount(t *testing.T) {
+	failing := errors.New("rank 1 exited with status 3")
+	printThen := func(err error) func(context.Context, io.Writer) error {
+		return func(_ context.Context, w io.Writer) error {
+			io.WriteString(w, pingPongTable)
+			return err
+		}
+	}
+	hang := func(ctx context.Context, w io.Writer) error {
+		io.WriteString(w, pingPongTable)
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	var out strings.Builder
+	if err := (Watch{Stdout: &out}).Run(context.Background(), printThen(nil)); err != nil || out.String() != pingPongTable {
+		t.Errorf("a job that succeeds: %v, output %q", err, out.String())
+	}
+	err := Watch{}.Run(context.Background(), printThen(failing))
+	if want := "run failed: rank 1 exited with status 3; the job was at PingPong on 2 processes, last row #bytes 0"; err == nil || err.Error() != want || !errors.Is(err, failing) {
+		t.Errorf("a failing job: %v, want %q wrapping the launcher's error", err, want)
+	}
+	err = Watch{Stall: 50 * time.Millisecond}.Run(context.Background(), hang)
+	var st *StalledError
+	if !errors.As(err, &st) || !strings.HasPrefix(err.Error(), "run failed: no output from rank 0 for 50ms (--stall)") ||
+		!strings.HasSuffix(err.Error(), "the job was at PingPong on 2 processes, last row #bytes 0") {
+		t.Errorf("a stalled job: %v", err)
+	}
+	err = Watch{Timeout: 50 * time.Millisecond}.Run(context.Background(), hang)
+	if err == nil || err.Error() != "run failed: the job ran longer than --timeout 50ms and was stopped" {
+		t.Errorf("a job past its timeout: %v", err)
+	}
+	interrupt := errors.New("interrupted by SIGINT")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(interrupt)
+	if err := (Watch{Stall: time.Hour}).Run(ctx, hang); err != interrupt {
+		t.Errorf("an interrupted job: %v, want the interrupt unchanged", err)
+	}
+}
+
+// TestCommandRun: a launcher's exit status and a launcher that cannot be
+// started are named; a stalled launcher is stopped with SIGTERM.
+func TestCommandRun(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on this host")
+	}
+	var stdout, stderr strings.Builder
+	err = Command{Argv: []string{sh, "-c", "echo out; echo err >&2; exit 3"}, Stdout: &stdout, Stderr: &stderr}.Run(context.Background())
+	if want := sh + " exited with status 3 (its ranks' messages are above)"; err == nil || err.Error() != want {
+		t.Errorf("exit 3: %v, want %q", err, want)
+	}
+	if stdout.String() != "out\n" || stderr.String() != "err\n" {
+		t.Errorf("output %q / %q, want out / err", stdout.String(), stderr.String())
+	}
+	err = Command{Argv: []string{"/nonexistent/mpirun"}, Install: "Debian: openmpi-bin"}.Run(context.Background())
+	if err == nil || !strings.HasPrefix(err.Error(), "starting /nonexistent/mpirun: ") || !strings.HasSuffix(err.Error(), "(install the MPI library's launcher, Debian: openmpi-bin)") {
+		t.Errorf("a missing launcher: %v", err)
+	}
+	start := time.Now()
+	err = Watch{Stall: 200 * time.Millisecond}.Run(context.Background(), func(ctx context.Context, w io.Writer) error {
+		return Command{Argv: []string{sh, "-c", "echo '# Benchmarking Barrier '; exec sleep 60"}, Stdout: w}.Run(ctx)
+	})
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("the stalled launcher was stopped after %v; SIGTERM should end sleep at once", took)
+	}
+	var st *StalledError
+	if !errors.As(err, &st) || !strings.Contains(err.Error(), "the job was at Barrier, before its first row") {
+		t.Errorf("a stalled launcher: %v", fmt.Sprint(err))
+	}
+}
