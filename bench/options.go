@@ -87,8 +87,7 @@ type Options struct {
 	// DefaultWindowSize.
 	WindowSize int
 	// RedType is IMB's -red_data_type: the element type of the reduction
-	// benchmarks (coll.Float32, Float64, Int32 or Char); 0 means
-	// coll.Float32 (MPI_FLOAT, IMB's default).
+	// benchmarks; 0 means coll.Float32 (MPI_FLOAT, IMB's default).
 	RedType coll.Datatype
 	// DataType is IMB's -data_type for the benchmarks that move bytes:
 	// the MPI datatype's name ("MPI_BYTE", the default when ""; "MPI_CHAR",
@@ -176,7 +175,7 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("-window_size %d: expected -window_size N with 1 <= N <= %d", o.WindowSize, MaxWindowSize)
 	}
 	if o.RedType != 0 && o.RedType.Size() == 0 {
-		return fmt.Errorf("-red_data_type %v: expected float, double, int or char", o.RedType)
+		return fmt.Errorf("-red_data_type %v: expected %s", o.RedType, redDataTypeNames())
 	}
 	if o.DataTypeSize < 0 || o.DataTypeSize > 16 {
 		return fmt.Errorf("-data_type element of %d bytes: expected 1..16", o.DataTypeSize)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -11,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mpbench/mpbench/bench"
-	"github.com/mpbench/mpbench/coll"
 )
 
 // imbFlags are the IMB-MPI1 options of "mpbench run" beyond the sizes,
@@ -48,15 +46,6 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 	fs.StringVar(&f.dumpfile, "dumpfile", "", "-dumpfile FILE (PerfKitBenchmarker's IMB): write \"BYTES USEC\" for every repetition of every row")
 }
 
-// dataTypes are IMB's -data_type names with the MPI datatype and its size.
-var dataTypes = map[string]struct {
-	mpi  string
-	size int
-}{"byte": {"MPI_BYTE", 1}, "char": {"MPI_CHAR", 1}, "int": {"MPI_INT", 4}, "float": {"MPI_FLOAT", 4}, "double": {"MPI_DOUBLE", 8}}
-
-// redDataTypes are IMB's -red_data_type names mpbench's reductions offer.
-var redDataTypes = map[string]coll.Datatype{"float": coll.Float32, "double": coll.Float64, "int": coll.Int32, "char": coll.Char}
-
 // apply sets o from f (np is the number of ranks, for -map); each problem
 // is a usage error naming the option and what it accepts.
 func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
@@ -70,36 +59,15 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 		}
 	}
 	if f.mapPxQ != "" {
-		p, q, ok := strings.Cut(strings.ToLower(f.mapPxQ), "x")
-		pi, err1 := strconv.Atoi(p)
-		qi, err2 := strconv.Atoi(q)
-		if !ok || err1 != nil || err2 != nil || pi < 1 || qi < 1 {
-			return usageErrorf("-map %s: expected -map PxQ with integers P, Q >= 1, e.g. -map 4x2", f.mapPxQ)
+		if o.Map, err = bench.ParseMap(f.mapPxQ, np); err != nil {
+			return &usageError{msg: err.Error()}
 		}
-		if pi*qi > np {
-			return usageErrorf("-map %s: P x Q = %d is more than the %d processes running; expected P x Q <= -np", f.mapPxQ, pi*qi, np)
-		}
-		o.Map = [2]int{pi, qi}
 	}
-	switch dt := strings.ToLower(f.dataType); {
-	case dt == "float16" || dt == "bfloat16":
-		return usageErrorf("-data_type %s: mpbench has no %s (IMB offers it only on libraries defining the MPIX type); expected byte, char, int, float or double", f.dataType, dt)
-	default:
-		t, ok := dataTypes[dt]
-		if !ok {
-			return usageErrorf("-data_type %s: expected byte, char, int, float or double", f.dataType)
-		}
-		o.DataType, o.DataTypeSize = t.mpi, t.size
+	if o.DataType, o.DataTypeSize, err = bench.ParseDataType(f.dataType); err != nil {
+		return &usageError{msg: err.Error()}
 	}
-	switch rt := strings.ToLower(f.redDataType); rt {
-	case "float16", "bfloat16":
-		return usageErrorf("-red_data_type %s: mpbench's reductions have no %s elements; expected float, double, int or char", f.redDataType, rt)
-	default:
-		t, ok := redDataTypes[rt]
-		if !ok {
-			return usageErrorf("-red_data_type %s: expected float, double, int or char", f.redDataType)
-		}
-		o.RedType = t
+	if o.RedType, err = bench.ParseRedDataType(f.redDataType); err != nil {
+		return &usageError{msg: err.Error()}
 	}
 	switch ct := strings.ToLower(f.contigType); ct {
 	case "base":
@@ -226,35 +194,4 @@ func readInput(path string) ([]string, error) {
 		return nil, usageErrorf("-input %s: the file names no benchmark; expected one name per line", path)
 	}
 	return names, nil
-}
-
-// dataTypeName is the MPI name of o's -data_type, for output headers.
-func dataTypeName(o *bench.Options) string {
-	if o.DataType == "" {
-		return "MPI_BYTE"
-	}
-	return o.DataType
-}
-
-// redDataTypeName is the MPI name of o's -red_data_type, for headers.
-func redDataTypeName(o *bench.Options) string {
-	switch o.RedType {
-	case coll.Float64:
-		return "MPI_DOUBLE"
-	case coll.Int32:
-		return "MPI_INT"
-	case coll.Char:
-		return "MPI_CHAR"
-	}
-	return "MPI_FLOAT"
-}
-
-// mapText describes -map for the output header: "2x2 (world ranks in
-// group order: 0 2 1 3)", or "" without -map.
-func mapText(o *bench.Options, np int) string {
-	if o.Map == [2]int{} {
-		return ""
-	}
-	order := strings.Trim(fmt.Sprint(o.RankOrder(np)), "[]")
-	return fmt.Sprintf("%dx%d (world ranks in group order: %s)", o.Map[0], o.Map[1], order)
 }

@@ -177,7 +177,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	info := imb.RunInfo{
 		Version: Version, Date: start, Machine: m.Arch, System: m.System, Release: m.Release,
 		KernelVersion: m.Version, Transport: tr.Name, ThreadEnv: tr.ThreadEnv, MByte: opts.MByte,
-		MPIVersion: tr.MPIVersion, DataType: dataTypeName(opts), RedDataType: redDataTypeName(opts), Map: mapText(opts, f.run.np),
+		MPIVersion: tr.MPIVersion, DataType: opts.DataTypeName(), RedDataType: opts.RedDataTypeName(), Map: opts.MapText(f.run.np),
 		Command: []string{f.calledAs}, UserLengths: opts.MsgLens != nil,
 		MinBytes: minOf(sizes), MaxBytes: maxOf(sizes), Benchmarks: names,
 		Multi: opts.Multi != result.MultiNone,
