@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result"
 )
 
@@ -40,9 +39,9 @@ func (bt BcastTimes) Procs() []int {
 
 // BcastModel predicts Bcast times from a Hockney fit of point-to-point
 // times (a message of n bytes costs alpha + n beta) and the cost formula
-// of the algorithm that Algorithms (coll's decision table by default,
-// modelled on MPICH's) picks for the rank count and size, as package
-// coll documents them (Thakur, Rabenseifner & Gropp 2005; Barnett et al.
+// of the algorithm that Choose picks for the rank count and size (mpbench
+// predict: coll's decision table, modelled on MPICH's), as package coll
+// documents them (Thakur, Rabenseifner & Gropp 2005; Barnett et al.
 // 1996):
 //
 //	linear             (p-1)(alpha + n beta)
@@ -53,29 +52,40 @@ func (bt BcastTimes) Procs() []int {
 // It is a model: it knows neither the MPI library's real algorithm nor
 // contention beyond the formula.
 type BcastModel struct {
-	Fit  Fit             // alpha = Fit.AlphaUsec, beta = Fit.BetaInv (usec, usec/byte)
-	From string          // what the fit was made from, e.g. "PingPong, 2 ranks"
-	Alg  coll.Algorithms // the algorithm choice (zero: coll's decision table)
+	Fit  Fit    // alpha = Fit.AlphaUsec, beta = Fit.BetaInv (usec, usec/byte)
+	From string // what the fit was made from, e.g. "PingPong, 2 ranks"
+	// Choose picks the broadcast algorithm for p ranks and a message of
+	// bytes; nil means binomial everywhere.
+	Choose func(p int, bytes int64) BcastChoice
+}
+
+// BcastChoice is a broadcast algorithm whose cost formula BcastModel
+// knows: Algorithm is one of coll's Bcast names ("linear", "binomial",
+// "pipeline", "scatter_allgather"; any other is taken as binomial) and
+// Segment the pipeline's segment size in bytes (> 0 for "pipeline").
+type BcastChoice struct {
+	Algorithm string
+	Segment   int
 }
 
 // Usec returns the modelled Bcast time in usec of bytes on p ranks, and
-// the algorithm whose formula gave it.
+// the algorithm whose formula gave it ("pipeline:seg=16384" for a
+// pipeline, in coll's override syntax).
 func (m BcastModel) Usec(p int, bytes int64) (float64, string) {
 	if p <= 1 {
 		return 0, "none"
 	}
 	a, b, n, pf := m.Fit.AlphaUsec, m.Fit.BetaInv, float64(bytes), float64(p)
-	ch, _ := m.Alg.Select("bcast", p, int(bytes))
+	var ch BcastChoice
+	if m.Choose != nil {
+		ch = m.Choose(p, bytes)
+	}
 	switch ch.Algorithm {
 	case "linear":
 		return (pf - 1) * (a + n*b), ch.Algorithm
 	case "pipeline":
-		seg := float64(ch.Segment)
-		if seg <= 0 {
-			seg = coll.DefaultSegment
-		}
-		seg = min(seg, max(n, 1))
-		return (pf - 1 + math.Ceil(n/seg) - 1) * (a + seg*b), ch.String()
+		seg := min(float64(max(ch.Segment, 1)), max(n, 1))
+		return (pf - 1 + math.Ceil(n/seg) - 1) * (a + seg*b), fmt.Sprintf("pipeline:seg=%d", ch.Segment)
 	case "scatter_allgather":
 		return (math.Log2(pf)+pf-1)*a + 2*(pf-1)/pf*n*b, ch.Algorithm
 	}

@@ -38,17 +38,35 @@ func TestBcastInterp(t *testing.T) {
 	}
 }
 
-// TestBcastModelFormulas checks the cost formulas against coll's decision
-// table choices with alpha = 10 us, beta = 0.01 us/B.
+// TestBcastModelFormulas checks each algorithm's cost formula with
+// alpha = 10 us, beta = 0.01 us/B, and that a model without a choice is
+// binomial.
 func TestBcastModelFormulas(t *testing.T) {
-	m := BcastModel{Fit: Fit{AlphaUsec: 10, BetaInv: 0.01}}
-	if u, alg := m.Usec(8, 100); alg != "binomial" || math.Abs(u-3*(10+1)) > 1e-9 {
-		t.Errorf("8 ranks, 100 B: %g us by %s, want binomial 33", u, alg)
-	}
-	// A long message on 8 ranks: MPICH's scatter + allgather.
+	fit := Fit{AlphaUsec: 10, BetaInv: 0.01}
 	n := int64(1 << 20)
-	if u, alg := m.Usec(8, n); alg != "scatter_allgather" || math.Abs(u-((3+7)*10+2*7.0/8*float64(n)*0.01)) > 1e-6 {
-		t.Errorf("8 ranks, 1 MiB: %g us by %s", u, alg)
+	for _, c := range []struct {
+		ch    BcastChoice
+		p     int
+		bytes int64
+		want  float64
+		name  string
+	}{
+		{BcastChoice{Algorithm: "binomial"}, 8, 100, 3 * (10 + 1), "binomial"},
+		{BcastChoice{Algorithm: "linear"}, 8, 100, 7 * (10 + 1), "linear"},
+		{BcastChoice{Algorithm: "scatter_allgather"}, 8, n, (3+7)*10 + 2*7.0/8*float64(n)*0.01, "scatter_allgather"},
+		// 1 MiB in 64 segments of 16 KiB: 7 + 63 steps of one segment.
+		{BcastChoice{Algorithm: "pipeline", Segment: 16384}, 8, n, (7 + 64 - 1) * (10 + 16384*0.01), "pipeline:seg=16384"},
+		// A message shorter than the segment is one segment of its size.
+		{BcastChoice{Algorithm: "pipeline", Segment: 16384}, 4, 100, 3 * (10 + 1), "pipeline:seg=16384"},
+	} {
+		m := BcastModel{Fit: fit, Choose: func(int, int64) BcastChoice { return c.ch }}
+		if u, name := m.Usec(c.p, c.bytes); name != c.name || math.Abs(u-c.want) > 1e-6 {
+			t.Errorf("%s, %d ranks, %d B: %g us by %s, want %g by %s", c.ch.Algorithm, c.p, c.bytes, u, name, c.want, c.name)
+		}
+	}
+	m := BcastModel{Fit: fit}
+	if u, name := m.Usec(8, 100); name != "binomial" || math.Abs(u-33) > 1e-9 {
+		t.Errorf("no choice: %g us by %s, want binomial 33", u, name)
 	}
 	if u, _ := m.Usec(1, n); u != 0 {
 		t.Errorf("one rank: %g", u)

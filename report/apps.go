@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/mpbench/mpbench/analysis"
-	"github.com/mpbench/mpbench/app/scaling"
+	"github.com/mpbench/mpbench/analysis/scaling"
 	"github.com/mpbench/mpbench/result"
 )
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/app/matmul"
+	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result"
 )
 
@@ -95,6 +96,7 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	est := analysis.BcastEstimator{Times: bt}
 	modelNote := "none (no PingPong or 2-rank Bcast to fit)"
 	if m, err := analysis.FitBcastModel(rows); err == nil {
+		m.Choose = bcastChoice
 		est.Model = &m
 		modelNote = fmt.Sprintf("Hockney fit of %s (alpha %.4g us, %.4g MB/s) with coll's Bcast cost formulas", m.From, m.Fit.AlphaUsec, m.Fit.BandwidthMBps)
 	}
@@ -171,4 +173,14 @@ func measuredMatmulComm(rows []result.Row, n int) map[int]float64 {
 		out[np] = (v[(len(v)-1)/2] + v[len(v)/2]) / 2
 	}
 	return out
+}
+
+// bcastChoice is the Bcast algorithm of coll's decision table for p ranks
+// and bytes, with its segment size, for analysis.BcastModel.
+func bcastChoice(p int, bytes int64) analysis.BcastChoice {
+	ch, _ := coll.Algorithms{}.Select("bcast", p, int(bytes))
+	if ch.Segment <= 0 {
+		ch.Segment = coll.DefaultSegment
+	}
+	return analysis.BcastChoice{Algorithm: ch.Algorithm, Segment: ch.Segment}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mpbench/mpbench/analysis"
 )
 
 // predictRow returns the fields of the table row for N = np.
@@ -66,5 +68,18 @@ func TestPredictMatmul(t *testing.T) {
 	}
 	if code := Main([]string{"predict", "matmul"}, &out, &errb); code != ExitUsage {
 		t.Errorf("no --bench: exit %d", code)
+	}
+}
+
+// TestBcastChoiceIsCollsTable: predict's model takes the algorithm from
+// coll's decision table (MPICH's choice: binomial for short messages,
+// scatter + allgather for long ones on 8 ranks).
+func TestBcastChoiceIsCollsTable(t *testing.T) {
+	m := analysis.BcastModel{Fit: analysis.Fit{AlphaUsec: 10, BetaInv: 0.01}, Choose: bcastChoice}
+	if _, alg := m.Usec(8, 100); alg != "binomial" {
+		t.Errorf("8 ranks, 100 B: %s, want binomial", alg)
+	}
+	if _, alg := m.Usec(8, 1<<20); alg != "scatter_allgather" {
+		t.Errorf("8 ranks, 1 MiB: %s, want scatter_allgather", alg)
 	}
 }

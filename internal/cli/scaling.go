@@ -17,7 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mpbench/mpbench/app/scaling"
+	"github.com/mpbench/mpbench/analysis/scaling"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/rowfile"
