@@ -38,6 +38,22 @@ func tuneLibraryFor(transport string, h *hostFlags) (tuneLibrary, error) {
 	return nil, usageErrorf("--transport %s: expected %s", transport, strings.Join(transportModes(true), ", "))
 }
 
+// newTuneRunner returns the runtime transport selects (tuneLibraryFor) and
+// a runner of its measuring jobs on h's hosts with IMB's -iter and -time,
+// each job writing its rows to tmp, which the caller removes; the caller
+// sets the runner's -msglen file.
+func newTuneRunner(transport string, h *hostFlags, iter string, seconds float64, tmp string) (tuneLibrary, *tuneRunner, error) {
+	lib, err := tuneLibraryFor(transport, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	return lib, &tuneRunner{exe: exe, transport: transport, iter: iter, time: seconds, tmp: tmp, hostArgs: h.runArgs()}, nil
+}
+
 // tuneFlavor is the MPI library this binary is built against ("openmpi",
 // "mpich"), "" without MPI support; set by tune_mpi.go.
 var tuneFlavor string
@@ -49,22 +65,15 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	lib, err := tuneLibraryFor(f.transport, &f.hosts)
+	lib, r, err := newTuneRunner(f.transport, &f.hosts, p.iter, p.time, filepath.Join(p.dir, ".job.jsonl"))
 	if err != nil {
 		return err
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	sizes, err := p.sizesFile()
-	if err != nil {
+	if r.sizes, err = p.sizesFile(); err != nil {
 		return err
 	}
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	r := &tuneRunner{exe: exe, transport: f.transport, sizes: sizes, iter: p.iter, time: p.time,
-		tmp: filepath.Join(p.dir, ".job.jsonl"), hostArgs: f.hosts.runArgs()}
 	defer os.Remove(r.tmp)
 	var jobs []tuneJob
 	for round := 0; round < p.rounds; round++ {

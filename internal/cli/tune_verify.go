@@ -46,19 +46,16 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	lib, err := tuneLibraryFor(m.Transport, &f.hosts)
+	lib, r, err := newTuneRunner(m.Transport, &f.hosts, m.Iter, m.Time, filepath.Join(dir, ".verify.jsonl"))
 	if err != nil {
 		return err
 	}
+	r.sizes = filepath.Join(dir, "sizes.txt")
 	rules := filepath.Join(dir, m.RulesFile)
 	if _, err := os.Stat(rules); err != nil {
 		return usageErrorf("--verify %s: %v", dir, err)
 	}
 	dec, err := readDecisions(dir)
-	if err != nil {
-		return err
-	}
-	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
@@ -68,8 +65,6 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	r := &tuneRunner{exe: exe, transport: m.Transport, sizes: filepath.Join(dir, "sizes.txt"), iter: m.Iter, time: m.Time,
-		tmp: filepath.Join(dir, ".verify.jsonl"), hostArgs: f.hosts.runArgs()}
 	defer os.Remove(r.tmp)
 	targs, tenv := lib.tuned(dir)
 	var jobs []tuneJob
