@@ -2,8 +2,11 @@ package launch
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mpbench/mpbench/transport"
 )
@@ -136,5 +139,45 @@ func TestProcessDriversRegistered(t *testing.T) {
 	}
 	if got := strings.Join(names, ","); got != "shm,tcp" {
 		t.Errorf("transport.ProcessDrivers: %s, want shm,tcp", got)
+	}
+}
+
+// envAlias makes a test worker register tcpAlias before it joins.
+const envAlias = "MPBENCH_TESTALIAS"
+
+// tcpAlias is tcp registered under another name by the test workers only
+// (envAlias): a transport package launch has never heard of.
+type tcpAlias struct{ transport.ProcessDriver }
+
+func (a tcpAlias) Properties() transport.Properties {
+	p := a.ProcessDriver.Properties()
+	p.Name = "tcpalias"
+	return p
+}
+
+func init() {
+	if os.Getenv(envAlias) != "" {
+		d, _ := transport.Lookup("tcp")
+		transport.Register(tcpAlias{d.(transport.ProcessDriver)})
+	}
+}
+
+// TestRunOnRegisteredTransport: ranks join a job over a transport that is
+// only registered (in the workers, by this test), named by
+// MPBENCH_TRANSPORT: launch builds the endpoint through the registry.
+func TestRunOnRegisteredTransport(t *testing.T) {
+	var stdout, stderr syncBuffer
+	err := Run(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Timeout: 60 * time.Second, Stdout: &stdout, Stderr: &stderr,
+		Env: []string{quickExit, envMode + "=where", envAlias + "=1", EnvTransport + "=tcpalias"}})
+	if err != nil {
+		t.Fatalf("Run: %v\nstderr:\n%s", err, stderr.String())
+	}
+	for r := range 3 {
+		if want := fmt.Sprintf("rank %d: tcpalias ", r); !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if want := "exchange ok np=3\n"; stdout.String() != want {
+		t.Errorf("stdout %q, want %q", stdout.String(), want)
 	}
 }
