@@ -1,10 +1,12 @@
 package shm
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,8 +72,29 @@ func segmentOwner(path string) (int, bool) {
 }
 
 // ownerRuns reports whether process pid exists (a process of another user
-// counts too).
+// counts too) and has not exited: a zombie, a rank that died and waits for
+// a parent to collect it, maps nothing and never uses a segment again. Its
+// parent may be long gone (a launcher killed with SIGKILL), leaving it to
+// an init that is slow to reap it.
 func ownerRuns(pid int) bool {
 	err := unix.Kill(pid, 0)
-	return err == nil || errors.Is(err, unix.EPERM)
+	if err != nil && !errors.Is(err, unix.EPERM) {
+		return false
+	}
+	return !exited(pid)
+}
+
+// exited reports whether process pid is a zombie: state Z (or X) in
+// /proc/PID/stat, the field after the command name in parentheses
+// (proc(5)). False when the file cannot be read.
+func exited(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return false
+	}
+	return b[i+2] == 'Z' || b[i+2] == 'X'
 }
