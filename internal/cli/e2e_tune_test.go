@@ -63,6 +63,8 @@ func TestE2ETuneBadInput(t *testing.T) {
 		{[]string{"tune", "--colls", "bcast,frobnicate", "-o", dir}, `unknown collective "frobnicate"`},
 		{[]string{"tune", "-o", dir, "-npmin", "1"}, "-npmin 1 -np 4"},
 		{[]string{"tune", "--rounds", "1", "-o", dir}, "--rounds 1"},
+		{[]string{"tune", "-np", "99999", "-o", dir}, "99998 process counts to measure, at most 64"},
+		{[]string{"tune", "-iter", "abc", "-o", dir}, "-iter abc"},
 		{[]string{"tune", "--colls", "bcast"}, "tune needs -o DIR"},
 		{[]string{"tune", "--transport", "mpi", "-o", dir}, "needs a binary built with -tags mpi"},
 		{[]string{"tune", "--verify", filepath.Join(dir, "nothing")}, "tune.json"},
@@ -134,6 +136,10 @@ func TestE2ETune(t *testing.T) {
 	}
 	if exitCode(err) == ExitFailed && !strings.Contains(errb.String(), "slower than the default beyond noise") {
 		t.Errorf("verify failed for another reason: %s", errb)
+	}
+	cmd, _, errb = e2eCmd(t, "tune", "--verify", dir, "--rounds", "1")
+	if code := exitCode(cmd.Run()); code != ExitUsage || !strings.Contains(errb.String(), "--rounds 1") {
+		t.Errorf("tune --verify --rounds 1: exit %d, stderr %q; want exit %d naming --rounds 1", code, errb, ExitUsage)
 	}
 	page := filepath.Join(t.TempDir(), "tuning.html")
 	cmd, _, errb = e2eCmd(t, "report", dir, "-o", page)

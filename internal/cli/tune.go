@@ -166,6 +166,10 @@ type tunePlan struct {
 	dir      string
 }
 
+// maxTuneProcCounts bounds the process counts one tune measures (every count
+// from -npmin to -np): each count is a job per configuration and round.
+const maxTuneProcCounts = 64
+
 // plan checks the options and returns the tuning plan; every problem is a
 // usage error naming the option and the fix.
 func (f *tuneFlags) plan() (tunePlan, error) {
@@ -182,8 +186,14 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 	if f.npmin < 2 || f.np < f.npmin {
 		return p, usageErrorf("-npmin %d -np %d: collectives are tuned on 2 or more processes; give 2 <= -npmin <= -np", f.npmin, f.np)
 	}
+	if counts := f.np - f.npmin + 1; counts > maxTuneProcCounts {
+		return p, usageErrorf("-npmin %d -np %d: %d process counts to measure, at most %d; raise -npmin (e.g. -npmin %d)", f.npmin, f.np, counts, maxTuneProcCounts, f.np-maxTuneProcCounts+1)
+	}
 	for n := f.npmin; n <= f.np; n++ {
 		p.procs = append(p.procs, n)
+	}
+	if _, _, err := bench.ParseIter(f.iter); err != nil {
+		return p, usageErrorf("%v", err)
 	}
 	a, b, ok := strings.Cut(f.msglog, ":")
 	lo, err1 := strconv.Atoi(a)

@@ -63,6 +63,9 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	if cmd.Flags().Changed("rounds") {
 		rounds = f.rounds
 	}
+	if rounds < 2 {
+		return usageErrorf("--rounds %d: the verdict needs the spread of at least 2 rounds", rounds)
+	}
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	defer os.Remove(r.tmp)
