@@ -133,6 +133,7 @@ func testE2ERun(t *testing.T, tr e2eTransport, np int) {
 	if m := imbRuns[0].Meta; m.Tool != "mpbench" || m.MByte != 1e6 || m.Transport != tr.name {
 		t.Errorf("IMB reader meta %+v", m)
 	}
+	checkTimerWarning(t, text, imbRuns[0])
 	for _, rd := range []struct {
 		path string
 		read func(io.Reader, string) ([]result.Run, error)

@@ -35,9 +35,10 @@ type jobTransport struct {
 	// MPIVersion is the MPI standard version the runtime implements: the
 	// library's MPI_Get_version, or mpbench's own (comm.StandardVersion).
 	MPIVersion string
-	// Timer describes the clock the benchmarks time with (timerInfo);
-	// filled on rank 0.
-	Timer string
+	// Timer describes the clock the benchmarks time with and TimerRes is
+	// its measured resolution in usec (timerInfo); filled on rank 0.
+	Timer    string
+	TimerRes float64
 	// SingleCopy says which ranks on one host read large payloads by
 	// process_vm_readv and which copy them through the rings, and why
 	// (singleCopyInfo); filled on rank 0, empty without shared memory.
@@ -78,7 +79,7 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 	var closers []io.Closer
 	if rank == 0 {
 		var err error
-		tr.Timer = timerInfo(c, strings.HasPrefix(tr.Name, "mpi"))
+		tr.Timer, tr.TimerRes = timerInfo(c, strings.HasPrefix(tr.Name, "mpi"))
 		out, closers, err = openSinks(cmd, f, tr, &opts, start)
 		if err != nil {
 			return fmt.Errorf("rank 0: %w", err)

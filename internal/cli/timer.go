@@ -18,8 +18,9 @@ const clocksourcePath = "/sys/devices/system/clocksource/clocksource0/current_cl
 // library: MPI_Wtime and its MPI_Wtick) and the resolution measured as
 // the smallest non-zero difference between two back-to-back c.Wtime()
 // readings, the differences the benchmarks take (field case: a float64
-// of seconds since 1970 would step by 0.24 usec).
-func timerInfo(c comm.Comm, mpiLibrary bool) string {
+// of seconds since 1970 would step by 0.24 usec). It returns the line and
+// the resolution in usec (0 when the clock never advanced).
+func timerInfo(c comm.Comm, mpiLibrary bool) (string, float64) {
 	src := "CLOCK_MONOTONIC via Go's monotonic clock (int64 ns since process start)"
 	if mpiLibrary {
 		src = fmt.Sprintf("MPI_Wtime (MPI_Wtick %.3g s)", c.Wtick())
@@ -29,9 +30,9 @@ func timerInfo(c comm.Comm, mpiLibrary bool) string {
 	}
 	res := wtimeResolution(c.Wtime, 2000)
 	if math.IsInf(res, 1) {
-		return src + ", resolution not measurable (Wtime never advanced)"
+		return src + ", resolution not measurable (Wtime never advanced)", 0
 	}
-	return fmt.Sprintf("%s, measured resolution %.3f usec", src, res*1e6)
+	return fmt.Sprintf("%s, measured resolution %.3f usec", src, res*1e6), res * 1e6
 }
 
 // wtimeResolution returns the smallest positive difference in seconds

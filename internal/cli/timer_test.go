@@ -2,7 +2,11 @@ package cli
 
 import (
 	"math"
+	"regexp"
+	"strconv"
 	"testing"
+
+	"github.com/mpbench/mpbench/result"
 )
 
 // TestWtimeResolution: the smallest step of a clock that advances by a
@@ -21,5 +25,45 @@ func TestWtimeResolution(t *testing.T) {
 	}
 	if got := wtimeResolution(func() float64 { return 1 }, 10); !math.IsInf(got, 1) {
 		t.Errorf("a stopped clock: resolution %g, want +Inf", got)
+	}
+}
+
+// checkTimerWarning checks a run's "# Timer warning" line against its own
+// header and rows: it is there exactly when a printed time (t[usec], or
+// t_min of a range) is below 100 times the "# Timer" line's resolution,
+// and counts those rows. Rows within the rounding of the printed figures
+// of that limit may go either way.
+func checkTimerWarning(t *testing.T, text string, run result.Run) {
+	t.Helper()
+	sm := regexp.MustCompile(`measured resolution ([0-9.]+) usec`).FindStringSubmatch(run.Meta.Info["timer"])
+	if sm == nil {
+		t.Fatalf("no measured resolution in the header's timer line %q", run.Meta.Info["timer"])
+	}
+	res, _ := strconv.ParseFloat(sm[1], 64)
+	lo, hi := 100*(res-0.0005)-0.01, 100*(res+0.0005)+0.01
+	sure, maybe := 0, 0
+	for _, r := range run.Rows {
+		v := r.TMin
+		if r.Benchmark == "PingPong" || r.Benchmark == "PingPing" {
+			v = r.TMax
+		}
+		switch {
+		case v < lo:
+			sure++
+		case v <= hi:
+			maybe++
+		}
+	}
+	wm := regexp.MustCompile(`(?m)^# Timer warning: .* of the time in (\d+) rows?, `).FindAllStringSubmatch(text, -1)
+	if len(wm) > 1 {
+		t.Fatalf("%d timer warnings, want at most one:\n%s", len(wm), text)
+	}
+	got := 0
+	if len(wm) == 1 {
+		got, _ = strconv.Atoi(wm[0][1])
+	}
+	if got < sure || got > sure+maybe {
+		t.Errorf("timer warning counts %d rows; resolution %.3f usec puts %d rows surely and %d more maybe below 100 resolutions:\n%s",
+			got, res, sure, maybe, text)
 	}
 }

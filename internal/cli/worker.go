@@ -189,7 +189,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	info.Timer = tr.Timer
 	info.SingleCopy = tr.SingleCopy
 	showTail, _ := onOff("show_tail", f.run.imb.showTail) // checked by benchOptions
-	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles})
+	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles, TimerResolution: tr.TimerRes})
 	if err != nil {
 		return nil, nil, err
 	}

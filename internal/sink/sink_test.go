@@ -192,3 +192,79 @@ func TestCPUCount(t *testing.T) {
 		t.Errorf("LocalMachine: %d cores online, %d allowed; want 1 <= allowed <= online", m.Cores, m.Allowed)
 	}
 }
+
+// TestTimerWarning: with a timer resolution of 0.03 usec, every printed
+// time below 3 usec (t[usec] of a PingPong row, t_min of a range) is
+// counted, times from 3 usec on and rows without a time column are not,
+// and the run ends with one comment line naming the count, the limit and
+// the smallest time, before IMB's closing line or the failure line. An
+// unknown resolution, or no short time, prints no such line.
+func TestTimerWarning(t *testing.T) {
+	pp := bench.Block{Benchmark: "PingPong", Class: bench.SingleTransfer, Processes: 2, Multi: result.MultiNone, Groups: [][]int{{0, 1}}}
+	sr := bench.Block{Benchmark: "Sendrecv", Class: bench.ParallelTransfer, Processes: 2, Multi: result.MultiNone, Groups: [][]int{{0, 1}}}
+	ub := bench.Block{Benchmark: "Uniband", Class: bench.ParallelTransferMsgRate, Processes: 2, Multi: result.MultiNone, Groups: [][]int{{0, 1}}}
+	row := func(name string, bytes int64, tmin, tmax float64) result.Row {
+		r := result.NewRow(name, 2, bytes)
+		r.Repetitions, r.TMin, r.TMax, r.TAvg = 1000, tmin, tmax, (tmin+tmax)/2
+		return r
+	}
+	blocks := []struct {
+		b    bench.Block
+		rows []result.Row
+	}{
+		{pp, []result.Row{row("PingPong", 0, 0.31, 0.31), row("PingPong", 1024, 2.99, 2.99), row("PingPong", 65536, 3.01, 3.01)}},
+		{sr, []result.Row{row("Sendrecv", 8, 0.52, 3.5), row("Sendrecv", 1024, 3.1, 3.2)}},
+		{ub, []result.Row{row("Uniband", 0, 0, 0)}},
+	}
+	const want = "# Timer warning: the measured resolution (0.030 usec) exceeds 1% of the time in 3 rows, all below 3.00 usec (smallest 0.31 usec, PingPong 0 bytes)\n"
+	for _, c := range []struct {
+		res    float64
+		runErr error
+		line   string
+	}{
+		{0.03, nil, want},
+		{0.03, errors.New("rank 1: peer gone"), want},
+		{0, nil, ""},
+		{0.003, nil, ""}, // limit 0.3 usec: no time below it
+	} {
+		var text bytes.Buffer
+		ts, err := NewText(&text, imb.RunInfo{Version: "0.1.0", Date: time.Unix(0, 0).UTC(), Transport: "shm",
+			Command: []string{"mpbench", "run"}, MaxBytes: 65536, Benchmarks: []string{"PingPong", "Sendrecv", "Uniband"}},
+			TextOptions{TimerResolution: c.res})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, blk := range blocks {
+			if err := ts.Begin(blk.b); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range blk.rows {
+				if err := ts.Row(blk.b, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := ts.End(blk.b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ts.Finish(c.runErr); err != nil {
+			t.Fatal(err)
+		}
+		out := text.String()
+		got := strings.Count(out, "# Timer warning")
+		switch {
+		case c.line == "" && got != 0:
+			t.Errorf("resolution %g usec: unexpected warning:\n%s", c.res, out)
+		case c.line != "" && (got != 1 || !strings.Contains(out, c.line)):
+			t.Errorf("resolution %g usec: want the line\n%s\nonce, got:\n%s", c.res, c.line, out)
+		case c.line != "":
+			end := "# All processes entering MPI_Finalize"
+			if c.runErr != nil {
+				end = "# mpbench: run failed"
+			}
+			if strings.Index(out, c.line) > strings.Index(out, end) {
+				t.Errorf("the warning must come before %q:\n%s", end, out)
+			}
+		}
+	}
+}

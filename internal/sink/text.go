@@ -1,6 +1,7 @@
 package sink
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/mpbench/mpbench/bench"
@@ -12,10 +13,25 @@ import (
 // goes: the header when created, a section per block, a line per row, and
 // IMB's closing line when the run completes.
 type Text struct {
-	w    *imb.Writer
-	opts TextOptions
-	rows []result.Row // the block's rows, for Percentiles
+	w     *imb.Writer
+	opts  TextOptions
+	rows  []result.Row // the block's rows, for Percentiles
+	short shortTimes   // rows timed too close to the timer's resolution
 }
+
+// shortTimes counts the rows whose smallest printed time is below
+// timerLimit times the timer's resolution, and keeps the smallest.
+type shortTimes struct {
+	n     int
+	min   float64 // usec
+	bench string
+	bytes int64
+}
+
+// timerLimit is how many resolutions a reported time must span for the
+// timer to resolve it within 1% (field case: a timer that quantises a
+// latency skews it without anyone noticing).
+const timerLimit = 100
 
 // TextOptions add the repetition-time distribution to the text (rows
 // need result.Row.Spread, bench.Options.PerRepetition).
@@ -28,6 +44,11 @@ type TextOptions struct {
 	// table, as comment lines (imb.Writer.WriteSpreads); the tables keep
 	// IMB's layout.
 	Percentiles bool
+	// TimerResolution is the timer's measured resolution in usec (0:
+	// unknown). When a printed time is less than 100 resolutions, the
+	// run ends with one comment line saying how many times are and which
+	// is the smallest (Finish).
+	TimerResolution float64
 }
 
 // NewText writes the header described by info to w and returns the sink.
@@ -78,10 +99,11 @@ func (t *Text) Begin(b bench.Block) error {
 }
 
 // Row prints one row, and its -show_tail line when asked.
-func (t *Text) Row(_ bench.Block, r result.Row) error {
+func (t *Text) Row(b bench.Block, r result.Row) error {
 	if err := t.w.WriteRow(r); err != nil {
 		return err
 	}
+	t.noteShort(b, r)
 	if t.opts.Percentiles {
 		t.rows = append(t.rows, r)
 	}
@@ -100,10 +122,61 @@ func (t *Text) End(bench.Block) error {
 	return t.w.WriteSpreads(t.rows)
 }
 
+// noteShort counts r when its smallest printed time (t[usec], or t_min of
+// a range) is shorter than timerLimit resolutions of the timer.
+func (t *Text) noteShort(b bench.Block, r result.Row) {
+	res := t.opts.TimerResolution
+	var v float64
+	switch OutFormat(b) {
+	case imb.OutTimeBW:
+		v = r.TMax
+	case imb.OutTimeRangeBW, imb.OutTimeRange, imb.OutSync:
+		v = r.TMin
+	default:
+		return // Uniband, Biband: no time column
+	}
+	if res <= 0 || v <= 0 || v >= timerLimit*res {
+		return
+	}
+	s := &t.short
+	if s.n == 0 || v < s.min {
+		s.min, s.bench, s.bytes = v, r.Benchmark, r.Bytes
+	}
+	s.n++
+}
+
+// timerWarning is the comment line about times too short for the timer,
+// "" when there are none.
+func (t *Text) timerWarning() string {
+	s := t.short
+	if s.n == 0 {
+		return ""
+	}
+	what := s.bench
+	if s.bytes >= 0 {
+		what = fmt.Sprintf("%s %d bytes", s.bench, s.bytes)
+	}
+	rows := "rows"
+	if s.n == 1 {
+		rows = "row"
+	}
+	res := t.opts.TimerResolution
+	return fmt.Sprintf("Timer warning: the measured resolution (%.3f usec) exceeds 1%% of the time in %d %s, all below %.2f usec (smallest %.2f usec, %s)",
+		res, s.n, rows, timerLimit*res, s.min, what)
+}
+
 // Finish prints IMB's closing line for a complete run, or a comment line
 // "# mpbench: run failed: <error>" without the closing line, so that IMB
-// readers see a truncated run.
+// readers see a truncated run. Before either it prints the timer warning
+// (field case: a latency within 100 resolutions of the timer is skewed by
+// its steps by more than 1%): one comment line "# Timer warning: ..."
+// when a printed time was shorter than 100 timer resolutions.
 func (t *Text) Finish(runErr error) error {
+	if msg := t.timerWarning(); msg != "" {
+		if err := t.w.WriteComment(msg); err != nil {
+			return err
+		}
+	}
 	if runErr != nil {
 		return t.w.WriteComment("mpbench: run failed: " + runErr.Error())
 	}
