@@ -12,7 +12,9 @@
 // both). For each benchmark and size it prints each configuration's median
 // time in usec over the rounds with its spread (max/min over the rounds),
 // then each ratio A=B: A's median over the smallest median of the B
-// configurations (> 1: A is slower than the best of them). Last, every step
+// configurations (> 1: A is slower than the best of them); a row that some
+// configuration has in fewer of its rounds ends with "# fewer rounds:
+// CONFIG n/N". Last, every step
 // between neighbouring sizes whose median time grows more than -step times,
 // per configuration, from 1 byte on. Times are IMB's headline times (t_max for
 // multi-rank rows, t for PingPong/PingPing); a 0-byte row's time is a time.
@@ -203,7 +205,7 @@ func write(w io.Writer, t *table, cfgs []string, rs []ratio, stepLimit float64) 
 			}
 			fmt.Fprintf(w, " %14s", fmtRatio(t.median(r.a, k)/best))
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, short(t, cfgs, k))
 	}
 	fmt.Fprintf(w, "\n# neighbouring-size steps above %gx (median time ratio; minima ratio; spread)\n", stepLimit)
 	n := 0
@@ -229,6 +231,24 @@ func write(w io.Writer, t *table, cfgs []string, rs []ratio, stepLimit float64) 
 	if n == 0 {
 		fmt.Fprintln(w, "none")
 	}
+}
+
+// short returns, for the row of k, "  # fewer rounds: CONFIG n/N ..." naming
+// each configuration whose median is over fewer rounds than it ran (IMB-MPI1
+// abandons the sizes left of a benchmark once its time limit is over, so a
+// loaded round can lack the largest rows), or "" when every configuration
+// has the row in all its rounds.
+func short(t *table, cfgs []string, k key) string {
+	var b strings.Builder
+	for _, c := range cfgs {
+		if n := len(t.samples[c][k]); n > 0 && n < t.rounds[c] {
+			if b.Len() == 0 {
+				b.WriteString("  # fewer rounds:")
+			}
+			fmt.Fprintf(&b, " %s %d/%d", c, n, t.rounds[c])
+		}
+	}
+	return b.String()
 }
 
 func sizeCol(n int64) string {

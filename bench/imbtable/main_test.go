@@ -65,3 +65,23 @@ func TestRowTimeOfBandwidthRows(t *testing.T) {
 		t.Errorf("PingPong: time %v, want t_max 1.25", got)
 	}
 }
+
+// TestShortRowsNamed checks that a row medianed over fewer rounds than its
+// configuration ran says so, and that a complete row says nothing.
+func TestShortRowsNamed(t *testing.T) {
+	k := key{"Uniband", 4096}
+	tb := &table{
+		samples: map[string]map[key][]float64{
+			"imb": {k: {1, 2, 3}},
+			"mpb": {k: {1, 2, 3, 4, 5}},
+		},
+		rounds: map[string]int{"imb": 5, "mpb": 5},
+	}
+	if got, want := short(tb, []string{"imb", "mpb"}, k), "  # fewer rounds: imb 3/5"; got != want {
+		t.Errorf("short = %q, want %q", got, want)
+	}
+	tb.samples["imb"][k] = []float64{1, 2, 3, 4, 5}
+	if got := short(tb, []string{"imb", "mpb"}, k); got != "" {
+		t.Errorf("complete row: short = %q, want empty", got)
+	}
+}
