@@ -22,8 +22,9 @@ import (
 type outcome struct {
 	endSec      float64 // seconds from the fault to the launcher's end
 	boundSec    float64 // the bound for this fault, seconds
-	lagSec      float64 // the load's delay measured meanwhile (lagMeter), seconds
-	hang        bool    // the job did not end within the bound plus the load's delay
+	lagSec      float64 // this process's timer lag over the job's end (lagMeter), seconds
+	waitSec     float64 // the job's processes' wait for a CPU over its end (waitMeter), seconds
+	hang        bool    // the job did not end within the bound plus the load's delay, or the ceiling
 	orphans     int     // processes of the job alive after the launcher ended
 	segments    int     // shared-memory segments of the job left in /dev/shm
 	lostRows    int     // rows printed before the fault missing from the JSON or CSV file
@@ -46,12 +47,21 @@ func (o *outcome) notef(format string, a ...any) {
 // checkProcesses counts the job's processes still alive now that the
 // launcher has ended: the ranks it started and any process holding the
 // job's secret in its environment; it kills them.
-func checkProcesses(j *job, o *outcome) {
+func checkProcesses(r *runner, j *job, o *outcome) {
 	if j.f.kind == killLauncher {
 		// The ranks get SIGKILL from the kernel as the launcher dies
-		// (parent-death signal); give them a moment to be gone.
-		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline) && anyAlive(j.ranks); {
-			time.Sleep(20 * time.Millisecond)
+		// (parent-death signal); give them 2 s to be gone, plus what they
+		// wait for a CPU meanwhile (dying takes a turn on one), up to the
+		// ceiling.
+		var pids []int
+		for _, p := range j.ranks {
+			pids = append(pids, p.pid)
+		}
+		cpu := newWaitMeter(pids)
+		for start := time.Now(); anyAlive(j.ranks); time.Sleep(20 * time.Millisecond) {
+			if el := time.Since(start); el > 2*time.Second+cpu.sample(pids) || el > r.ceiling {
+				break
+			}
 		}
 	}
 	left := map[proc]bool{}

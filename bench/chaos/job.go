@@ -24,8 +24,13 @@ const hybridAgent = `unshare -m sh -c 'mount -t tmpfs chaos /dev/shm && exec "$@
 type runner struct {
 	mpbench string
 	dir     string
-	bound   time.Duration // how long after the fault the job may take to end
+	bound   time.Duration // how long after the fault the job may take to end, plus the load's delay
+	ceiling time.Duration // how long after the fault it may take whatever the load
 	jobs    int
+
+	mu      sync.Mutex
+	cur     *job      // the job running, for stop
+	stopped os.Signal // the signal that stopped the campaign, or nil
 }
 
 // job is one running mpbench launcher.
@@ -43,6 +48,8 @@ type job struct {
 	secret   string
 	injected time.Time
 	ended    time.Time
+	meter    *waitMeter // its processes' wait for a CPU before the fault
+	looked   time.Time  // the meter's last look
 }
 
 // args is the mpbench command line of f's job on transport mode.
@@ -74,6 +81,8 @@ func (r *runner) start(f fault, mode string) (*job, error) {
 	if err := j.cmd.Start(); err != nil {
 		return nil, err
 	}
+	j.meter = newWaitMeter(nil)
+	j.looked = time.Now()
 	go func() {
 		err := j.cmd.Wait()
 		j.ended = time.Now()
@@ -106,10 +115,11 @@ func (j *job) exited() bool {
 // findRanks waits until the launcher has started all np rank processes and
 // notes them in rank order (they are started in that order; a local rank's
 // MPBENCH_RANK confirms it) and the job's secret (from a local rank's
-// environment). It returns false when the job ended first.
+// environment). It returns false when the job ended first or limit passed.
 func (j *job) findRanks(limit time.Duration) bool {
 	deadline := time.Now().Add(limit)
 	for !j.exited() && time.Now().Before(deadline) {
+		j.look()
 		kids := children(j.cmd.Process.Pid)
 		if len(kids) >= j.f.np {
 			j.ranks = kids[:j.f.np]
@@ -132,15 +142,45 @@ func (j *job) findRanks(limit time.Duration) bool {
 }
 
 // waitRows waits until stdout has shown n table rows; false when the job
-// ended first.
+// ended first (its launcher's --stall and --timeout bound the wait).
 func (j *job) waitRows(n int) bool {
 	for !j.exited() {
 		if j.stdout.rows() >= n {
 			return true
 		}
+		j.look()
 		time.Sleep(5 * time.Millisecond)
 	}
 	return false
+}
+
+// pids are the job's processes: the launcher and its ranks (its children
+// until the ranks are known).
+func (j *job) pids() []int {
+	pids := []int{j.cmd.Process.Pid}
+	ranks := j.ranks
+	if ranks == nil {
+		ranks = children(j.cmd.Process.Pid)
+	}
+	for _, p := range ranks {
+		pids = append(pids, p.pid)
+	}
+	return pids
+}
+
+// look samples the job's wait for a CPU, once a second.
+func (j *job) look() {
+	if time.Since(j.looked) >= time.Second {
+		j.meter.sample(j.pids())
+		j.looked = time.Now()
+	}
+}
+
+// watchdogStop reports whether the launcher stopped the job itself for
+// silence (--stall) or time (--timeout), by its line on stderr.
+func (j *job) watchdogStop() bool {
+	s := j.stderr.String()
+	return strings.Contains(s, "(--stall)") || strings.Contains(s, "--timeout") || strings.Contains(s, "exceeded its timeout")
 }
 
 // inject sends the fault's signal; false when its target was gone (the

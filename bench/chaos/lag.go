@@ -8,13 +8,17 @@ import (
 // lagTick is the period of the lag meter's timer.
 const lagTick = 50 * time.Millisecond
 
-// lagMeter measures the load's delay: how much later than asked this
-// process's timer fires, summed over the meter's life. The campaign runs
-// at the launcher's priority (nice 19 beside other work), so on a loaded
-// host the launcher's own steps after a fault (its 1 s stopped-rank
-// check, the 2 s between SIGTERM and SIGKILL, reaping the ranks) are late
-// by about as much; on an idle host the sum stays near 0 and a job's end
-// is held to the bound alone.
+// lagMeter measures one side of the load's delay: how much later than
+// asked this process's timer fires, summed over the meter's life. The
+// campaign runs at the launcher's priority (nice 19 beside other work), so
+// on a loaded host the launcher's own timed steps after a fault (its 1 s
+// stopped-rank check, the 2 s between SIGTERM and SIGKILL) are late by
+// about as much; on an idle host the sum stays near 0 and a job's end is
+// held to the bound alone. A process that sleeps between short timers is
+// woken promptly even on a busy host, so this underestimates the delay of
+// work that needs the CPU for longer (a rank handling its SIGTERM, the
+// kernel tearing a killed process down): waitMeter measures that on the
+// job's own processes.
 type lagMeter struct {
 	mu    sync.Mutex
 	total time.Duration

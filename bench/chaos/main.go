@@ -5,8 +5,9 @@
 //
 // Usage:
 //
-//	go run ./bench/chaos [-deaths 100] [-interrupts 50] [-transports shm,tcp,hybrid] [-seed N] [-np 0] [-bound 8s] [-v]
+//	go run ./bench/chaos [-deaths 100] [-interrupts 50] [-transports shm,tcp,hybrid] [-seed N] [-np 0] [-bound 8s] [-ceiling 5m] [-skip 0] [-v]
 //	go run ./bench/chaos -short      # CI: 8 deaths and 5 interrupts per transport, bound 15 s
+//	go run ./bench/chaos -seed 17 -list   # the faults of a campaign, numbered, without running them
 //
 // Faults, per transport: -deaths rank faults (SIGKILL of a random rank at
 // a random row of a run over every message size, or during start-up;
@@ -22,37 +23,56 @@
 // so the job runs shared memory within and TCP between the two.
 //
 // For every fault it checks that the launcher ends within -bound of it
-// (plus the 10 s stopped-rank limit for a SIGSTOP, plus the load's delay:
-// how late this process's own 50 ms timer fired meanwhile, summed, which
-// is near 0 on an idle host; see lagMeter), with the documented
-// exit status (1 for a rank fault, 130 SIGINT, 143 SIGTERM, 137 for the
-// launcher's SIGKILL) and one line
-// on stderr naming the rank hit (not one that failed because of it) and
-// the cause ("killed by signal SIGKILL"); that no process of the job
-// runs afterwards (the ranks it started, any process with the job's
-// secret); that no shared-memory segment of the job is left in /dev/shm;
-// that every row printed before the fault is in the JSON Lines and CSV
-// files; and that both end with an end record naming the fault. A fault
-// that came after the job had ended is counted as missed and retried.
+// (plus the 10 s stopped-rank limit for a SIGSTOP), plus the load's delay,
+// with the documented exit status (1 for a rank fault, 130 SIGINT, 143
+// SIGTERM, 137 for the launcher's SIGKILL) and one line on stderr naming
+// the rank hit (not one that failed because of it) and the cause ("killed
+// by signal SIGKILL"); that no process of the job runs afterwards (the
+// ranks it started, any process with the job's secret); that no
+// shared-memory segment of the job is left in /dev/shm; that every row
+// printed before the fault is in the JSON Lines and CSV files; and that
+// both end with an end record naming the fault. A fault that came after
+// the job had ended is counted as missed and retried.
 //
-// It prints one line per defect (every fault with -v) and a table per
-// transport: faults, missed, hangs, orphans, leaked segments, lost rows,
-// misattributed, wrong exit status, bad end records, extra stderr lines,
+// The load's delay is the larger of two measures taken over the job's end:
+// how late this process's own 50 ms timer fired, summed (lagMeter), and how
+// long the job's processes waited for a CPU (waitMeter, from the kernel's
+// per-thread run-queue time). Both are near 0 on an idle host, so there a
+// job is held to -bound alone; a job that hangs waits for no CPU and is
+// caught at the bound on any host; and a job starved by other work is not
+// called a hang while it waits its turn. Whatever the load, a job still
+// running -ceiling after its fault is a hang. A job stopped by its own
+// launcher's watchdog (--stall, --timeout) before its fault while its
+// processes waited for a CPU at least half of the time (a starved job, not
+// a hung one) is counted as starved and its fault run again on a new job;
+// a job that fails without a fault otherwise is a defect (faultless).
+//
+// It prints one line per defect (every fault with -v, each with its number
+// in the campaign) and a table per transport: faults, missed, starved,
+// hangs, orphans, leaked segments, lost rows, misattributed, wrong exit
+// status, bad end records, extra stderr lines, jobs failed without a fault,
 // the slowest end after a kill or interrupt and after a stop, the ends
-// beyond -bound that the load's delay allowed, and the largest such delay.
+// beyond -bound that the load's delay allowed, and the largest timer lag
+// and CPU wait. -skip N runs the campaign from its fault N+1 (the same
+// -seed and counts give the same faults), to continue one that was
+// stopped. SIGINT or SIGTERM stops the campaign: the job running is killed
+// and cleaned up, and the table of the faults run so far is printed.
 // Exit status: 0 no defect, 1 a defect (or a job could not start), 2 bad
-// flags.
+// flags, 130 or 143 when stopped by SIGINT or SIGTERM.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -65,9 +85,12 @@ func main() {
 	trs := flag.String("transports", strings.Join(modes, ","), "transports, comma-separated: shm, tcp, hybrid")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "random seed (printed, to replay a campaign)")
 	np := flag.Int("np", 0, "ranks per job (0: 2 to 4 at random)")
-	bound := flag.Duration("bound", 8*time.Second, "longest a job may take to end after a kill or interrupt (a stop gets 10 s more)")
+	bound := flag.Duration("bound", 8*time.Second, "longest a job may take to end after a kill or interrupt (a stop gets 10 s more), plus the load's delay")
+	ceiling := flag.Duration("ceiling", 5*time.Minute, "longest a job may take to end after a fault whatever the load")
+	skip := flag.Int("skip", 0, "run the campaign from fault skip+1 (to continue one stopped after skip faults)")
 	short := flag.Bool("short", false, "CI form: -deaths 8 -interrupts 5 -bound 15s unless given")
 	verbose := flag.Bool("v", false, "print every fault, not only defects")
+	list := flag.Bool("list", false, "print the campaign's faults, numbered, without running them")
 	flag.Parse()
 	if *short {
 		given := map[string]bool{}
@@ -83,20 +106,41 @@ func main() {
 		}
 	}
 	chosen, err := parseTransports(*trs)
-	if err == nil && (*deaths < 0 || *interrupts < 0 || *deaths+*interrupts == 0 || *np < 0 || *np == 1 || *bound <= 0) {
-		err = fmt.Errorf("want -deaths and -interrupts >= 0 (not both 0), -np 0 or >= 2 and -bound > 0")
+	if err == nil && (*deaths < 0 || *interrupts < 0 || *deaths+*interrupts == 0 || *np < 0 || *np == 1 || *bound <= 0 || *ceiling < *bound+stoppedLimit) {
+		err = fmt.Errorf("want -deaths and -interrupts >= 0 (not both 0), -np 0 or >= 2, -bound > 0 and -ceiling at least -bound + 10s")
+	}
+	if total := len(chosen) * (*deaths + *interrupts); err == nil && (*skip < 0 || *skip >= total) {
+		err = fmt.Errorf("-skip %d: want 0 to %d, fewer than the campaign's %d faults", *skip, total-1, total)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "chaos:", err)
 		os.Exit(2)
 	}
-	c := &campaign{seed: *seed, verbose: *verbose}
-	if err := c.run(*mpbench, chosen, *deaths, *interrupts, *np, *bound); err != nil {
-		fmt.Fprintln(os.Stderr, "chaos:", err)
-		os.Exit(1)
+	if *list {
+		for _, s := range schedule(*seed, chosen, *deaths, *interrupts, *np) {
+			fmt.Printf("#%d %-6s %s\n", s.n, s.tr, s.f)
+		}
+		return
 	}
-	c.print(os.Stdout, chosen)
-	if c.defects > 0 {
+	c := &campaign{seed: *seed, verbose: *verbose, trs: chosen}
+	r := &runner{mpbench: *mpbench, bound: *bound, ceiling: *ceiling}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() { r.stop(<-sigs) }()
+	err = c.run(r, *deaths, *interrupts, *np, *skip)
+	c.print(os.Stdout)
+	var stopped *stoppedError
+	switch {
+	case errors.As(err, &stopped):
+		fmt.Printf("%v after %d faults (the next to run: -skip %d)\n", stopped, c.done, *skip+c.done)
+		if s, ok := stopped.sig.(syscall.Signal); ok {
+			os.Exit(128 + int(s))
+		}
+		os.Exit(1)
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "chaos: %v (after %d faults; the next to run: -skip %d)\n", err, c.done, *skip+c.done)
+		os.Exit(1)
+	case c.defects > 0:
 		fmt.Printf("FAIL: %d faults showed a defect (seed %d)\n", c.defects, *seed)
 		os.Exit(1)
 	}
@@ -124,109 +168,119 @@ func parseTransports(s string) ([]string, error) {
 type campaign struct {
 	seed    uint64
 	verbose bool
+	trs     []string
 	counts  map[string]*counts
 	defects int
+	done    int // faults run (after -skip)
 }
 
-// counts are one transport's columns.
-type counts struct {
-	deaths, interrupts, missed           int
-	hangs, orphans, segments, lostRows   int
-	misnamed, wrongStatus, badEnd, noisy int
-	maxEnd, maxEndStop                   float64
-	overBound                            int     // ends beyond the bound, within it plus the load delay
-	maxLag                               float64 // the largest load delay measured over a fault
-}
-
-func (c *counts) add(f fault, o outcome) {
-	if f.kind.death() {
-		c.deaths++
-	} else {
-		c.interrupts++
-	}
-	c.hangs += b2i(o.hang)
-	c.orphans += o.orphans
-	c.segments += o.segments
-	c.lostRows += o.lostRows
-	c.misnamed += b2i(o.misnamed)
-	c.wrongStatus += b2i(o.wrongStatus)
-	c.badEnd += b2i(o.badEnd)
-	c.noisy += b2i(o.noisy)
-	c.maxLag = max(c.maxLag, o.lagSec)
-	if !o.hang && o.endSec > o.boundSec {
-		c.overBound++
-	}
-	if f.kind == stopRank {
-		c.maxEndStop = max(c.maxEndStop, o.endSec)
-	} else {
-		c.maxEnd = max(c.maxEnd, o.endSec)
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
+// maxStarved is how many jobs in a row a fault may lose to starvation
+// before the campaign gives up on the machine.
+const maxStarved = 10
 
 // run builds mpbench when needed and injects the faults, transports taking
-// turns so that they share the machine's load.
-func (c *campaign) run(mpbench string, trs []string, deaths, interrupts, np int, bound time.Duration) error {
+// turns so that they share the machine's load, from fault skip+1 on.
+func (c *campaign) run(r *runner, deaths, interrupts, np, skip int) error {
+	c.counts = map[string]*counts{}
+	for _, tr := range c.trs {
+		c.counts[tr] = &counts{}
+	}
 	dir, err := os.MkdirTemp("", "chaos")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if mpbench == "" {
-		mpbench = filepath.Join(dir, "mpbench")
-		if out, err := exec.Command("go", "build", "-o", mpbench, "./cmd/mpbench").CombinedOutput(); err != nil {
+	r.dir = dir
+	if r.mpbench == "" {
+		r.mpbench = filepath.Join(dir, "mpbench")
+		if out, err := exec.Command("go", "build", "-o", r.mpbench, "./cmd/mpbench").CombinedOutput(); err != nil {
 			return fmt.Errorf("building mpbench (run from the repository root or pass -mpbench): %v\n%s", err, out)
 		}
 	}
-	fmt.Printf("# chaos: seed %d, %d deaths and %d interrupts per transport, bound %v\n", c.seed, deaths, interrupts, bound)
-	rng := rand.New(rand.NewPCG(c.seed, 0x6368616f73))
-	r := &runner{mpbench: mpbench, dir: dir, bound: bound}
-	plans := map[string][]fault{}
-	c.counts = map[string]*counts{}
-	turn := 0
-	for _, tr := range trs {
-		plans[tr] = plan(rng, deaths, interrupts, np, &turn)
-		c.counts[tr] = &counts{}
+	fmt.Printf("# chaos: seed %d, %d deaths and %d interrupts per transport, bound %v, ceiling %v\n", c.seed, deaths, interrupts, r.bound, r.ceiling)
+	all := schedule(c.seed, c.trs, deaths, interrupts, np)
+	if skip > 0 {
+		fmt.Printf("# chaos: from fault %d of %d (-skip %d)\n", skip+1, len(all), skip)
 	}
-	total := len(trs) * (deaths + interrupts)
-	done := 0
-	for i := range deaths + interrupts {
-		for _, tr := range trs {
-			f := plans[tr][i]
-			for tries := 0; ; tries++ {
-				o, injected, err := r.one(f, tr)
-				if err != nil {
-					return err
-				}
-				if !injected {
-					c.counts[tr].missed++
-					if tries >= 5 {
-						return fmt.Errorf("%s: %s: the job ended before the fault 6 times", tr, f)
-					}
-					f.afterRows /= 2 // a short job: hit it earlier
-					continue
-				}
-				c.counts[tr].add(f, o)
-				c.report(tr, f, o)
-				break
-			}
-			done++
-			if done%10 == 0 {
-				fmt.Fprintf(os.Stderr, "chaos: %d/%d faults\n", done, total)
-			}
+	for _, s := range all[skip:] {
+		if err := c.fault(r, s.n, s.tr, s.f); err != nil {
+			return err
+		}
+		c.done++
+		if s.n%10 == 0 {
+			fmt.Fprintf(os.Stderr, "chaos: %d/%d faults\n", s.n, len(all))
 		}
 	}
 	return nil
 }
 
+// scheduled is a fault in the campaign's order.
+type scheduled struct {
+	n  int // its number, from 1
+	tr string
+	f  fault
+}
+
+// schedule returns the campaign's faults in the order they run: each
+// transport's plan drawn in turn from one generator seeded with seed, then
+// the transports taking turns fault by fault. The same seed, transports
+// and counts give the same faults, which -skip relies on.
+func schedule(seed uint64, trs []string, deaths, interrupts, np int) []scheduled {
+	rng := rand.New(rand.NewPCG(seed, 0x6368616f73))
+	plans := map[string][]fault{}
+	turn := 0
+	for _, tr := range trs {
+		plans[tr] = plan(rng, deaths, interrupts, np, &turn)
+	}
+	var out []scheduled
+	for i := range deaths + interrupts {
+		for _, tr := range trs {
+			out = append(out, scheduled{n: len(out) + 1, tr: tr, f: plans[tr][i]})
+		}
+	}
+	return out
+}
+
+// fault runs fault number n, f, on transport tr until it is injected:
+// again on a new job when the job ended first (earlier in the job) or was
+// starved, and counts its outcome.
+func (c *campaign) fault(r *runner, n int, tr string, f fault) error {
+	k := c.counts[tr]
+	ended, starved := 0, 0
+	for {
+		o, a, why, err := r.one(f, tr)
+		if err != nil {
+			return err
+		}
+		switch a {
+		case injected:
+			k.add(f, o)
+			c.report(n, tr, f, o)
+			return nil
+		case ranOut:
+			k.missed++
+			f.afterRows /= 2 // a short job: hit it earlier
+		case starvedJob:
+			k.starved++
+			starved++
+			fmt.Printf("#%d %-6s %s: starved, run again: %s\n", n, tr, f, why)
+			if starved >= maxStarved {
+				return fmt.Errorf("%s: %s: %d jobs in a row starved before the fault: the machine is too busy", tr, f, starved)
+			}
+			continue
+		case faultless:
+			k.faultless++
+			c.defects++
+			fmt.Printf("#%d %-6s %s: DEFECT: %s\n", n, tr, f, why)
+		}
+		if ended++; ended >= 6 {
+			return fmt.Errorf("%s: %s: the job ended before the fault 6 times", tr, f)
+		}
+	}
+}
+
 // report prints a fault's line when it showed a defect or with -v.
-func (c *campaign) report(tr string, f fault, o outcome) {
+func (c *campaign) report(n int, tr string, f fault, o outcome) {
 	if o.defect() {
 		c.defects++
 	}
@@ -237,96 +291,9 @@ func (c *campaign) report(tr string, f fault, o outcome) {
 	if o.defect() {
 		verdict = "DEFECT"
 	}
-	fmt.Printf("%-6s %s: ended %.2fs after the fault: %s", tr, f, o.endSec, verdict)
+	fmt.Printf("#%d %-6s %s: ended %.2fs after the fault: %s", n, tr, f, o.endSec, verdict)
 	for _, n := range o.notes {
 		fmt.Printf("; %s", n)
 	}
 	fmt.Println()
-}
-
-// print writes the table.
-func (c *campaign) print(w *os.File, trs []string) {
-	fmt.Fprintf(w, "%-9s %6s %10s %6s %5s %7s %8s %9s %12s %10s %7s %6s %8s %9s %10s %9s\n",
-		"transport", "deaths", "interrupts", "missed", "hangs", "orphans", "segments", "lost_rows",
-		"misattributed", "wrong_exit", "bad_end", "noisy", "max_end_s", "max_stop_s", "over_bound", "max_lag_s")
-	for _, tr := range trs {
-		k := c.counts[tr]
-		fmt.Fprintf(w, "%-9s %6d %10d %6d %5d %7d %8d %9d %12d %10d %7d %6d %8.2f %9.2f %10d %9.2f\n",
-			tr, k.deaths, k.interrupts, k.missed, k.hangs, k.orphans, k.segments, k.lostRows,
-			k.misnamed, k.wrongStatus, k.badEnd, k.noisy, k.maxEnd, k.maxEndStop, k.overBound, k.maxLag)
-	}
-}
-
-// one runs f on a job over transport mode: it reports the outcome and
-// whether the fault was injected before the job ended.
-func (r *runner) one(f fault, mode string) (outcome, bool, error) {
-	var o outcome
-	j, err := r.start(f, mode)
-	if err != nil {
-		return o, false, err
-	}
-	defer j.cleanDir()
-	if !j.findRanks(30 * time.Second) {
-		return o, false, r.missed(j)
-	}
-	if !f.startup && !j.waitRows(f.afterRows) {
-		return o, false, r.missed(j)
-	}
-	time.Sleep(f.extra)
-	before := j.stdout.snapshot()
-	if !j.inject() {
-		return o, false, r.missed(j)
-	}
-	bound := r.bound
-	if f.kind == stopRank {
-		bound += stoppedLimit
-	}
-	lag := startLag()
-	check := time.NewTicker(100 * time.Millisecond)
-wait:
-	for {
-		select {
-		case <-j.done:
-			break wait
-		case <-check.C:
-			if allowed := bound + lag.lag(); time.Since(j.injected) > allowed {
-				o.hang = true
-				o.notef("still running %v after the fault (bound %v + load delay %v)", allowed.Round(10*time.Millisecond), bound, lag.lag().Round(10*time.Millisecond))
-				j.kill()
-				break wait
-			}
-		}
-	}
-	check.Stop()
-	o.lagSec, o.boundSec = lag.end().Seconds(), bound.Seconds()
-	o.endSec = j.ended.Sub(j.injected).Seconds()
-	if o.endSec > bound.Seconds() && !o.hang {
-		o.notef("ended %.2fs after the fault: beyond the bound %v, within it plus the load delay %.2fs", o.endSec, bound, o.lagSec)
-	}
-	checkProcesses(j, &o)
-	checkSegments(r, j, &o)
-	rows, err := printedRows(before)
-	if err != nil {
-		o.notef("reading the rows printed before the fault: %v", err)
-	}
-	checkFiles(j, rows, &o)
-	if !o.hang {
-		checkReport(j, &o)
-	}
-	return o, true, nil
-}
-
-// missed ends a job whose fault could not be injected: it fails when the
-// job itself failed without one.
-func (r *runner) missed(j *job) error {
-	select {
-	case <-j.done:
-	case <-time.After(time.Second):
-		j.kill()
-		return nil
-	}
-	if j.status != 0 {
-		return fmt.Errorf("job %v failed without a fault (status %d): %s", j.cmd.Args, j.status, j.stderr.String())
-	}
-	return nil
 }

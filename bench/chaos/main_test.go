@@ -3,7 +3,10 @@ package main
 import (
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/mpbench/mpbench/result"
 )
@@ -145,5 +148,117 @@ func TestCountsOverBound(t *testing.T) {
 	c.add(fault{kind: killRank}, outcome{endSec: 30, boundSec: 8, lagSec: 1, hang: true})
 	if c.overBound != 1 || c.hangs != 1 || c.maxLag != 3.1 || c.maxEndStop != 19.7 || c.maxEnd != 30 {
 		t.Errorf("counts %+v: want 1 over the bound, 1 hang, max lag 3.1, max ends 19.7 (stop) and 30", c)
+	}
+}
+
+// TestSchedule: transports take turns fault by fault, numbered from 1, and
+// the same seed gives the same faults (what -skip relies on).
+func TestSchedule(t *testing.T) {
+	a := schedule(17, modes, 100, 50, 0)
+	b := schedule(17, modes, 100, 50, 0)
+	if len(a) != 450 {
+		t.Fatalf("%d faults, want 450", len(a))
+	}
+	for i, s := range a {
+		if s.n != i+1 || s.tr != modes[i%3] {
+			t.Fatalf("fault %d: #%d on %s, want #%d on %s", i, s.n, s.tr, i+1, modes[i%3])
+		}
+		if s.f.String() != b[i].f.String() || s.f.rank != b[i].f.rank {
+			t.Fatalf("#%d differs between two schedules of one seed: %s, %s", s.n, s.f, b[i].f)
+		}
+	}
+	if c := schedule(18, modes, 100, 50, 0); c[0].f.String() == a[0].f.String() && c[1].f.String() == a[1].f.String() && c[2].f.String() == a[2].f.String() {
+		t.Error("seeds 17 and 18 start with the same three faults")
+	}
+}
+
+func TestParseSchedstat(t *testing.T) {
+	if w, ok := parseSchedstat("331500775 400177002 1341\n"); !ok || w != 400177002 {
+		t.Errorf("parseSchedstat = %d, %v; want 400177002 (the second field)", w, ok)
+	}
+	if _, ok := parseSchedstat("12\n"); ok {
+		t.Error("one field read as a schedstat line")
+	}
+}
+
+// TestWaitMeter: a process asleep waits for no CPU; processes that
+// outnumber the CPUs three to one, each wanting one all the time, wait
+// for one most of the time.
+func TestWaitMeter(t *testing.T) {
+	sleeper := exec.Command("sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
+	pid := sleeper.Process.Pid
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if f := statFields(pid); len(f) > 0 && f[0] == "S" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("sleep(1) not asleep after 30 s")
+		}
+	}
+	m := newWaitMeter([]int{pid})
+	time.Sleep(300 * time.Millisecond)
+	if w := m.sample([]int{pid}); w != 0 {
+		t.Errorf("a sleeping process waited %v for a CPU", w)
+	}
+
+	n := 3 * runtime.NumCPU()
+	var pids []int
+	for range n {
+		spin := exec.Command("sh", "-c", "while :; do :; done")
+		if err := spin.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { spin.Process.Kill(); spin.Wait() }()
+		pids = append(pids, spin.Process.Pid)
+	}
+	m = newWaitMeter(pids)
+	time.Sleep(500 * time.Millisecond)
+	// On an idle host n processes on n/3 CPUs wait 2/3 of the time each,
+	// about n/3 s in all; other load makes it more.
+	if w, want := m.sample(pids), time.Duration(n)*time.Second/12; w < want {
+		t.Errorf("%d spinning processes on %d CPUs waited %v for a CPU in 0.5 s, want at least %v", n, runtime.NumCPU(), w, want)
+	}
+}
+
+// TestStarved: a job is starved when it waited for a CPU at least half of
+// the window before its last look.
+func TestStarved(t *testing.T) {
+	t0 := time.Now()
+	s := func(sec, waited int) waitSample {
+		return waitSample{at: t0.Add(time.Duration(sec) * time.Second), total: time.Duration(waited) * time.Second}
+	}
+	m := &waitMeter{samples: []waitSample{s(0, 0), s(60, 10), s(120, 70), s(180, 80)}}
+	if w, span := m.waitedIn(2 * time.Minute); w != 70*time.Second || span != 2*time.Minute || !m.starved(2*time.Minute) {
+		t.Errorf("last 2 minutes: waited %v of %v, starved %v; want 70s of 2m0s, starved", w, span, m.starved(2*time.Minute))
+	}
+	if m.starved(time.Minute) {
+		t.Error("10 s of wait in the last minute called starved")
+	}
+	if w, span := m.waitedIn(time.Hour); w != 80*time.Second || span != 3*time.Minute {
+		t.Errorf("a window longer than the meter: %v of %v, want 80s of 3m0s", w, span)
+	}
+	if (&waitMeter{samples: []waitSample{s(0, 0)}}).starved(time.Minute) {
+		t.Error("a meter with one look called starved")
+	}
+}
+
+// TestWatchdogStop: the launcher's lines for --stall and --timeout, not
+// a rank's failure.
+func TestWatchdogStop(t *testing.T) {
+	for line, want := range map[string]bool{
+		"mpbench: run failed: no output from rank 0 for 2m0s (--stall): a rank hangs or the transport stalled; the job was at Scatterv": true,
+		"mpbench: run failed: the job ran longer than --timeout 5m0s and was stopped":                                                   true,
+		"mpbench: run failed: launch: job exceeded its timeout (5m0s); ranks still running: [0 1]":                                      true,
+		"mpbench: run failed: launch: rank 1: killed by signal SIGSEGV":                                                                 false,
+	} {
+		var j job
+		j.stderr.WriteString(line + "\n")
+		if j.watchdogStop() != want {
+			t.Errorf("watchdogStop(%q) = %v", line, !want)
+		}
 	}
 }
