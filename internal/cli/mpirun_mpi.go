@@ -144,7 +144,7 @@ func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f 
 	case <-time.After(endGrace):
 	}
 	cause := cancelCause(ctx, errInterrupted)
-	f.resultFiles().Seal(cause)
+	_ = f.rowFiles().Seal(cause)
 	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
 	launch.ReportFatal(cause)
 }
@@ -216,15 +216,11 @@ func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invo
 	argv = append(argv, inv.args...)
 	sigCtx, stop := notifyInterrupt(context.Background())
 	defer stop()
-	watch := supervise.Watch{Stdout: cmd.OutOrStdout(), Stall: f.stallLimit(opts), Timeout: f.timeout}
-	err = watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
+	watch := supervise.Watch{Stdout: cmd.OutOrStdout(), Stall: f.stallLimit(opts), Timeout: f.timeout, Files: f.rowFiles()}
+	return watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
 		return supervise.Command{Argv: argv, Env: append(os.Environ(), envMPIParent+"=1"), Stdout: rank0, Stderr: cmd.ErrOrStderr(),
 			Install: "Debian: " + launcherPackage()}.Run(ctx)
 	})
-	if err != nil {
-		f.resultFiles().Seal(err)
-	}
-	return err
 }
 
 // launcherPackage names the Debian package with the linked library's launcher.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/launch/supervise"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // newRunCmd is "mpbench run": validate, then launch -np worker processes.
@@ -121,20 +122,16 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if f.ifaddr != "" {
 		env = append(env, launch.EnvIfAddr+"="+f.ifaddr)
 	}
-	watch := supervise.Watch{Stdout: stdout, Stall: f.stallLimit(opts)}
-	err = watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
+	watch := supervise.Watch{Stdout: stdout, Stall: f.stallLimit(opts), Files: f.rowFiles(), Replace: true, Hosts: hp.hosts}
+	return watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
 		return launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: env, Timeout: f.timeout, Stdout: rank0, Stderr: stderr,
 			Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hostOpts.iface})
 	})
-	if err != nil {
-		f.resultFiles().Reseal(hp.hosts, err)
-	}
-	return err
 }
 
-// resultFiles are the --json and --csv files of f.
-func (f *runFlags) resultFiles() supervise.Files {
-	return supervise.Files{JSON: f.jsonFile, CSV: f.csvFile}
+// rowFiles are the --json and --csv files of f.
+func (f *runFlags) rowFiles() rowfile.Files {
+	return rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile}
 }
 
 // changedFlags renders the options the user set as "--name=value", the

@@ -3,8 +3,8 @@
 // library's launcher such as mpirun): it reads rank 0's IMB text as it is
 // printed (result/imb's Scanner) to say where a failed job was, stops a
 // job whose rank 0 prints nothing for too long (the stall watchdog) or
-// that runs past its time limit, and gives the job's result files the end
-// record of a failed run (result/rowfile's Seal and Reseal).
+// that runs past its time limit, and gives a failed job's row files its
+// account as their end record (result/rowfile's Files).
 package supervise
 
 import (
@@ -12,6 +12,9 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // Watch is how a job is supervised.
@@ -25,6 +28,21 @@ type Watch struct {
 	// job started by package launch has its own (launch.Spec.Timeout),
 	// which also names stopped ranks.
 	Timeout time.Duration
+	// Files are the job's row files (--json, --csv), which rank 0 writes.
+	// When the job fails, Run ends each with the failed end record of its
+	// account once the job is over (rowfile.Files.Seal: where rank 0 wrote
+	// none, as when it was killed).
+	Files rowfile.Files
+	// Replace makes the account replace an end record rank 0 wrote
+	// (rowfile.Files.Reseal). Set it when the launcher's error names the
+	// failing rank and its signal (package launch's), which rank 0 cannot
+	// know (it saw a peer vanish or its world close); an MPI library's
+	// launcher says only its exit status, and rank 0's record stays.
+	Replace bool
+	// Hosts is the job's rank-to-host map (nil: every rank on this host).
+	// When rank 0 runs on another host the files are written there, and
+	// files of the same names here are left alone.
+	Hosts []string
 }
 
 // Run runs job under ctx and w: job starts the ranks with rank 0's
@@ -39,6 +57,8 @@ type Watch struct {
 //   - else "run failed: " and job's error, followed by where the job was
 //     ("; the job was at PingPong on 2 processes, last row #bytes 1024")
 //     once rank 0 had printed a benchmark table.
+//
+// When the account is an error, w.Files get it as their end record.
 func (w Watch) Run(ctx context.Context, job func(ctx context.Context, stdout io.Writer) error) error {
 	jctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -51,8 +71,24 @@ func (w Watch) Run(ctx context.Context, job func(ctx context.Context, stdout io.
 	if w.Stall > 0 {
 		go WatchStall(jctx, cancel, progress, w.Stall, time.Second)
 	}
-	err := job(jctx, progress)
-	return account(ctx, jctx, err, progress)
+	err := account(ctx, jctx, job(jctx, progress), progress)
+	if err != nil {
+		w.seal(err)
+	}
+	return err
+}
+
+// seal gives w.Files the end record of a job that failed with err. Errors
+// are ignored: err is the one to report.
+func (w Watch) seal(err error) {
+	if len(w.Hosts) > 0 && !launch.IsLocalHost(w.Hosts[0]) {
+		return
+	}
+	if w.Replace {
+		_ = w.Files.Reseal(err)
+	} else {
+		_ = w.Files.Seal(err)
+	}
 }
 
 // account is the launcher's account of a job that ended with err under

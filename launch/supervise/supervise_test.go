@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 const pingPongTable = "# Benchmarking PingPong \n# #processes = 2 \n       #bytes #repetitions      t[usec]   Mbytes/sec\n" +
@@ -53,6 +57,50 @@ func TestWatchRunAccount(t *testing.T) {
 	cancel(interrupt)
 	if err := (Watch{Stall: time.Hour}).Run(ctx, hang); err != interrupt {
 		t.Errorf("an interrupted job: %v, want the interrupt unchanged", err)
+	}
+}
+
+// TestWatchRunSeals: a failed job's row files end with the launcher's
+// account: appended where rank 0 wrote no end record, in place of rank 0's
+// with Replace; a job that succeeds, and files of a rank 0 on another host,
+// are left alone.
+func TestWatchRunSeals(t *testing.T) {
+	dir := t.TempDir()
+	files := rowfile.Files{JSON: filepath.Join(dir, "run.jsonl"), CSV: filepath.Join(dir, "run.csv")}
+	const rank0JSON = `{"type":"meta"}` + "\n" + `{"type":"row"}` + "\n" + `{"type":"end","status":"failed","error":"rank 0: comm: world closed"}` + "\n"
+	const rank0CSV = "# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n" // killed before its end record
+	read := func(path string) string { b, _ := os.ReadFile(path); return string(b) }
+	failing := func(_ context.Context, w io.Writer) error {
+		io.WriteString(w, pingPongTable)
+		return errors.New("launch: rank 1: killed by signal SIGKILL")
+	}
+	const account = "run failed: launch: rank 1: killed by signal SIGKILL; the job was at PingPong on 2 processes, last row #bytes 0"
+	for _, tc := range []struct {
+		name     string
+		w        Watch
+		job      func(context.Context, io.Writer) error
+		jsonl    string // the JSON Lines file after the job
+		csvEnded bool   // the CSV file got the account
+	}{
+		{"success", Watch{Files: files, Replace: true}, func(context.Context, io.Writer) error { return nil }, rank0JSON, false},
+		{"seal", Watch{Files: files}, failing, rank0JSON, true},
+		{"replace", Watch{Files: files, Replace: true, Hosts: []string{"localhost", "node2"}}, failing,
+			`{"type":"meta"}` + "\n" + `{"type":"row"}` + "\n" + `{"type":"end","status":"failed","error":"` + account + `"}` + "\n", true},
+		{"rank 0 on another host", Watch{Files: files, Replace: true, Hosts: []string{"node2.invalid", "localhost"}}, failing, rank0JSON, false},
+	} {
+		os.WriteFile(files.JSON, []byte(rank0JSON), 0o644)
+		os.WriteFile(files.CSV, []byte(rank0CSV), 0o644)
+		tc.w.Run(context.Background(), tc.job)
+		if got := read(files.JSON); got != tc.jsonl {
+			t.Errorf("%s: JSON Lines file\n%s\nwant\n%s", tc.name, got, tc.jsonl)
+		}
+		want := rank0CSV
+		if tc.csvEnded {
+			want += "# end=failed: " + account + "\n"
+		}
+		if got := read(files.CSV); got != want {
+			t.Errorf("%s: CSV file\n%s\nwant\n%s", tc.name, got, want)
+		}
 	}
 }
 

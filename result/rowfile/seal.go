@@ -31,6 +31,36 @@ func Seal(path string, csv bool, runErr error) error { return seal(path, csv, ru
 // alone, as by Seal.
 func Reseal(path string, csv bool, runErr error) error { return seal(path, csv, runErr, true) }
 
+// Files are a run's row files: the JSON Lines file (--json) and the CSV
+// file (--csv), written by rank 0; "" for a file not written.
+type Files struct {
+	JSON, CSV string
+}
+
+// Seal seals each file with Seal. Both are tried; the error is the first
+// file's whose end record could not be appended, or nil.
+func (f Files) Seal(runErr error) error { return f.each(runErr, Seal) }
+
+// Reseal reseals each file with Reseal. Both are tried; the error is the
+// first file's whose end record could not be written, or nil.
+func (f Files) Reseal(runErr error) error { return f.each(runErr, Reseal) }
+
+func (f Files) each(runErr error, seal func(path string, csv bool, runErr error) error) error {
+	var first error
+	for _, file := range []struct {
+		path string
+		csv  bool
+	}{{f.JSON, false}, {f.CSV, true}} {
+		if file.path == "" {
+			continue
+		}
+		if err := seal(file.path, file.csv, runErr); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 func seal(path string, csv bool, runErr error, replace bool) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {

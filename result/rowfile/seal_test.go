@@ -119,3 +119,40 @@ func TestResealLongFile(t *testing.T) {
 		t.Errorf("file ends %q", b[len(b)-100:])
 	}
 }
+
+// TestFiles: a run's pair of row files is sealed as each file alone (the
+// JSON Lines file as JSON Lines, the CSV file as CSV), a file not written
+// is skipped, and Reseal replaces the rank's end record in both.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	jsonl, csv := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "run.csv")
+	write := func() {
+		os.WriteFile(jsonl, []byte(`{"type":"meta"}`+"\n"+`{"type":"row"}`+"\n"), 0o644)
+		os.WriteFile(csv, []byte("# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n# end=failed: rank 0: comm: world closed\n"), 0o644)
+	}
+	read := func(path string) string { b, _ := os.ReadFile(path); return string(b) }
+	write()
+	runErr := errors.New("run failed: launch: rank 1: killed by signal SIGKILL")
+	if err := (Files{JSON: jsonl, CSV: csv}).Seal(runErr); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(jsonl), `{"type":"meta"}`+"\n"+`{"type":"row"}`+"\n"+`{"type":"end","status":"failed","error":"run failed: launch: rank 1: killed by signal SIGKILL"}`+"\n"; got != want {
+		t.Errorf("sealed JSON Lines file:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := read(csv), "# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n# end=failed: rank 0: comm: world closed\n"; got != want {
+		t.Errorf("Seal changed a CSV file that had its end record:\n%s", got)
+	}
+	write()
+	if err := (Files{CSV: csv}).Reseal(runErr); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := read(csv), "# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n# end=failed: run failed: launch: rank 1: killed by signal SIGKILL\n"; got != want {
+		t.Errorf("resealed CSV file:\n%s\nwant\n%s", got, want)
+	}
+	if got := read(jsonl); strings.Contains(got, `"end"`) {
+		t.Errorf("Reseal of Files without JSON touched the JSON Lines file: %s", got)
+	}
+	if err := (Files{}).Seal(runErr); err != nil {
+		t.Errorf("no files: %v", err)
+	}
+}
