@@ -9,8 +9,6 @@ import (
 	"syscall"
 
 	"github.com/mpbench/mpbench/transport"
-	"github.com/mpbench/mpbench/transport/hybrid"
-	"github.com/mpbench/mpbench/transport/shm"
 )
 
 // A rank's address in the rendezvous table is
@@ -83,25 +81,4 @@ func parseAddr(s string) (peerAddr, error) {
 		a.addrs[k] = v
 	}
 	return a, nil
-}
-
-// CopyPaths says, for an endpoint made by Join, how its rank reads large
-// payloads from every rank of the job (index: source rank): the
-// shared-memory part's shm.Endpoint.CopyPath, shm.PathNone for ranks it
-// reaches otherwise. It returns nil when no shared memory is in use.
-func CopyPaths(ep transport.Endpoint) []shm.CopyPath {
-	parts := []transport.Endpoint{ep}
-	if h, ok := ep.(*hybrid.Endpoint); ok {
-		parts = h.Parts()
-	}
-	for _, p := range parts {
-		if s, ok := p.(*shm.Endpoint); ok {
-			paths := make([]shm.CopyPath, ep.Size())
-			for r := range paths {
-				paths[r] = s.CopyPath(r)
-			}
-			return paths
-		}
-	}
-	return nil
 }

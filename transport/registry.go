@@ -73,6 +73,9 @@ type Properties struct {
 	Reach Reach
 	// Progress says who delivers incoming frames.
 	Progress ProgressModel
+	// Report, when not nil, is the line the transport adds to a run's
+	// header and metadata (e.g. shm's "# Single copy").
+	Report *PeerReport
 }
 
 // Driver is a registered transport: its properties and a way to connect the

@@ -39,24 +39,26 @@ type jobTransport struct {
 	// its measured resolution in usec (timerInfo); filled on rank 0.
 	Timer    string
 	TimerRes float64
-	// SingleCopy says which ranks on one host read large payloads by
-	// process_vm_readv and which copy them through the rings, and why
-	// (singleCopyInfo); filled on rank 0, empty without shared memory.
-	SingleCopy string
+	// Reports are the lines the transports in use state about how the
+	// ranks reach each other, e.g. shared memory's "Single copy" (which
+	// ranks on one host read large payloads by process_vm_readv, which
+	// through the rings, and why); gathered on rank 0 (gatherPeerReports).
+	Reports []peerLine
 }
 
 // addJobInfo adds to info, a result file's metadata, the emulated network
 // the job runs on (network, from MPBENCH_NETWORK, set by mpbench testbed
-// run), how ranks on one host read large payloads (single_copy) and the
-// ranks' hosts of tr: rank_hosts, the host of every rank
-// comma-separated in rank order (so that rows between hosts can be told
-// from rows within one), hosts (launch.FormatRankHosts) and wireup.
+// run), the transports' reports of tr (e.g. single_copy: how ranks on one
+// host read large payloads) and the ranks' hosts of tr: rank_hosts, the
+// host of every rank comma-separated in rank order (so that rows between
+// hosts can be told from rows within one), hosts (launch.FormatRankHosts)
+// and wireup.
 func addJobInfo(info map[string]string, tr jobTransport) {
 	if nw := os.Getenv(networkEnv); nw != "" {
 		info["network"] = nw
 	}
-	if tr.SingleCopy != "" {
-		info["single_copy"] = tr.SingleCopy
+	for _, l := range tr.Reports {
+		info[l.Key] = l.Text
 	}
 	if len(tr.Hosts) > 0 {
 		info["rank_hosts"] = strings.Join(tr.Hosts, ",")

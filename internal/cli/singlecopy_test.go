@@ -7,56 +7,7 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/result/rowfile"
-	"github.com/mpbench/mpbench/transport/shm"
 )
-
-// TestDescribeCopyPaths: the "# Single copy" line counts reader-sender
-// pairs on one host, and when some copy through the rings it names why
-// and which ranks (field case B35: single copy refused per peer by the
-// kernel's ptrace policy).
-func TestDescribeCopyPaths(t *testing.T) {
-	const (
-		N = shm.PathNone
-		S = shm.PathSingle
-		O = shm.PathOff
-		R = shm.PathRefused
-		U = shm.PathUnsupported
-	)
-	for _, c := range []struct {
-		name  string
-		paths [][]shm.CopyPath
-		want  string
-	}{
-		{"tcp only", [][]shm.CopyPath{nil, nil}, ""},
-		{"one rank per host", [][]shm.CopyPath{{N, N}, {N, N}}, ""},
-		{"all single", [][]shm.CopyPath{{N, S, S}, {S, N, S}, {S, S, N}},
-			"process_vm_readv for every pair of ranks on one host (6 reader-sender pairs)"},
-		{"off", [][]shm.CopyPath{{N, O}, {O, N}},
-			"turned off (MPBENCH_SHM_CMA=-1): large payloads copied through the rings (2 reader-sender pairs)"},
-		{"refused between siblings", [][]shm.CopyPath{{N, R, R, R}, {R, N, S, R}, {R, S, N, N}, {U, R, N, N}},
-			"process_vm_readv for 2 of 10 reader-sender pairs on one host, the rings for 8; " +
-				"process_vm_readv refused by the kernel's ptrace policy (EPERM: Yama ptrace_scope, a container's seccomp profile, or no CAP_SYS_PTRACE) for 7: " +
-				"rank 0 from 1-3, rank 1 from 0,3, rank 2 from 0, rank 3 from 1; " +
-				"process_vm_readv not available (ENOSYS: a kernel without cross-memory attach, or a seccomp profile) for 1: rank 3 from 0"},
-	} {
-		if got := describeCopyPaths(c.paths); got != c.want {
-			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
-		}
-	}
-	many := make([][]shm.CopyPath, 12)
-	for r := range many {
-		many[r] = make([]shm.CopyPath, 12)
-		for s := range many[r] {
-			if s != r {
-				many[r][s] = R
-			}
-		}
-	}
-	got := describeCopyPaths(many)
-	if !strings.Contains(got, "for 132: rank 0 from 1-11, rank 1 from 0,2-11,") || !strings.HasSuffix(got, "rank 7 from 0-6,8-11, 4 more ranks") {
-		t.Errorf("12 ranks refused everywhere: %q", got)
-	}
-}
 
 // TestE2ESingleCopyHeader: a job on shared memory says in its header and
 // metadata how its ranks read large payloads from each other, per pair;

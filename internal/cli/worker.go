@@ -95,7 +95,7 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 	runDone := make(chan struct{})
 	go closeOnStop(ctx, runDone, world)
 	tr := jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup, MPIVersion: comm.StandardVersion}
-	if tr.SingleCopy, err = singleCopyInfo(world, launch.CopyPaths(ep)); err != nil {
+	if tr.Reports, err = gatherPeerReports(world, ep); err != nil {
 		if ctx.Err() != nil && stoppedBySignal(err) {
 			err = cancelCause(ctx, errInterrupted)
 		} else {
@@ -187,7 +187,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	info.Network = os.Getenv(networkEnv)
 	info.Timer = tr.Timer
-	info.SingleCopy = tr.SingleCopy
+	info.Reports = headerLines(tr.Reports)
 	showTail, _ := onOff("show_tail", f.run.imb.showTail) // checked by benchOptions
 	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles, TimerResolution: tr.TimerRes})
 	if err != nil {

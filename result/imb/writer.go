@@ -103,10 +103,12 @@ type RunInfo struct {
 	// measured resolution), printed as "# Timer" after "# Network" when
 	// not empty.
 	Timer string
-	// SingleCopy says how ranks on one host read large payloads from each
-	// other (process_vm_readv, or the rings and why), printed as "# Single
-	// copy" after "# Timer" when not empty.
-	SingleCopy string
+	// Reports are lines the runtime's transports add about how the ranks
+	// reach each other, e.g. "Single copy" (how ranks on one host read
+	// large payloads from each other: process_vm_readv, or the rings and
+	// why), printed after "# Timer" in order, each when its Value is not
+	// empty.
+	Reports []InfoLine
 	// Multi is true under -multi 0 or 1. It does not change the list: IMB
 	// 2019 and later print the names without a prefix under -multi (IMB
 	// 2019 Update 6 with -multi 0 prints "# PingPong", then "# Benchmarking
@@ -184,6 +186,12 @@ func writerRule(cols int) string {
 
 // writerInfoLine prints one "# Key                   : value" line (key
 // padded to 22 characters as in IMB_general_info).
+// InfoLine is a header line "# Name : Value" that IMB readers keep as
+// metadata under Name's key (lower case, blanks as '_').
+type InfoLine struct {
+	Name, Value string
+}
+
 func writerInfoLine(b *strings.Builder, key, value string) {
 	fmt.Fprintf(b, "# %-22s: %s\n", key, value)
 }
@@ -202,9 +210,10 @@ func Banner(version string) string {
 // the list of benchmarks. "# MPI Version" is the MPI standard version, as
 // IMB prints it. mpbench adds lines in IMB's "# Key : value" style after
 // "# MPI Thread Environment:": "# mpbench version", "# Transport" (the
-// runtime), "# Hosts", "# Wire-up", "# Network", "# Timer" and "# Single copy" (when set), "# Mbyte" (bytes per
-// Mbyte in Mbytes/sec) and, under -map, "# Map", which IMB readers skip as
-// unknown keys.
+// runtime), "# Hosts", "# Wire-up", "# Network", "# Timer" and the
+// transports' Reports such as "# Single copy" (when set), "# Mbyte" (bytes
+// per Mbyte in Mbytes/sec) and, under -map, "# Map", which IMB readers
+// skip as unknown keys.
 func (w *Writer) WriteHeader(h RunInfo) error {
 	var b strings.Builder
 	banner := "#" + strings.Repeat("-", 64) + "\n"
@@ -232,8 +241,10 @@ func (w *Writer) WriteHeader(h RunInfo) error {
 	if h.Timer != "" {
 		writerInfoLine(&b, "Timer", h.Timer)
 	}
-	if h.SingleCopy != "" {
-		writerInfoLine(&b, "Single copy", h.SingleCopy)
+	for _, l := range h.Reports {
+		if l.Value != "" {
+			writerInfoLine(&b, l.Name, l.Value)
+		}
 	}
 	mbyte := h.MByte
 	if mbyte == 0 {

@@ -76,8 +76,11 @@ func New(rank, size int, parts []Part, route []int) (*Endpoint, error) {
 // Name is the transports in use joined by "+", e.g. "shm", "shm+tcp".
 func (e *Endpoint) Name() string { return strings.Join(e.names, "+") }
 
-// Parts returns the underlying endpoints in use, in the order of Name.
+// Parts returns the underlying endpoints in use, in the order of Name
+// (transport.Combined).
 func (e *Endpoint) Parts() []transport.Endpoint { return e.parts }
+
+var _ transport.Combined = (*Endpoint)(nil)
 
 // Rank returns this endpoint's rank.
 func (e *Endpoint) Rank() int { return e.rank }

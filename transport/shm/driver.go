@@ -38,6 +38,7 @@ func (driver) Properties() transport.Properties {
 		EagerBytes: EagerBytes,
 		Reach:      transport.SameHost,
 		Progress:   transport.PolledByWaiter,
+		Report:     copyPathReport,
 	}
 }
 
