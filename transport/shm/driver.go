@@ -2,8 +2,6 @@ package shm
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 
 	"github.com/mpbench/mpbench/transport"
 )
@@ -44,29 +42,16 @@ func (driver) Properties() transport.Properties {
 
 func (driver) NewJob(n int) ([]transport.Endpoint, error) { return NewJob(n, Options{}) }
 
-// cmaFromEnv reads EnvCMA through getenv: 0 when unset.
-func cmaFromEnv(getenv func(string) string) (int, error) {
-	s := getenv(EnvCMA)
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("%s=%q: want the smallest payload in bytes read by single copy, or -1 to copy through the rings", EnvCMA, s)
-	}
-	return n, nil
-}
+// cmaSetting is EnvCMA: 0 when unset.
+var cmaSetting = transport.IntSetting{Env: EnvCMA, Want: "the smallest payload in bytes read by single copy, or -1 to copy through the rings"}
 
 // CheckEnv validates EnvCMA.
-func (driver) CheckEnv(getenv func(string) string) error {
-	_, err := cmaFromEnv(getenv)
-	return err
-}
+func (driver) CheckEnv(getenv func(string) string) error { return cmaSetting.Check(getenv) }
 
 // Prepare creates the rank's segment (Prepare); its address is empty: the
 // ranks of one host find each other's segments by the job secret.
 func (driver) Prepare(cfg transport.ProcessConfig) (transport.Prepared, error) {
-	cma, err := cmaFromEnv(cfg.Getenv)
+	cma, err := cmaSetting.Read(cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}

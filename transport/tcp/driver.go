@@ -3,7 +3,6 @@ package tcp
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/mpbench/mpbench/transport"
 )
@@ -37,29 +36,17 @@ func (driver) Properties() transport.Properties {
 
 func (driver) NewJob(n int) ([]transport.Endpoint, error) { return NewJob(n, Options{}) }
 
-// socketBufferFromEnv reads EnvSocketBuffer through getenv: 0 when unset.
-func socketBufferFromEnv(getenv func(string) string) (int, error) {
-	s := getenv(EnvSocketBuffer)
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n == 0 || n < -1 {
-		return 0, fmt.Errorf("%s=%q: want a socket buffer size in bytes > 0, or -1 for the kernel default", EnvSocketBuffer, s)
-	}
-	return n, nil
-}
+// socketBufferSetting is EnvSocketBuffer: 0 when unset.
+var socketBufferSetting = transport.IntSetting{Env: EnvSocketBuffer, Want: "a socket buffer size in bytes > 0, or -1 for the kernel default",
+	Valid: func(n int) bool { return n > 0 || n == -1 }}
 
 // CheckEnv validates EnvSocketBuffer.
-func (driver) CheckEnv(getenv func(string) string) error {
-	_, err := socketBufferFromEnv(getenv)
-	return err
-}
+func (driver) CheckEnv(getenv func(string) string) error { return socketBufferSetting.Check(getenv) }
 
 // Prepare binds the rank's port on cfg.Addr (Listen); its address is the
 // port's "host:port".
 func (driver) Prepare(cfg transport.ProcessConfig) (transport.Prepared, error) {
-	sockBuf, err := socketBufferFromEnv(cfg.Getenv)
+	sockBuf, err := socketBufferSetting.Read(cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,37 @@
+package transport
+
+import "testing"
+
+// TestIntSetting: unset or empty is 0, a decimal integer is read, and a
+// value that does not parse or is out of range is an error naming the
+// variable, the value and what it accepts.
+func TestIntSetting(t *testing.T) {
+	s := IntSetting{Env: "MPBENCH_X", Want: "bytes > 0, or -1", Valid: func(n int) bool { return n > 0 || n == -1 }}
+	for v, want := range map[string]int{"": 0, "4096": 4096, "-1": -1} {
+		getenv := func(name string) string {
+			if name != "MPBENCH_X" {
+				t.Errorf("read %s, want MPBENCH_X", name)
+			}
+			return v
+		}
+		if n, err := s.Read(getenv); n != want || err != nil {
+			t.Errorf("MPBENCH_X=%q: %d, %v; want %d", v, n, err, want)
+		}
+		if err := s.Check(getenv); err != nil {
+			t.Errorf("Check(MPBENCH_X=%q): %v", v, err)
+		}
+	}
+	for _, v := range []string{"16k", "0", "-2", " 5"} {
+		getenv := func(string) string { return v }
+		want := `MPBENCH_X="` + v + `": want bytes > 0, or -1`
+		if n, err := s.Read(getenv); n != 0 || err == nil || err.Error() != want {
+			t.Errorf("MPBENCH_X=%q: %d, %v; want the error %q", v, n, err, want)
+		}
+		if err := s.Check(getenv); err == nil || err.Error() != want {
+			t.Errorf("Check(MPBENCH_X=%q): %v, want %q", v, err, want)
+		}
+	}
+	if n, err := (IntSetting{Env: "MPBENCH_Y", Want: "bytes"}).Read(func(string) string { return "-7" }); n != -7 || err != nil {
+		t.Errorf("without Valid, -7: %d, %v", n, err)
+	}
+}
