@@ -365,8 +365,8 @@ func TestWriterBannerNamesMpbench(t *testing.T) {
 	w := NewWriter(&buf)
 	err := w.WriteHeader(RunInfo{Version: "0.2.0", Transport: "shm", MPIVersion: "3.1", DataType: "MPI_INT",
 		RedDataType: "MPI_DOUBLE", Map: "2x2 (world ranks in group order: 0 2 1 3)",
-		Reports:    []InfoLine{{Name: "Single copy", Value: "process_vm_readv for 2 of 4 reader-sender pairs on one host, the rings for 2; refused: rank 1 from 0,2"}},
-		Command:    []string{"mpbench", "run"}, Benchmarks: []string{"Uniband"}})
+		Reports: []InfoLine{{Name: "Single copy", Value: "process_vm_readv for 2 of 4 reader-sender pairs on one host, the rings for 2; refused: rank 1 from 0,2"}},
+		Command: []string{"mpbench", "run"}, Benchmarks: []string{"Uniband"}})
 	if err != nil {
 		t.Fatal(err)
 	}
