@@ -77,7 +77,7 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 
 // readOptional parses the optional variables (interface, transport mode,
 // binding, and every launchable transport's own settings,
-// transport.ProcessDriver.CheckEnv) through getenv.
+// transport.CheckSettings) through getenv.
 func (w *workerEnv) readOptional(getenv func(string) string) error {
 	w.getenv = getenv
 	w.ifAddr = getenv(EnvIfAddr)
@@ -99,10 +99,8 @@ func (w *workerEnv) readOptional(getenv func(string) string) error {
 	default:
 		return fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
 	}
-	for _, d := range transport.ProcessDrivers() {
-		if err := d.CheckEnv(getenv); err != nil {
-			return fmt.Errorf("launch: %w", err)
-		}
+	if err := transport.CheckSettings(getenv); err != nil {
+		return fmt.Errorf("launch: %w", err)
 	}
 	return nil
 }

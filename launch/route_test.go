@@ -22,7 +22,6 @@ func (f fakeProcess) Properties() transport.Properties {
 	return transport.Properties{Name: f.name, Reach: f.reach}
 }
 func (fakeProcess) NewJob(int) ([]transport.Endpoint, error)                    { return nil, nil }
-func (fakeProcess) CheckEnv(func(string) string) error                          { return nil }
 func (fakeProcess) Prepare(transport.ProcessConfig) (transport.Prepared, error) { return nil, nil }
 
 // fakePrepared records Connect's arguments and Abort.

@@ -15,11 +15,6 @@ import (
 // --transport NAME` and to auto, without launch naming it.
 type ProcessDriver interface {
 	Driver
-	// CheckEnv validates the transport's own settings read through getenv
-	// (e.g. tcp's MPBENCH_SOCKBUF); the error names the variable and the
-	// accepted form. Package launch calls it before joining, for every launchable
-	// transport, so a bad setting is refused whichever transport runs.
-	CheckEnv(getenv func(string) string) error
 	// Prepare readies this rank's side of a job. It is called before the
 	// rank publishes its address, so that what peers look for exists when
 	// they look. Errors say why the transport cannot run here.
@@ -35,7 +30,7 @@ type ProcessConfig struct {
 	// Addr is the IP address of this host's interface that a network
 	// transport binds and advertises, e.g. "10.0.0.2".
 	Addr string
-	// Getenv reads the transport's own settings (those CheckEnv checks).
+	// Getenv reads the transport's own settings (Properties.Settings).
 	Getenv func(string) string
 	// Refused, if not nil, is told of every incoming connection that failed
 	// the transport's handshake (a stranger, another job): where says what

@@ -13,7 +13,6 @@ func (f fakeDriver) NewJob(int) ([]Endpoint, error) { return nil, nil }
 // fakeProcessDriver is a transport the launcher could start ranks on.
 type fakeProcessDriver struct{ fakeDriver }
 
-func (fakeProcessDriver) CheckEnv(func(string) string) error      { return nil }
 func (fakeProcessDriver) Prepare(ProcessConfig) (Prepared, error) { return nil, nil }
 func reset(t *testing.T) {
 	t.Helper()

@@ -6,8 +6,8 @@ import (
 )
 
 // IntSetting is an integer setting a transport reads from the environment
-// of a rank that a launcher started (ProcessConfig.Getenv, checked before
-// the job by ProcessDriver.CheckEnv), e.g. shm's MPBENCH_SHM_CMA.
+// of a rank that a launcher started (ProcessConfig.Getenv), listed in its
+// Properties.Settings, e.g. shm's MPBENCH_SHM_CMA.
 type IntSetting struct {
 	// Env names the environment variable.
 	Env string
@@ -36,8 +36,22 @@ func (s IntSetting) Read(getenv func(string) string) (int, error) {
 	return n, nil
 }
 
-// Check returns Read's error only, for ProcessDriver.CheckEnv.
+// Check returns Read's error only.
 func (s IntSetting) Check(getenv func(string) string) error {
 	_, err := s.Read(getenv)
 	return err
+}
+
+// CheckSettings checks, through getenv, the Settings of every registered
+// transport mpbench's launcher can start ranks on (ProcessDrivers); the
+// error is the first bad one's.
+func CheckSettings(getenv func(string) string) error {
+	for _, d := range ProcessDrivers() {
+		for _, s := range d.Properties().Settings {
+			if err := s.Check(getenv); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -35,3 +35,27 @@ func TestIntSetting(t *testing.T) {
 		t.Errorf("without Valid, -7: %d, %v", n, err)
 	}
 }
+
+// TestCheckSettings: the settings of every launchable transport are
+// checked, the first bad one is the error, and a transport the launcher
+// does not start is not asked.
+func TestCheckSettings(t *testing.T) {
+	reset(t)
+	positive := func(n int) bool { return n > 0 }
+	Register(fakeProcessDriver{fakeDriver{Properties{Name: "a", Reach: SameHost, Settings: []IntSetting{{Env: "MPBENCH_A", Want: "bytes > 0", Valid: positive}}}}})
+	Register(fakeProcessDriver{fakeDriver{Properties{Name: "b", Reach: AnyHost, Settings: []IntSetting{{Env: "MPBENCH_B", Want: "a count"}}}}})
+	Register(fakeDriver{Properties{Name: "c", Reach: SameProcess, Settings: []IntSetting{{Env: "MPBENCH_C", Want: "never read"}}}})
+	env := map[string]string{"MPBENCH_A": "4096", "MPBENCH_B": "", "MPBENCH_C": "x"}
+	getenv := func(name string) string { return env[name] }
+	if err := CheckSettings(getenv); err != nil {
+		t.Errorf("good settings: %v", err)
+	}
+	env["MPBENCH_B"] = "many"
+	if err := CheckSettings(getenv); err == nil || err.Error() != `MPBENCH_B="many": want a count` {
+		t.Errorf("a bad MPBENCH_B: %v", err)
+	}
+	env["MPBENCH_A"] = "0"
+	if err := CheckSettings(getenv); err == nil || err.Error() != `MPBENCH_A="0": want bytes > 0` {
+		t.Errorf("bad MPBENCH_A and MPBENCH_B: %v, want MPBENCH_A's error (its transport comes first)", err)
+	}
+}

@@ -37,6 +37,7 @@ func (driver) Properties() transport.Properties {
 		Reach:      transport.SameHost,
 		Progress:   transport.PolledByWaiter,
 		Report:     copyPathReport,
+		Settings:   []transport.IntSetting{cmaSetting},
 	}
 }
 
@@ -44,9 +45,6 @@ func (driver) NewJob(n int) ([]transport.Endpoint, error) { return NewJob(n, Opt
 
 // cmaSetting is EnvCMA: 0 when unset.
 var cmaSetting = transport.IntSetting{Env: EnvCMA, Want: "the smallest payload in bytes read by single copy, or -1 to copy through the rings"}
-
-// CheckEnv validates EnvCMA.
-func (driver) CheckEnv(getenv func(string) string) error { return cmaSetting.Check(getenv) }
 
 // Prepare creates the rank's segment (Prepare); its address is empty: the
 // ranks of one host find each other's segments by the job secret.

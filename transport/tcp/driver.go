@@ -31,6 +31,7 @@ func (driver) Properties() transport.Properties {
 		EagerBytes: EagerBytes,
 		Reach:      transport.AnyHost,
 		Progress:   transport.PolledByWaiter,
+		Settings:   []transport.IntSetting{socketBufferSetting},
 	}
 }
 
@@ -39,9 +40,6 @@ func (driver) NewJob(n int) ([]transport.Endpoint, error) { return NewJob(n, Opt
 // socketBufferSetting is EnvSocketBuffer: 0 when unset.
 var socketBufferSetting = transport.IntSetting{Env: EnvSocketBuffer, Want: "a socket buffer size in bytes > 0, or -1 for the kernel default",
 	Valid: func(n int) bool { return n > 0 || n == -1 }}
-
-// CheckEnv validates EnvSocketBuffer.
-func (driver) CheckEnv(getenv func(string) string) error { return socketBufferSetting.Check(getenv) }
 
 // Prepare binds the rank's port on cfg.Addr (Listen); its address is the
 // port's "host:port".
