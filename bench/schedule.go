@@ -261,6 +261,19 @@ func ParseMem(s string) (int64, error) {
 	return int64(gb * (1 << 30)), nil
 }
 
+// ParseSwitch parses the value s of IMB's on/off option named option
+// (-sync, -warm_up, -zero_size, -root_shift, -imb_barrier, -msg_pause,
+// -show_tail): 1, on, yes or true; 0, off, no or false; in any case.
+func ParseSwitch(option, s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "on", "yes", "true":
+		return true, nil
+	case "0", "off", "no", "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("-%s %s: expected -%s 1 or -%s 0 (on/off)", option, shown(s), option, option)
+}
+
 // shown is an option value as an error message prints it: as given, or
 // quoted when it holds a line break or another control character, so that
 // the message stays one line.

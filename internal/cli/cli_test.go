@@ -84,6 +84,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"exclude everything", []string{"run", "-exclude", "pingpong", "pingpong"}, []string{"-exclude pingpong leaves no benchmark"}},
 		{"bad window_size", []string{"run", "-window_size", "0", "uniband"}, []string{"-window_size 0: expected -window_size N with 1 <= N"}},
 		{"bad imb_barrier", []string{"run", "-imb_barrier", "maybe"}, []string{"-imb_barrier maybe: expected"}},
+		{"bad warm_up", []string{"run", "-warm_up", "2", "pingpong"}, []string{"-warm_up 2: expected -warm_up 1 or -warm_up 0 (on/off)"}},
+		{"bad root_shift", []string{"run", "--root_shift=sometimes"}, []string{"-root_shift sometimes: expected -root_shift 1 or -root_shift 0 (on/off)"}},
 		{"uniband on one process", []string{"run", "-np", "1", "uniband"}, []string{"Uniband needs 2 processes"}},
 		{"unknown command", []string{"runn"}, []string{`unknown command "runn"`}},
 		{"argument to version", []string{"version", "x"}, []string{`unknown command "x" for "mpbench version"`}},

@@ -17,14 +17,14 @@ type collFlags struct {
 	spec      string // --coll overrides
 	rules     string // --coll-rules FILE
 	show      bool   // --show-algorithms
-	rootShift string // -root_shift 1|0
+	rootShift bool   // IMB -root_shift 1|0
 }
 
 // addCollFlags defines the collective options on fs.
 func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
 	fs.StringVar(&f.spec, "coll", "", "collective algorithms, e.g. bcast=pipeline:seg=16384,allreduce=ring (default: the decision table; see --show-algorithms)")
 	fs.StringVar(&f.rules, "coll-rules", "", "decision table file written by 'mpbench tune' (mpbench.rules): algorithm per collective, process count and size; --coll overrides it")
-	fs.StringVar(&f.rootShift, "root_shift", "0", "IMB -root_shift 1|0: rooted collectives move the root to the next rank every iteration")
+	switchVar(fs, &f.rootShift, "root_shift", "0", "IMB -root_shift 1|0: rooted collectives move the root to the next rank every iteration")
 	fs.BoolVar(&f.show, "show-algorithms", false, "print every collective's algorithms and the default decision table by message size and process count, then exit")
 }
 
@@ -42,9 +42,8 @@ func (f *collFlags) apply(o *bench.Options) error {
 		}
 		a = a.WithRules(rules)
 	}
-	o.Algorithms = a
-	o.RootShift, err = onOff("root_shift", f.rootShift)
-	return err
+	o.Algorithms, o.RootShift = a, f.rootShift
+	return nil
 }
 
 // choiceMsg is the message of a *coll.ChoiceError without its package

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 
@@ -20,6 +21,10 @@ var badValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\
 // limit per message size (> 0)". Other errors (unknown option, missing
 // value) keep pflag's text with a pointer to --help.
 func flagError(c *cobra.Command, err error) error {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return ue // the value's own check (switchFlag), already in the option's words
+	}
 	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
 		if fl := c.Flags().Lookup(m[2]); fl != nil {
 			return usageErrorf("-%s %s: expected %s: %s", fl.Name, m[1], valueKind(fl, err), fl.Usage)

@@ -24,9 +24,9 @@ type imbFlags struct {
 	dataType    string
 	redDataType string
 	contigType  string
-	imbBarrier  string
-	msgPause    string
-	showTail    string
+	imbBarrier  bool // IMB -imb_barrier
+	msgPause    bool // IMB -msg_pause
+	showTail    bool // -show_tail
 	dumpfile    string
 }
 
@@ -40,9 +40,9 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 	fs.StringVar(&f.dataType, "data_type", "byte", "IMB -data_type byte|char|int|float|double: datatype of the moving benchmarks; a message moves whole elements only")
 	fs.StringVar(&f.redDataType, "red_data_type", "float", "IMB -red_data_type float|double|int|char: element type of the reductions (char: 1-byte elements whose sums wrap modulo 2^8)")
 	fs.StringVar(&f.contigType, "contig_type", "base", "IMB -contig_type base: contiguous elements (the only layout mpbench moves)")
-	fs.StringVar(&f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the runner's barriers use point-to-point messages instead of the communicator's barrier")
-	fs.StringVar(&f.msgPause, "msg_pause", "off", "IMB -msg_pause on|off: after each message size, pause as long as its timed loop took")
-	fs.StringVar(&f.showTail, "show_tail", "off", "-show_tail on|off (PerfKitBenchmarker's IMB): after each row a line [min, p10, p25, p50, p75, p90, p95, p99, p99.5, p99.9, p99.99, max] of the repetition times, usec")
+	switchVar(fs, &f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the runner's barriers use point-to-point messages instead of the communicator's barrier")
+	switchVar(fs, &f.msgPause, "msg_pause", "off", "IMB -msg_pause on|off: after each message size, pause as long as its timed loop took")
+	switchVar(fs, &f.showTail, "show_tail", "off", "-show_tail on|off (PerfKitBenchmarker's IMB): after each row a line [min, p10, p25, p50, p75, p90, p95, p99, p99.5, p99.9, p99.99, max] of the repetition times, usec")
 	fs.StringVar(&f.dumpfile, "dumpfile", "", "-dumpfile FILE (PerfKitBenchmarker's IMB): write \"BYTES USEC\" for every repetition of every row")
 }
 
@@ -76,17 +76,8 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 	default:
 		return usageErrorf("-contig_type %s: expected base (IMB also names base_vec, resize, resize_vec, which mpbench does not offer)", f.contigType)
 	}
-	if o.IMBBarrier, err = onOff("imb_barrier", f.imbBarrier); err != nil {
-		return err
-	}
-	if o.MsgPause, err = onOff("msg_pause", f.msgPause); err != nil {
-		return err
-	}
-	showTail, err := onOff("show_tail", f.showTail)
-	if err != nil {
-		return err
-	}
-	o.PerRepetition = o.PerRepetition || showTail || f.dumpfile != ""
+	o.IMBBarrier, o.MsgPause = f.imbBarrier, f.msgPause
+	o.PerRepetition = o.PerRepetition || f.showTail || f.dumpfile != ""
 	return nil
 }
 

@@ -24,8 +24,8 @@ type runFlags struct {
 	iter        string
 	timeLimit   float64
 	offCache    string
-	sync        string
-	warmup      string
+	sync        bool // IMB -sync
+	warmup      bool // IMB -warm_up
 	multi       int
 	check       bool
 	coll        collFlags
@@ -43,7 +43,7 @@ type runFlags struct {
 	threadLevel string // IMB -thread_level, MPI library runs only
 	settle      time.Duration
 	mem         string
-	zeroSize    string
+	zeroSize    bool // IMB -zero_size
 	iterPolicy  string
 	stall       time.Duration
 	imb         imbFlags       // IMB selection, -map, data types, barriers
@@ -72,11 +72,10 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.iterPolicy, "iter_policy", bench.IterDynamic, "IMB -iter_policy dynamic|off: dynamic caps repetitions by volume and -time; off runs the -iter count at every size")
 	fs.Float64Var(&f.timeLimit, "time", bench.DefaultTimeLimit, "IMB -time seconds: time limit per message size (> 0)")
 	fs.StringVar(&f.mem, "mem", "1", "IMB -mem GB: limit on one process's message buffers, in GB of 2^30 bytes (checked before ranks start)")
-	fs.StringVar(&f.zeroSize, "zero_size", "on", "IMB -zero_size on|off: off leaves the 0-byte size out of the -msglog sweep")
+	switchVar(fs, &f.zeroSize, "zero_size", "on", "IMB -zero_size on|off: off leaves the 0-byte size out of the -msglog sweep")
 	fs.StringVar(&f.offCache, "off_cache", "", "IMB -off_cache -1|MiB[,line]: rotate buffers larger than the cache (-1: 8 MiB, 64 B lines)")
-	fs.StringVar(&f.sync, "sync", "1", "IMB -sync 1|0: barrier between the timed calls of collectives")
-	fs.StringVar(&f.warmup, "warmup", "1", "IMB -warm_up 1|0: warm-up repetitions before timing (alias -warm_up)")
-	fs.StringVar(&f.warmup, "warm_up", "1", "same as -warmup")
+	switchVar(fs, &f.sync, "sync", "1", "IMB -sync 1|0: barrier between the timed calls of collectives")
+	fs.Var(switchVar(fs, &f.warmup, "warm_up", "1", "same as -warmup"), "warmup", "IMB -warm_up 1|0: warm-up repetitions before timing (alias -warm_up)")
 	fs.IntVar(&f.multi, "multi", result.MultiNone, "IMB -multi 0|1: run np/N groups at once; 0 prints the worst group, 1 every group")
 	fs.BoolVar(&f.check, "check", false, "IMB -check: verify every received byte and print a defects column")
 	fs.IntVar(&f.windowSize, "window_size", bench.DefaultWindowSize, "IMB -window_size N: messages in flight per pair and direction in Uniband and Biband")
@@ -99,17 +98,6 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.threadLevel, "thread_level", "", "IMB -thread_level single|funneled|serialized|multiple: the thread level asked of an MPI library (mpi builds under a launcher; default funneled)")
 	fs.StringVar(&f.cpuprofile, "cpuprofile", "", "write each rank's CPU profile to FILE.<rank> (go tool pprof)")
 	_ = fs.MarkHidden("warm_up")
-}
-
-// onOff parses IMB's switch values 1/0, on/off, yes/no, true/false.
-func onOff(option, s string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "1", "on", "yes", "true":
-		return true, nil
-	case "0", "off", "no", "false":
-		return false, nil
-	}
-	return false, usageErrorf("-%s %s: expected -%s 1 or -%s 0 (on/off)", option, s, option, option)
 }
 
 // parseMByte parses --mbyte: 1e6/1000000/MB or 2^20/1048576/MiB.
@@ -171,23 +159,14 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 			return o, &usageError{msg: err.Error()}
 		}
 	}
-	if o.Sync, err = onOff("sync", f.sync); err != nil {
-		return o, err
-	}
-	if o.Warmup, err = onOff("warm_up", f.warmup); err != nil {
-		return o, err
-	}
+	o.Sync, o.Warmup = f.sync, f.warmup
 	o.Multi = f.multi
 	o.Check = f.check
 	o.WindowSize = f.windowSize
 	if o.MemBytes, err = bench.ParseMem(f.mem); err != nil {
 		return o, &usageError{msg: err.Error()}
 	}
-	if zero, err := onOff("zero_size", f.zeroSize); err != nil {
-		return o, err
-	} else {
-		o.NoZeroSize = !zero
-	}
+	o.NoZeroSize = !f.zeroSize
 	o.IterPolicy = strings.ToLower(strings.TrimSpace(f.iterPolicy))
 	if err := f.coll.apply(&o); err != nil {
 		return o, err

@@ -94,3 +94,39 @@ func TestStallLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchOptions: IMB's on/off options take every spelling of IMB's
+// switches, set the options they stand for, keep the text as given for
+// the workers' command line and the metadata, and -warmup and -warm_up are
+// one option; a bad value fails the parse in bench's wording.
+func TestSwitchOptions(t *testing.T) {
+	f, fs := parseRun(t, "--sync=off", "--warm_up=NO", "--zero_size=0", "--root_shift=on", "--imb_barrier=yes", "--msg_pause=TRUE", "--show_tail=1")
+	o, err := f.benchOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Sync || o.Warmup || !o.NoZeroSize || !o.RootShift || !o.IMBBarrier || !o.MsgPause || !o.PerRepetition || !f.imb.showTail {
+		t.Errorf("switches not applied: %+v", o)
+	}
+	m := optionMap(fs, nil)
+	for name, want := range map[string]string{"sync": "off", "warmup": "NO", "zero_size": "0", "root_shift": "on", "msg_pause": "TRUE", "show_tail": "1"} {
+		if m[name] != want {
+			t.Errorf("metadata %s=%q, want %q as given", name, m[name], want)
+		}
+	}
+	if got := changedFlags(fs); len(got) != 7 || got[0] != "--sync=off" {
+		t.Errorf("worker arguments %q", got)
+	}
+	if o := mustOptions(t, "--warmup=0"); o.Warmup {
+		t.Error("-warmup 0: warm-up still on")
+	}
+	if o := mustOptions(t); !o.Sync || !o.Warmup || o.NoZeroSize || o.RootShift || o.IMBBarrier || o.MsgPause {
+		t.Errorf("IMB's defaults: %+v", o)
+	}
+	fs = pflag.NewFlagSet("run", pflag.ContinueOnError)
+	addRunFlags(fs, new(runFlags))
+	err = fs.Parse([]string{"--sync=maybe"})
+	if want := "-sync maybe: expected -sync 1 or -sync 0 (on/off)"; err == nil || flagError(nil, err).Error() != want {
+		t.Errorf("-sync maybe: %v, want %q", err, want)
+	}
+}

@@ -188,8 +188,7 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	info.Network = os.Getenv(networkEnv)
 	info.Timer = tr.Timer
 	info.Reports = headerLines(tr.Reports)
-	showTail, _ := onOff("show_tail", f.run.imb.showTail) // checked by benchOptions
-	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: showTail, Percentiles: f.run.percentiles, TimerResolution: tr.TimerRes})
+	text, err := sink.NewText(cmd.OutOrStdout(), info, sink.TextOptions{ShowTail: f.run.imb.showTail, Percentiles: f.run.percentiles, TimerResolution: tr.TimerRes})
 	if err != nil {
 		return nil, nil, err
 	}
