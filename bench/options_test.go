@@ -79,3 +79,22 @@ func TestParseIter(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSwitch: every spelling of IMB's switches in any case, and one
+// line naming the option for anything else.
+func TestParseSwitch(t *testing.T) {
+	for s, want := range map[string]bool{"1": true, "on": true, "Yes": true, "TRUE": true, " 0 ": false, "off": false, "no": false, "False": false} {
+		if got, err := ParseSwitch("sync", s); got != want || err != nil {
+			t.Errorf("-sync %q: %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for s, want := range map[string]string{
+		"2":       "-zero_size 2: expected -zero_size 1 or -zero_size 0 (on/off)",
+		"":        "-zero_size : expected -zero_size 1 or -zero_size 0 (on/off)",
+		"on\noff": `-zero_size "on\noff": expected -zero_size 1 or -zero_size 0 (on/off)`,
+	} {
+		if _, err := ParseSwitch("zero_size", s); err == nil || err.Error() != want {
+			t.Errorf("-zero_size %q: %v, want %q", s, err, want)
+		}
+	}
+}
