@@ -1,7 +1,9 @@
 package matmul
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/mpbench/mpbench/analysis"
@@ -57,17 +59,20 @@ func TestPartCoversOrder(t *testing.T) {
 // TestDistributedProduct runs the product on grids 1x1, 1x2, 1x3, 2x2,
 // 2x3 and 2x4 (orders not divisible by the grid included) and checks the
 // result, the Bcast count and the time split on every rank, with and
-// without the barriers of Sync (whose time is waiting, not communication).
+// without the barriers of Sync (whose time is waiting, not communication),
+// and with the untimed warm-up pass (p + q Bcasts, none counted in the
+// timed calls) or without it (Cold).
 func TestDistributedProduct(t *testing.T) {
 	for _, tc := range []struct {
-		np, n        int
-		square, sync bool
-	}{{1, 20, false, false}, {2, 33, false, true}, {3, 31, true, false}, {4, 40, true, true}, {6, 29, false, false}, {8, 50, false, true}} {
+		np, n              int
+		square, sync, cold bool
+	}{{1, 20, false, false, false}, {2, 33, false, true, false}, {2, 33, false, true, true}, {3, 31, true, false, true},
+		{4, 40, true, true, false}, {6, 29, false, false, false}, {8, 50, false, true, true}} {
 		reps := make([]*app.Report, tc.np)
 		calls := make([]int64, tc.np)
 		commtest.Run(t, tc.np, comm.Config{}, func(c comm.Comm) error {
 			ac := app.NewComm(c, coll.Algorithms{})
-			rep, err := Run(ac, Config{N: tc.n, Square: tc.square, Verify: true, Sync: tc.sync})
+			rep, err := Run(ac, Config{N: tc.n, Square: tc.square, Verify: true, Sync: tc.sync, Cold: tc.cold})
 			reps[c.Rank()], calls[c.Rank()] = rep, ac.CommCalls()
 			return err
 		})
@@ -79,6 +84,13 @@ func TestDistributedProduct(t *testing.T) {
 			t.Fatalf("np %d: %d rank times", tc.np, len(rep.Ranks))
 		}
 		p, q := analysis.Grid(tc.np)
+		warm := fmt.Sprintf("Warm-up         = %24s", fmt.Sprintf("%d untimed Bcasts", p+q))
+		if tc.cold {
+			warm = "Warm-up         =               none (cold)"
+		}
+		if !slices.Contains(rep.Notes, warm) {
+			t.Errorf("np %d cold %v: notes %q lack %q", tc.np, tc.cold, rep.Notes, warm)
+		}
 		for r, ct := range calls {
 			if ct != int64(p+q) {
 				t.Errorf("np %d rank %d: %d timed calls, want %d Bcasts (%d x %d grid)", tc.np, r, ct, p+q, p, q)

@@ -11,7 +11,7 @@ import (
 func newAppMatmulCmd(inv *invocation) *cobra.Command {
 	var f appFlags
 	var n int
-	var square, noVerify, sync bool
+	var square, noVerify, sync, cold bool
 	cmd := &cobra.Command{
 		Use:   "matmul [-n N] [-np P] [--square] [--load K]",
 		Short: "Block matrix product over a p x q process grid (the study's section 4.3.3)",
@@ -25,7 +25,10 @@ against a serial product and fails above a max relative error of 1e-10.
 Communication time is the time measured inside the Bcasts; compute time the
 time in the local products. Without --sync, comm includes the time a rank
 waits in a Bcast for its root to finish computing; --sync enters every Bcast
-through a barrier and reports that waiting separately.`,
+through a barrier and reports that waiting separately. Before the timed
+phase every rank makes one untimed pass of the same Bcasts on the same
+buffers, so that the timed ones do not pay the first transfer's costs
+(page faults, a virtual machine's page-table fills); --cold skips it.`,
 		Example: `  mpbench app matmul -n 1000 -np 4
   mpbench app matmul -n 2000 -np 2 --square --load 1 --json mm.jsonl`,
 		Args: cobra.NoArgs,
@@ -36,7 +39,7 @@ through a barrier and reports that waiting separately.`,
 			if n < f.np {
 				return usageErrorf("-n %d on %d ranks: every rank needs a block; use -n >= -np", n, f.np)
 			}
-			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync}
+			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold}
 			return runApp(cmd, &f, inv, "matmul", func(c *app.Comm) (*app.Report, error) {
 				return matmul.Run(c, cfg)
 			})
@@ -47,6 +50,7 @@ through a barrier and reports that waiting separately.`,
 	fs.BoolVar(&square, "square", false, "compute A x A, as the study did (default A x B)")
 	fs.BoolVar(&noVerify, "no-verify", false, "skip the serial product on rank 0 (done by default for n <= 2000)")
 	fs.BoolVar(&sync, "sync", false, "a barrier before every Bcast, its time reported as wait: comm is then the Bcasts' transfers alone, as IMB and 'mpbench predict matmul' count them")
+	fs.BoolVar(&cold, "cold", false, "skip the untimed warm-up pass of the Bcasts: the timed Bcasts then include each block's first transfer")
 	addAppFlags(fs, &f)
 	return cmd
 }
