@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # predict: "mpbench predict matmul" against the communication "mpbench app
 # matmul" measures, both measured in the same run. Every round measures
-# Bcast and PingPong at 2 and 4 ranks (mpbench run -npmin 2, the benchmark
-# file the prediction reads), then the block product at np 2 and 4 with
+# Bcast and PingPong at 2 and 4 ranks (mpbench run -npmin 2, from 64 KiB
+# to the largest block, at least 4 MiB: the benchmark file the prediction
+# reads), then the block product at np 2 and 4 with
 # --sync (so that its communication time is the Bcasts' transfers, as the
 # prediction counts them), and predicts that round's products from that
 # round's Bcast file. It prints each round's predicted and measured
 # communication (the maximum over ranks) and their ratio, then the median
 # ratio with its min..max per process count, and the prediction from every
-# round's Bcast files against the median measurement.
+# round's Bcast files against the median measurement (for NET=local also
+# with --net shared: simultaneous Bcasts on one host share its CPUs).
 #
 # NET chooses where the ranks run:
 #   local (default): this host, over TRANSPORT (default tcp);
@@ -75,9 +77,12 @@ else
 	"$MPB" testbed up --name "$tb" --nodes 4 --net "$NET" --rate "$RATE" | sed -n 's/^# network: /# testbed: /p'
 	echo "# one rank per node; matrix order $N; predict --net $PREDICT_NET"
 fi
+# The Bcast table reaches the largest block (np 2: n x n/2 float64), so
+# that the prediction interpolates between measured sizes.
+maxlog=$(awk -v n="$N" 'BEGIN { b = 8 * n * n / 2; l = 22; while (2 ^ l < b) l++; print l }')
 for np in 2 4; do : >"$work/ratio$np"; : >"$work/pred$np"; : >"$work/meas$np"; done
 for r in $(seq "$ROUNDS"); do
-	on 4 run -npmin 2 -msglog 16:22 -time 1 Bcast PingPong --json "$work/bc$r.jsonl" >"$work/bc$r.txt"
+	on 4 run -npmin 2 -msglog "16:$maxlog" -time 1 Bcast PingPong --json "$work/bc$r.jsonl" >"$work/bc$r.txt"
 	for np in 2 4; do
 		on "$np" app matmul -n "$N" --sync --no-verify --json "$work/mm$r-$np.jsonl" >"$work/mm$r-$np.txt"
 	done
@@ -101,3 +106,9 @@ echo "## mpbench predict matmul from every round's Bcast files, against the medi
 bcs=$(ls "$work"/bc*.jsonl | paste -sd,)
 mms=$(ls "$work"/mm*.jsonl | paste -sd,)
 "$MPB" predict matmul --bench "$bcs" -n "$N" --np 2,4 --net "$PREDICT_NET" --scaling "$mms"
+if [ "$NET" = local ] && [ "$PREDICT_NET" != shared ]; then
+	# On one host the simultaneous Bcasts of the grid's rows (columns) share
+	# its CPUs, which make every copy: a shared medium for them.
+	echo "## the same with --net shared (simultaneous Bcasts on one host share its CPUs)"
+	"$MPB" predict matmul --bench "$bcs" -n "$N" --np 2,4 --net shared --scaling "$mms"
+fi
