@@ -1,5 +1,7 @@
 package bench
 
+import "github.com/mpbench/mpbench/comm"
+
 // Alltoall (IMB_alltoall.c): MPI_Alltoall; every rank sends block j
 // (bytes at offset j*bytes of its send area) to rank j and receives rank
 // i's block for it at offset i*bytes. #bytes is the block per destination.
@@ -27,7 +29,13 @@ func expectExchanged(e *Env, rep int, want []byte) {
 	}
 }
 
+// alltoallKernel times n calls (timeCalls); a communicator that runs loops
+// itself runs them as comm.LoopAlltoall when its own
+// collective is the one to measure.
 func alltoallKernel(e *Env, n int) (float64, error) {
+	if secs, ran, err := e.collectiveLoop(comm.Loop{Kind: comm.LoopAlltoall}, "alltoall", n); ran {
+		return secs, err
+	}
 	return timeCalls(e, n, func(i int) error {
 		return e.Algorithms.Alltoall(e.Comm, e.Send(i), e.Recv(i))
 	})

@@ -46,15 +46,18 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 // that runs timed loops itself (see runLoop) when the collective, coll's
 // name for it, runs natively there (coll.Algorithms.For chooses
 // coll.AlgNative: no --coll override) and the barriers of -sync are the
-// communicator's own (not -imb_barrier's). It fills in Sync and RootShift
-// from e.
+// communicator's own (not -imb_barrier's). A loop without a collective
+// name ("": Reduce_local, which communicates nothing) is offered whatever
+// --coll says. It fills in Sync and RootShift from e.
 func (e *Env) collectiveLoop(l comm.Loop, collective string, n int) (secs float64, ran bool, err error) {
 	l.Sync = e.Sync && l.Kind != comm.LoopBarrier
 	if l.Sync && e.IMBBarrier {
 		return 0, false, nil
 	}
-	if ch, err := e.Algorithms.For(e.Comm, collective, int(e.Bytes)); err != nil || ch.Algorithm != coll.AlgNative {
-		return 0, false, nil
+	if collective != "" {
+		if ch, err := e.Algorithms.For(e.Comm, collective, int(e.Bytes)); err != nil || ch.Algorithm != coll.AlgNative {
+			return 0, false, nil
+		}
 	}
 	l.RootShift = e.RootShift
 	return e.runLoop(l, n)

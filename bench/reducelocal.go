@@ -1,6 +1,9 @@
 package bench
 
-import "github.com/mpbench/mpbench/coll"
+import (
+	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
+)
 
 // Reduce_local (IMB_reduce_local.c, IMB 2019 Update 2 and later):
 // MPI_Reduce_local of bytes/4 MPI_FLOAT elements (or of -red_data_type) with MPI_SUM, receive
@@ -16,7 +19,13 @@ func init() {
 	})
 }
 
+// reduceLocalKernel times n calls (timeCalls); a communicator that runs loops
+// itself runs them as comm.LoopReduceLocal when its own
+// collective is the one to measure.
 func reduceLocalKernel(e *Env, n int) (float64, error) {
+	if secs, ran, err := e.collectiveLoop(comm.Loop{Kind: comm.LoopReduceLocal, Datatype: e.RedType, Op: reductionOp}, "", n); ran {
+		return secs, err
+	}
 	return timeCalls(e, n, func(i int) error {
 		return coll.ReduceLocal(e.RedType, reductionOp, e.Recv(i), e.Send(i))
 	})

@@ -1,5 +1,7 @@
 package bench
 
+import "github.com/mpbench/mpbench/comm"
+
 // Reduce_scatter_block (IMB_reduce_scatter_block.c, IMB 2019 Update 1 and
 // later): MPI_Reduce_scatter_block with MPI_SUM; every rank receives
 // bytes/4 MPI_FLOAT elements (or of -red_data_type), so the vector reduced is procs*bytes bytes
@@ -17,7 +19,13 @@ func init() {
 	})
 }
 
+// reduceScatterBlockKernel times n calls (timeCalls); a communicator that runs loops
+// itself runs them as comm.LoopReduceScatterBlock when its own
+// collective is the one to measure.
 func reduceScatterBlockKernel(e *Env, n int) (float64, error) {
+	if secs, ran, err := e.collectiveLoop(comm.Loop{Kind: comm.LoopReduceScatterBlock, Datatype: e.RedType, Op: reductionOp}, "reduce_scatter_block", n); ran {
+		return secs, err
+	}
 	return timeCalls(e, n, func(i int) error {
 		return e.Algorithms.ReduceScatterBlock(e.Comm, e.Send(i), e.Recv(i), e.RedType, reductionOp)
 	})

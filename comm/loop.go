@@ -67,6 +67,51 @@ const (
 	// LoopBarrier is IMB_barrier.c with the library's own Barrier, each
 	// call timed on its own.
 	LoopBarrier
+	// LoopReduce is IMB_reduce.c with the library's own Reduce:
+	// Bytes/Datatype.Size() elements combined with Op from every rank's
+	// send slot into the root's receive slot (root as LoopBcast's); timed
+	// and synchronised as LoopAllreduce.
+	LoopReduce
+	// LoopGather is IMB_gather.c with the library's own Gather: Bytes from
+	// every rank's send slot to the root (as LoopBcast's), rank j's at
+	// offset j*Bytes of its receive slot, which holds Size()*Bytes; timed
+	// and synchronised as LoopAllreduce.
+	LoopGather
+	// LoopScatter is IMB_scatter.c with the library's own Scatter: the
+	// root (as LoopBcast's) sends block j of its send slot, which holds
+	// Size()*Bytes, to rank j's receive slot; timed and synchronised as
+	// LoopAllreduce.
+	LoopScatter
+	// LoopAllgather is IMB_allgather.c with the library's own Allgather:
+	// Bytes from every rank's send slot to every rank, rank j's at offset
+	// j*Bytes of the receive slot (Size()*Bytes); timed and synchronised
+	// as LoopAllreduce.
+	LoopAllgather
+	// LoopAlltoall is IMB_alltoall.c with the library's own Alltoall:
+	// block j (Bytes at offset j*Bytes) of the send slot goes to rank j,
+	// which receives it at offset (sender)*Bytes; both slots hold
+	// Size()*Bytes. Timed and synchronised as LoopAllreduce.
+	LoopAlltoall
+	// LoopReduceScatterBlock is IMB_reduce_scatter_block.c with the
+	// library's own Reduce_scatter_block: Size()*Bytes of Datatype
+	// combined with Op, every rank receiving its Bytes; timed and
+	// synchronised as LoopAllreduce.
+	LoopReduceScatterBlock
+	// LoopAllgatherv, LoopGatherv, LoopScatterv and LoopAlltoallv are
+	// IMB_allgatherv.c, IMB_gatherv.c, IMB_scatterv.c and IMB_alltoallv.c
+	// with the library's own vector collectives and IMB's arguments: every
+	// count Bytes, displacements packed (j*Bytes), so each moves what its
+	// non-vector form moves; slots, roots, timing and synchronisation as
+	// that form's.
+	LoopAllgatherv
+	LoopGatherv
+	LoopScatterv
+	LoopAlltoallv
+	// LoopReduceLocal is IMB_reduce_local.c with the library's own
+	// Reduce_local: Bytes/Datatype.Size() elements of the send slot
+	// combined with Op into the receive slot, on every rank without
+	// communication; timed and synchronised as LoopAllreduce.
+	LoopReduceLocal
 )
 
 // Slots is a buffer cut into Count slots Stride bytes apart, used
@@ -96,10 +141,10 @@ type Loop struct {
 	Starts            bool // PingPong: this rank sends first; Uniband, Biband: this rank receives the acknowledgement
 	Window            int  // Uniband and Biband: messages in flight per repetition, at least 1
 	// Collectives.
-	RootShift bool     // Bcast: the root moves every repetition
-	Datatype  Datatype // Allreduce's element type
-	Op        Op       // Allreduce's operation
-	Sync      bool     // Allreduce, Bcast: the communicator's Barrier after every timed call
+	RootShift bool     // rooted collectives: the root moves every repetition
+	Datatype  Datatype // the reductions' element type (Allreduce, Reduce, Reduce_scatter_block, Reduce_local)
+	Op        Op       // the reductions' operation
+	Sync      bool     // collectives but Barrier: the communicator's Barrier after every timed call
 	// Times, when not nil (len >= Reps), gets each repetition's seconds:
 	// Times[i] for repetition i.
 	Times []float64

@@ -24,6 +24,18 @@ var loopKinds = map[comm.LoopKind]C.int{
 	comm.LoopAllreduce: C.MPB_ALLREDUCE,
 	comm.LoopBcast:     C.MPB_BCAST,
 	comm.LoopBarrier:   C.MPB_BARRIER,
+
+	comm.LoopReduce:             C.MPB_REDUCE,
+	comm.LoopGather:             C.MPB_GATHER,
+	comm.LoopScatter:            C.MPB_SCATTER,
+	comm.LoopAllgather:          C.MPB_ALLGATHER,
+	comm.LoopAlltoall:           C.MPB_ALLTOALL,
+	comm.LoopReduceScatterBlock: C.MPB_REDUCE_SCATTER_BLOCK,
+	comm.LoopAllgatherv:         C.MPB_ALLGATHERV,
+	comm.LoopGatherv:            C.MPB_GATHERV,
+	comm.LoopScatterv:           C.MPB_SCATTERV,
+	comm.LoopAlltoallv:          C.MPB_ALLTOALLV,
+	comm.LoopReduceLocal:        C.MPB_REDUCE_LOCAL,
 }
 
 // RunLoop runs the timed loop l in C, inside one call into the library
@@ -67,6 +79,23 @@ var loopCalls = map[comm.LoopKind]string{
 	comm.LoopAllreduce: "Allreduce loop (MPI_Allreduce)",
 	comm.LoopBcast:     "Bcast loop (MPI_Bcast)",
 	comm.LoopBarrier:   "Barrier loop (MPI_Barrier)",
+
+	comm.LoopReduce:             "Reduce loop (MPI_Reduce)",
+	comm.LoopGather:             "Gather loop (MPI_Gather)",
+	comm.LoopScatter:            "Scatter loop (MPI_Scatter)",
+	comm.LoopAllgather:          "Allgather loop (MPI_Allgather)",
+	comm.LoopAlltoall:           "Alltoall loop (MPI_Alltoall)",
+	comm.LoopReduceScatterBlock: "Reduce_scatter_block loop (MPI_Reduce_scatter_block)",
+	comm.LoopAllgatherv:         "Allgatherv loop (MPI_Allgatherv)",
+	comm.LoopGatherv:            "Gatherv loop (MPI_Gatherv)",
+	comm.LoopScatterv:           "Scatterv loop (MPI_Scatterv)",
+	comm.LoopAlltoallv:          "Alltoallv loop (MPI_Alltoallv)",
+	comm.LoopReduceLocal:        "Reduce_local loop (MPI_Reduce_local)",
+}
+
+// vectorLoops are the kinds whose calls take counts and displacements.
+var vectorLoops = map[comm.LoopKind]bool{
+	comm.LoopAllgatherv: true, comm.LoopGatherv: true, comm.LoopScatterv: true, comm.LoopAlltoallv: true,
 }
 
 // loopC checks l and converts it for C (all but the kind).
@@ -84,7 +113,7 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 	if err != nil {
 		return a, err
 	}
-	recvBytes := l.Bytes
+	sendBytes, recvBytes := l.Bytes, l.Bytes
 	switch l.Kind {
 	case comm.LoopPingPong, comm.LoopPingPing, comm.LoopUniband, comm.LoopBiband:
 		if err := c.dest(op, l.Peer); err != nil {
@@ -104,14 +133,29 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 		if l.Kind == comm.LoopExchange {
 			recvBytes = 2 * l.Bytes
 		}
-	case comm.LoopAllreduce:
+	case comm.LoopAllreduce, comm.LoopReduce, comm.LoopReduceScatterBlock, comm.LoopReduceLocal:
 		d := l.Datatype.Size()
 		if !validOp(l.Op) || d == 0 || l.Bytes%d != 0 {
 			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32, Int64 or Char elements and Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
 		}
 		a.count = C.int(l.Bytes / d)
+		if l.Kind == comm.LoopReduceScatterBlock {
+			sendBytes = c.size * l.Bytes
+		}
+	case comm.LoopGather, comm.LoopAllgather, comm.LoopGatherv, comm.LoopAllgatherv:
+		recvBytes = c.size * l.Bytes
+	case comm.LoopScatter, comm.LoopScatterv:
+		sendBytes = c.size * l.Bytes
+	case comm.LoopAlltoall, comm.LoopAlltoallv:
+		sendBytes, recvBytes = c.size*l.Bytes, c.size*l.Bytes
 	case comm.LoopBarrier:
-		l.Bytes, recvBytes = 0, 0
+		sendBytes, recvBytes = 0, 0
+	}
+	if vectorLoops[l.Kind] {
+		// The last displacement is an int in the library's interface.
+		if _, err := count(op+": displacements", (c.size-1)*l.Bytes); err != nil {
+			return a, err
+		}
 	}
 	if (l.Kind == comm.LoopUniband || l.Kind == comm.LoopBiband) && l.Window < 1 {
 		return a, fmt.Errorf("mpi: %s: window of %d messages: expected at least 1", op, l.Window)
@@ -120,7 +164,7 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 		name  string
 		slots comm.Slots
 		bytes int
-	}{{"send", l.Send, l.Bytes}, {"receive", l.Recv, recvBytes}} {
+	}{{"send", l.Send, sendBytes}, {"receive", l.Recv, recvBytes}} {
 		if s.slots.Count < 1 || s.slots.Stride < 0 || s.bytes > 0 && (s.slots.Count-1)*s.slots.Stride+s.bytes > len(s.slots.Buf) {
 			return a, fmt.Errorf("mpi: %s: %s layout of %d slots %d bytes apart does not hold %d-byte messages in %d bytes", op, s.name, s.slots.Count, s.slots.Stride, s.bytes, len(s.slots.Buf))
 		}

@@ -19,6 +19,17 @@ enum {
 	MPB_ALLREDUCE,
 	MPB_BCAST,
 	MPB_BARRIER,
+	MPB_REDUCE,
+	MPB_GATHER,
+	MPB_SCATTER,
+	MPB_ALLGATHER,
+	MPB_ALLTOALL,
+	MPB_REDUCE_SCATTER_BLOCK,
+	MPB_ALLGATHERV,
+	MPB_GATHERV,
+	MPB_SCATTERV,
+	MPB_ALLTOALLV,
+	MPB_REDUCE_LOCAL,
 };
 
 // mpb_loop is one checked comm.Loop. Buffer addresses are integers (see
@@ -36,7 +47,7 @@ typedef struct {
 	int starts, window;     // PingPong: sends first; Uniband, Biband: receives the acknowledgement; window size
 	int rank, procs;        // this rank and the communicator's size
 	int root_shift, sync;   // Bcast's moving root; barrier after every timed call
-	int dtype, op, count;   // Allreduce: mpbench's Datatype and Op enums, elements
+	int dtype, op, count;   // reductions: mpbench's Datatype and Op enums, elements per block
 	uintptr_t reps;
 	double secs;
 } mpb_loop;
@@ -135,15 +146,41 @@ static inline int mpb_window_rep(const mpb_loop *l, MPI_Request *q, MPI_Comm c) 
 }
 
 // mpb_coll_rep runs repetition i's call of a collective loop with slots s
-// and r (IMB_allreduce.c, IMB_bcast.c, IMB_barrier.c).
-static inline int mpb_coll_rep(const mpb_loop *l, int i, char *s, char *r, MPI_Comm c) {
+// and r (IMB_allreduce.c, IMB_bcast.c, IMB_barrier.c, IMB_reduce.c,
+// IMB_gather.c, IMB_scatter.c, IMB_allgather.c, IMB_alltoall.c,
+// IMB_reduce_scatter_block.c, the v variants' files, IMB_reduce_local.c).
+// Rooted calls take the root of repetition i: 0, or (first + i) mod procs
+// under root_shift. The v variants take counts and displs, procs ints each
+// (IMB's: every count size, displacements packed).
+static inline int mpb_coll_rep(const mpb_loop *l, int i, char *s, char *r, const int *counts, const int *displs, MPI_Comm c) {
+	int root = l->root_shift ? (l->first + i) % l->procs : 0;
 	switch (l->kind) {
 	case MPB_ALLREDUCE:
 		return MPI_Allreduce(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op), c);
-	case MPB_BCAST: {
-		int root = l->root_shift ? (l->first + i) % l->procs : 0;
+	case MPB_BCAST:
 		return MPI_Bcast(l->rank == root ? s : r, l->size, MPI_BYTE, root, c);
-	}
+	case MPB_REDUCE:
+		return MPI_Reduce(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op), root, c);
+	case MPB_GATHER:
+		return MPI_Gather(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, root, c);
+	case MPB_SCATTER:
+		return MPI_Scatter(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, root, c);
+	case MPB_ALLGATHER:
+		return MPI_Allgather(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, c);
+	case MPB_ALLTOALL:
+		return MPI_Alltoall(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, c);
+	case MPB_REDUCE_SCATTER_BLOCK:
+		return MPI_Reduce_scatter_block(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op), c);
+	case MPB_ALLGATHERV:
+		return MPI_Allgatherv(s, l->size, MPI_BYTE, r, counts, displs, MPI_BYTE, c);
+	case MPB_GATHERV:
+		return MPI_Gatherv(s, l->size, MPI_BYTE, r, counts, displs, MPI_BYTE, root, c);
+	case MPB_SCATTERV:
+		return MPI_Scatterv(s, counts, displs, MPI_BYTE, r, l->size, MPI_BYTE, root, c);
+	case MPB_ALLTOALLV:
+		return MPI_Alltoallv(s, counts, displs, MPI_BYTE, r, counts, displs, MPI_BYTE, c);
+	case MPB_REDUCE_LOCAL:
+		return MPI_Reduce_local(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op));
 	}
 	return MPI_Barrier(c);
 }
@@ -157,19 +194,30 @@ static inline int mpb_run_loop(mpb_loop *l, MPI_Comm c) {
 	double *reps = (double *)l->reps;
 	int rc = MPI_SUCCESS;
 	if (l->kind >= MPB_ALLREDUCE) {
+		int *counts = NULL, *displs = NULL;
+		if (l->kind >= MPB_ALLGATHERV && l->kind <= MPB_ALLTOALLV) {
+			counts = malloc(2 * (size_t)l->procs * sizeof(int));
+			if (counts == NULL) return MPI_ERR_NO_MEM;
+			displs = counts + l->procs;
+			for (int j = 0; j < l->procs; j++) {
+				counts[j] = l->size;
+				displs[j] = j * l->size;
+			}
+		}
 		double total = 0;
-		for (int i = 0; i < l->n; i++) {
+		for (int i = 0; i < l->n && rc == MPI_SUCCESS; i++) {
 			char *s = mpb_slot(l->sbuf, l->sstride, l->sslots, l->first + i);
 			char *r = mpb_slot(l->rbuf, l->rstride, l->rslots, l->first + i);
 			double t0 = MPI_Wtime();
-			if ((rc = mpb_coll_rep(l, i, s, r, c)) != MPI_SUCCESS) return rc;
+			if ((rc = mpb_coll_rep(l, i, s, r, counts, displs, c)) != MPI_SUCCESS) break;
 			double dt = MPI_Wtime() - t0;
 			total += dt;
 			if (reps != NULL) reps[i] = dt;
-			if (l->sync && (rc = MPI_Barrier(c)) != MPI_SUCCESS) return rc;
+			if (l->sync) rc = MPI_Barrier(c);
 		}
+		free(counts);
 		l->secs = total;
-		return MPI_SUCCESS;
+		return rc;
 	}
 	MPI_Request *q = NULL;
 	if (l->kind == MPB_UNIBAND || l->kind == MPB_BIBAND) {
