@@ -129,7 +129,7 @@ func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sen
 		defer release()
 	}
 	copy(wl.block(work, c.Rank()), sendbuf)
-	err := dispatch(c, fn, collective, ch, &args{recv: work, rl: wl})
+	err := dispatch(c, fn, collective, ch, args{recv: work, rl: wl})
 	if err == nil && !l.isPacked() {
 		for i := range l.cnt {
 			copy(l.block(recvbuf, i), wl.block(work, i))
@@ -141,7 +141,7 @@ func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sen
 // allgatherAlgorithms is the table of Allgather and Allgatherv: x.recv is
 // the packed receive buffer with blocks x.rl, this rank's block filled in.
 var allgatherAlgorithms = []algorithm{
-	{"ring", func(c comm.Comm, x *args) error { return allgatherRing(c, x.recv, x.rl) }},
-	{"recursive_doubling", func(c comm.Comm, x *args) error { return allgatherRecursiveDoubling(c, x.recv, x.rl) }},
-	{"bruck", func(c comm.Comm, x *args) error { return allgatherBruck(c, x.recv, x.rl) }},
+	{"ring", func(c comm.Comm, x args) error { return allgatherRing(c, x.recv, x.rl) }},
+	{"recursive_doubling", func(c comm.Comm, x args) error { return allgatherRecursiveDoubling(c, x.recv, x.rl) }},
+	{"bruck", func(c comm.Comm, x args) error { return allgatherBruck(c, x.recv, x.rl) }},
 }

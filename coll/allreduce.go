@@ -2,31 +2,40 @@ package coll
 
 import "github.com/mpbench/mpbench/comm"
 
-// Allreduce algorithms (MPI_Allreduce). Each works in place on buf, which
-// holds this rank's vector on entry and the reduction on return. Every rank
-// computes the same combinations in the same grouping, so all ranks get
-// bit-identical results. Costs for p ranks and n bytes: alpha latency, beta
-// per byte, gamma per byte reduced; pof2 is the largest power of two <= p.
+// Allreduce algorithms (MPI_Allreduce). Each leaves in buf the reduction
+// of the vectors src of every rank; src is left unmodified and may be buf
+// (in place). The first combination of each part of the vector reads src
+// and writes buf, so no algorithm copies src first. Every rank computes
+// the same combinations in the same grouping, so all ranks get
+// bit-identical results. Costs for p ranks and n bytes: alpha latency,
+// beta per byte, gamma per byte reduced; pof2 is the largest power of two
+// <= p.
 
 // allreduceRecursiveDoubling: in round k each rank swaps its whole partial
 // vector with the rank at distance 2^k and combines. A non-power-of-two p
 // is folded first. Cost log2 p (alpha + n beta + n gamma), plus
 // 2 alpha + n(2 beta + gamma) for the fold. MPICH's short-message allreduce
 // (Thakur, Rabenseifner & Gropp 2005, section 4.4).
-func allreduceRecursiveDoubling(c comm.Comm, buf []byte, dt Datatype, op Op) error {
+func allreduceRecursiveDoubling(c comm.Comm, src, buf []byte, dt Datatype, op Op) error {
 	f := newFold(c.Size())
+	if f.p == 1 {
+		copy(buf, src)
+		return nil
+	}
 	tmp, release := scratch(len(buf))
 	defer release()
-	if err := foldIn(c, f, buf, tmp, dt, op, tagAllreduce); err != nil {
+	cur, err := foldIn(c, f, src, buf, tmp, dt, op, tagAllreduce)
+	if err != nil {
 		return err
 	}
 	if nr := f.newRank(c.Rank()); nr >= 0 {
 		for m := 1; m < f.pof2; m <<= 1 {
 			partner := f.oldRank(nr ^ m)
-			if err := sendrecv(c, buf, partner, tmp, partner, tagAllreduce); err != nil {
+			if err := sendrecv(c, cur, partner, tmp, partner, tagAllreduce); err != nil {
 				return err
 			}
-			reduce(dt, op, buf, tmp)
+			combine(dt, op, buf, cur, tmp)
+			cur = buf
 		}
 	}
 	return foldOut(c, f, buf, tagAllreduce)
@@ -36,9 +45,9 @@ func allreduceRecursiveDoubling(c comm.Comm, buf []byte, dt Datatype, op Op) err
 // p blocks. Cost 2(p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma: the
 // bandwidth-optimal allreduce for any p, latency linear in p (Patarasuk &
 // Yuan 2009; Chan et al. 2007, section 6).
-func allreduceRing(c comm.Comm, buf []byte, dt Datatype, op Op) error {
+func allreduceRing(c comm.Comm, src, buf []byte, dt Datatype, op Op) error {
 	l := evenLayout(len(buf), c.Size(), dt.Size())
-	if err := reduceScatterRing(c, buf, l, dt, op, tagAllreduce); err != nil {
+	if err := reduceScatterRing(c, src, buf, l, dt, op, tagAllreduce); err != nil {
 		return err
 	}
 	return ringAllgather(c, buf, l, 0, tagAllreduce)
@@ -50,16 +59,21 @@ func allreduceRing(c comm.Comm, buf []byte, dt Datatype, op Op) error {
 // (pof2-1)/pof2 n gamma, plus 2 alpha + n(2 beta + gamma) for the fold.
 // Rabenseifner 2004; MPICH's long-message allreduce (Thakur, Rabenseifner &
 // Gropp 2005, section 4.4).
-func allreduceRabenseifner(c comm.Comm, buf []byte, dt Datatype, op Op) error {
+func allreduceRabenseifner(c comm.Comm, src, buf []byte, dt Datatype, op Op) error {
 	f := newFold(c.Size())
+	if f.p == 1 {
+		copy(buf, src)
+		return nil
+	}
 	tmp, release := scratch(len(buf))
 	defer release()
-	if err := foldIn(c, f, buf, tmp, dt, op, tagAllreduce); err != nil {
+	cur, err := foldIn(c, f, src, buf, tmp, dt, op, tagAllreduce)
+	if err != nil {
 		return err
 	}
 	if nr := f.newRank(c.Rank()); nr >= 0 {
 		g := evenLayout(len(buf), f.pof2, dt.Size())
-		if err := halve(c, f, nr, buf, tmp, g, dt, op, tagAllreduce); err != nil {
+		if err := halve(c, f, nr, cur, buf, tmp, g, dt, op, tagAllreduce); err != nil {
 			return err
 		}
 		if err := double(c, f, nr, buf, g, tagAllreduce); err != nil {
@@ -91,15 +105,17 @@ func (a Algorithms) Allreduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype,
 	if len(sendbuf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	copy(recvbuf, sendbuf)
 	ch := a.choose("allreduce", c.Size(), len(sendbuf))
-	return dispatch(c, "Allreduce", "allreduce", ch, &args{recv: recvbuf, dt: dt, op: op})
+	return dispatch(c, "Allreduce", "allreduce", ch, args{send: sendbuf, recv: recvbuf, dt: dt, op: op})
 }
 
-// allreduceAlgorithms is Allreduce's table: x.recv holds this rank's
-// vector on entry and the result on return; x.dt and x.op are the reduction.
+// allreduceAlgorithms is Allreduce's table: x.send is this rank's vector,
+// x.recv receives the result (it may be x.send); x.dt and x.op are the
+// reduction.
 var allreduceAlgorithms = []algorithm{
-	{"recursive_doubling", func(c comm.Comm, x *args) error { return allreduceRecursiveDoubling(c, x.recv, x.dt, x.op) }},
-	{"ring", func(c comm.Comm, x *args) error { return allreduceRing(c, x.recv, x.dt, x.op) }},
-	{"rabenseifner", func(c comm.Comm, x *args) error { return allreduceRabenseifner(c, x.recv, x.dt, x.op) }},
+	{"recursive_doubling", func(c comm.Comm, x args) error {
+		return allreduceRecursiveDoubling(c, x.send, x.recv, x.dt, x.op)
+	}},
+	{"ring", func(c comm.Comm, x args) error { return allreduceRing(c, x.send, x.recv, x.dt, x.op) }},
+	{"rabenseifner", func(c comm.Comm, x args) error { return allreduceRabenseifner(c, x.send, x.recv, x.dt, x.op) }},
 }

@@ -138,7 +138,7 @@ func (a Algorithms) Alltoall(c comm.Comm, sendbuf, recvbuf []byte) error {
 	}
 	b := len(sendbuf) / p
 	l := uniformLayout(p, b)
-	x := &args{send: sendbuf, recv: recvbuf, sl: l, rl: l}
+	x := args{send: sendbuf, recv: recvbuf, sl: l, rl: l}
 	return dispatch(c, "Alltoall", "alltoall", a.choose("alltoall", p, b), x)
 }
 
@@ -147,10 +147,10 @@ func (a Algorithms) Alltoall(c comm.Comm, sendbuf, recvbuf []byte) error {
 // algorithm needs equal blocks and is Alltoall's only.
 var (
 	alltoallAlgorithms = []algorithm{alltoallLinearEntry, alltoallPairwiseEntry,
-		{"bruck", func(c comm.Comm, x *args) error { return alltoallBruck(c, x.send, x.recv, len(x.send)/c.Size()) }}}
+		{"bruck", func(c comm.Comm, x args) error { return alltoallBruck(c, x.send, x.recv, len(x.send)/c.Size()) }}}
 	alltoallvAlgorithms   = []algorithm{alltoallLinearEntry, alltoallPairwiseEntry}
-	alltoallLinearEntry   = algorithm{"linear", func(c comm.Comm, x *args) error { return alltoallLinear(c, x.send, x.sl, x.recv, x.rl) }}
-	alltoallPairwiseEntry = algorithm{"pairwise", func(c comm.Comm, x *args) error { return alltoallPairwise(c, x.send, x.sl, x.recv, x.rl) }}
+	alltoallLinearEntry   = algorithm{"linear", func(c comm.Comm, x args) error { return alltoallLinear(c, x.send, x.sl, x.recv, x.rl) }}
+	alltoallPairwiseEntry = algorithm{"pairwise", func(c comm.Comm, x args) error { return alltoallPairwise(c, x.send, x.sl, x.recv, x.rl) }}
 )
 
 // Alltoallv sends sendbuf[sdispls[i]:+sendcounts[i]] to rank i and receives
@@ -175,6 +175,6 @@ func (a Algorithms) Alltoallv(c comm.Comm, sendbuf []byte, sendcounts, sdispls [
 	if n, ok := nativeOf[NativeAlltoallv](a, c, "alltoallv"); ok {
 		return runNative(c, "Alltoallv", func() error { return n.Alltoallv(sendbuf, sendcounts, sl.off, recvbuf, recvcounts, rl.off) })
 	}
-	x := &args{send: sendbuf, recv: recvbuf, sl: sl, rl: rl}
+	x := args{send: sendbuf, recv: recvbuf, sl: sl, rl: rl}
 	return dispatch(c, "Alltoallv", "alltoallv", a.choose("alltoallv", p, sl.total()/p), x)
 }

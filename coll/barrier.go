@@ -55,11 +55,11 @@ func (a Algorithms) Barrier(c comm.Comm) error {
 	if n, ok := nativeOf[NativeBarrier](a, c, "barrier"); ok {
 		return runNative(c, "Barrier", n.NativeBarrier)
 	}
-	return dispatch(c, "Barrier", "barrier", a.choose("barrier", c.Size(), 0), &args{})
+	return dispatch(c, "Barrier", "barrier", a.choose("barrier", c.Size(), 0), args{})
 }
 
 // barrierAlgorithms is Barrier's table (no operands).
 var barrierAlgorithms = []algorithm{
-	{"dissemination", func(c comm.Comm, _ *args) error { return barrierDissemination(c) }},
-	{"tree", func(c comm.Comm, _ *args) error { return barrierTree(c) }},
+	{"dissemination", func(c comm.Comm, _ args) error { return barrierDissemination(c) }},
+	{"tree", func(c comm.Comm, _ args) error { return barrierTree(c) }},
 }

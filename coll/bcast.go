@@ -163,13 +163,13 @@ func (a Algorithms) Bcast(c comm.Comm, buf []byte, root int) error {
 	if len(buf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	return dispatch(c, "Bcast", "bcast", a.choose("bcast", p, len(buf)), &args{recv: buf, root: root})
+	return dispatch(c, "Bcast", "bcast", a.choose("bcast", p, len(buf)), args{recv: buf, root: root})
 }
 
 // bcastAlgorithms is Bcast's table: x.recv is the buffer, x.root the root.
 var bcastAlgorithms = []algorithm{
-	{"linear", func(c comm.Comm, x *args) error { return bcastLinear(c, x.recv, x.root) }},
-	{"binomial", func(c comm.Comm, x *args) error { return bcastBinomial(c, x.recv, x.root) }},
-	{algPipeline, func(c comm.Comm, x *args) error { return bcastPipeline(c, x.recv, x.root, x.seg) }},
-	{"scatter_allgather", func(c comm.Comm, x *args) error { return bcastScatterAllgather(c, x.recv, x.root) }},
+	{"linear", func(c comm.Comm, x args) error { return bcastLinear(c, x.recv, x.root) }},
+	{"binomial", func(c comm.Comm, x args) error { return bcastBinomial(c, x.recv, x.root) }},
+	{algPipeline, func(c comm.Comm, x args) error { return bcastPipeline(c, x.recv, x.root, x.seg) }},
+	{"scatter_allgather", func(c comm.Comm, x args) error { return bcastScatterAllgather(c, x.recv, x.root) }},
 }

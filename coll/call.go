@@ -10,7 +10,7 @@ import (
 // dispatch runs ch's algorithm of collective (a lower-case table name) on
 // c through run. The algorithm is looked up in the collective's table: a
 // name that is not there is an error, never another algorithm.
-func dispatch(c comm.Comm, fn, collective string, ch Choice, x *args) error {
+func dispatch(c comm.Comm, fn, collective string, ch Choice, x args) error {
 	s := specOf(collective)
 	alg := s.algorithm(ch.Algorithm)
 	if alg == nil {

@@ -43,15 +43,19 @@ var directCalls = map[string]func(c comm.Comm) error{
 		return reduceRabenseifner(c, make([]byte, dispN), make([]byte, dispN), Float64, Sum, dispRoot)
 	},
 	"allreduce=recursive_doubling": func(c comm.Comm) error {
-		return allreduceRecursiveDoubling(c, make([]byte, dispN), Float64, Sum)
+		return allreduceRecursiveDoubling(c, make([]byte, dispN), make([]byte, dispN), Float64, Sum)
 	},
-	"allreduce=ring":                         func(c comm.Comm) error { return allreduceRing(c, make([]byte, dispN), Float64, Sum) },
-	"allreduce=rabenseifner":                 func(c comm.Comm) error { return allreduceRabenseifner(c, make([]byte, dispN), Float64, Sum) },
-	"reduce_scatter=recursive_halving":       redscatInPlace(reduceScatterHalving),
-	"reduce_scatter=ring":                    redscatInPlace(reduceScatterRing),
+	"allreduce=ring": func(c comm.Comm) error {
+		return allreduceRing(c, make([]byte, dispN), make([]byte, dispN), Float64, Sum)
+	},
+	"allreduce=rabenseifner": func(c comm.Comm) error {
+		return allreduceRabenseifner(c, make([]byte, dispN), make([]byte, dispN), Float64, Sum)
+	},
+	"reduce_scatter=recursive_halving":       redscatScratch(reduceScatterHalving),
+	"reduce_scatter=ring":                    redscatScratch(reduceScatterRing),
 	"reduce_scatter=pairwise":                redscatPairwise,
-	"reduce_scatter_block=recursive_halving": redscatInPlace(reduceScatterHalving),
-	"reduce_scatter_block=ring":              redscatInPlace(reduceScatterRing),
+	"reduce_scatter_block=recursive_halving": redscatScratch(reduceScatterHalving),
+	"reduce_scatter_block=ring":              redscatScratch(reduceScatterRing),
 	"reduce_scatter_block=pairwise":          redscatPairwise,
 	"gather=linear":                          gatherLinearDirect,
 	"gather=binomial": func(c comm.Comm) error {
@@ -82,9 +86,9 @@ var directCalls = map[string]func(c comm.Comm) error{
 	"barrier=tree":          barrierTree,
 }
 
-func redscatInPlace(f func(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm) error {
+func redscatScratch(f func(c comm.Comm, src, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm) error {
 	return func(c comm.Comm) error {
-		return f(c, make([]byte, dispN), uniformLayout(dispP, dispB), Float64, Sum, tagReduceScatter)
+		return f(c, make([]byte, dispN), make([]byte, dispN), uniformLayout(dispP, dispB), Float64, Sum, tagReduceScatter)
 	}
 }
 

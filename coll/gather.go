@@ -107,16 +107,16 @@ func (a Algorithms) Gather(c comm.Comm, sendbuf, recvbuf []byte, root int) error
 	if len(sendbuf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	x := &args{send: sendbuf, recv: recvbuf, rl: uniformLayout(p, len(sendbuf)), root: root}
+	x := args{send: sendbuf, recv: recvbuf, rl: uniformLayout(p, len(sendbuf)), root: root}
 	return dispatch(c, "Gather", "gather", a.choose("gather", p, len(sendbuf)), x)
 }
 
 // Gather's and Gatherv's tables: x.send is this rank's block, x.recv the
 // root's buffer with blocks x.rl (significant at the root), x.root the root.
 var (
-	gatherAlgorithms  = []algorithm{gatherLinearEntry, {"binomial", func(c comm.Comm, x *args) error { return gatherBinomial(c, x.send, x.recv, x.root) }}}
+	gatherAlgorithms  = []algorithm{gatherLinearEntry, {"binomial", func(c comm.Comm, x args) error { return gatherBinomial(c, x.send, x.recv, x.root) }}}
 	gathervAlgorithms = []algorithm{gatherLinearEntry}
-	gatherLinearEntry = algorithm{"linear", func(c comm.Comm, x *args) error { return gatherLinear(c, x.send, x.recv, x.rl, x.root) }}
+	gatherLinearEntry = algorithm{"linear", func(c comm.Comm, x args) error { return gatherLinear(c, x.send, x.recv, x.rl, x.root) }}
 )
 
 // Gatherv collects sendbuf from every rank at root (MPI_Gatherv): rank i's
@@ -146,6 +146,6 @@ func (a Algorithms) Gatherv(c comm.Comm, sendbuf, recvbuf []byte, counts, displs
 	if n, ok := nativeOf[NativeGatherv](a, c, "gatherv"); ok {
 		return runNative(c, "Gatherv", func() error { return n.Gatherv(sendbuf, recvbuf, counts, packedDispls(counts, displs), root) })
 	}
-	x := &args{send: sendbuf, recv: recvbuf, rl: l, root: root}
+	x := args{send: sendbuf, recv: recvbuf, rl: l, root: root}
 	return dispatch(c, "Gatherv", "gatherv", a.choose("gatherv", p, len(sendbuf)), x)
 }

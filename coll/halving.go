@@ -7,22 +7,24 @@ import "github.com/mpbench/mpbench/comm"
 // Rabenseifner & Gropp 2005, section 4.4; Rabenseifner 2004).
 
 // foldIn is the fold's first step for reductions: among the first 2*rem
-// ranks each even rank sends its whole vector to the odd rank above it,
-// which combines it as work = work op incoming. Cost alpha + n(beta+gamma)
+// ranks each even rank sends its whole vector src to the odd rank above it,
+// which combines them as work = src op incoming. It returns the vector the
+// rank's later steps start from: work where it combined, src otherwise
+// (work may be src, for an in-place reduction). Cost alpha + n(beta+gamma)
 // when rem > 0, nothing otherwise.
-func foldIn(c comm.Comm, f fold, work, tmp []byte, dt Datatype, op Op, tag int) error {
+func foldIn(c comm.Comm, f fold, src, work, tmp []byte, dt Datatype, op Op, tag int) ([]byte, error) {
 	me := c.Rank()
 	if me >= 2*f.rem {
-		return nil
+		return src, nil
 	}
 	if me%2 == 0 {
-		return send(c, work, me+1, tag)
+		return src, send(c, src, me+1, tag)
 	}
-	if err := recv(c, tmp[:len(work)], me-1, tag); err != nil {
-		return err
+	if err := recv(c, tmp[:len(src)], me-1, tag); err != nil {
+		return src, err
 	}
-	reduce(dt, op, work, tmp[:len(work)])
-	return nil
+	combine(dt, op, work, src, tmp)
+	return work, nil
 }
 
 // foldOut is the fold's last step: each odd rank among the first 2*rem sends
@@ -41,9 +43,11 @@ func foldOut(c comm.Comm, f fold, buf []byte, tag int) error {
 // halve is recursive halving among the pof2 active ranks (nr = new rank):
 // in round k partners at distance pof2/2^k swap the halves of their current
 // group range that the other keeps and combine the half they keep, so new
-// rank nr ends with group nr of g fully reduced. Cost log2 pof2 alpha +
+// rank nr ends with group nr of g fully reduced in work. The vector starts
+// in cur (work itself, or a source left unmodified: the first round sends
+// from it and combines into work). Cost log2 pof2 alpha +
 // (pof2-1)/pof2 n (beta+gamma).
-func halve(c comm.Comm, f fold, nr int, work, tmp []byte, g layout, dt Datatype, op Op, tag int) error {
+func halve(c comm.Comm, f fold, nr int, cur, work, tmp []byte, g layout, dt Datatype, op Op, tag int) error {
 	lo, hi := 0, f.pof2
 	for hi-lo > 1 {
 		half := (hi - lo) / 2
@@ -54,10 +58,11 @@ func halve(c comm.Comm, f fold, nr int, work, tmp []byte, g layout, dt Datatype,
 		}
 		keep := g.span(work, klo, khi)
 		partner := f.oldRank(nr ^ half)
-		if err := sendrecv(c, g.span(work, slo, shi), partner, tmp[:len(keep)], partner, tag); err != nil {
+		if err := sendrecv(c, g.span(cur, slo, shi), partner, tmp[:len(keep)], partner, tag); err != nil {
 			return err
 		}
-		reduce(dt, op, keep, tmp[:len(keep)])
+		combine(dt, op, keep, g.span(cur, klo, khi), tmp[:len(keep)])
+		cur = work
 		lo, hi = klo, khi
 	}
 	return nil

@@ -15,13 +15,19 @@ func reduceLinear(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, root
 	if me != root {
 		return send(c, sendbuf, root, tagReduce)
 	}
-	if root == 0 {
+	if p == 1 {
 		copy(recvbuf, sendbuf)
-	} else if err := recv(c, recvbuf, 0, tagReduce); err != nil {
-		return err
+		return nil
 	}
 	tmp, release := scratch(len(sendbuf))
 	defer release()
+	acc := sendbuf // x0 op ... op x(i-1); rank 0's vector itself at root 0
+	if root != 0 {
+		if err := recv(c, recvbuf, 0, tagReduce); err != nil {
+			return err
+		}
+		acc = recvbuf
+	}
 	for i := 1; i < p; i++ {
 		in := sendbuf
 		if i != root {
@@ -30,41 +36,52 @@ func reduceLinear(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, root
 			}
 			in = tmp
 		}
-		reduce(dt, op, recvbuf, in)
+		combine(dt, op, recvbuf, acc, in)
+		acc = recvbuf
 	}
 	return nil
 }
 
 // reduceBinomial: partial results flow up a binomial tree; relative rank vr
 // combines its subtree as acc = acc op child for children vr+1, vr+2, vr+4,
-// ... in that order. Cost ceil(log2 p)(alpha + n beta + n gamma). MPICH's
-// short-message reduce (Thakur, Rabenseifner & Gropp 2005, section 4.5).
+// ... in that order. A leaf sends its vector as it is; an inner rank's
+// first combination reads its vector and writes its partial result (in
+// recvbuf at the root), so no rank copies its vector first. Cost
+// ceil(log2 p)(alpha + n beta + n gamma). MPICH's short-message reduce
+// (Thakur, Rabenseifner & Gropp 2005, section 4.5).
 func reduceBinomial(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, root int) error {
 	p := c.Size()
 	vr := rel(c.Rank(), root, p)
-	acc := recvbuf
-	if vr != 0 {
-		var release func()
-		acc, release = scratch(len(sendbuf))
-		defer release()
-	}
-	copy(acc, sendbuf)
+	acc := sendbuf
 	var tmp []byte
 	for m := 1; m < p; m <<= 1 {
 		if vr&m != 0 {
 			return send(c, acc, abs(vr-m, root, p), tagReduce)
 		}
 		if vr+m < p {
+			n := len(sendbuf)
 			if tmp == nil {
+				size := n // the incoming vector; beside it the partial result, except at the root
+				if vr != 0 {
+					size = 2 * n
+				}
 				var release func()
-				tmp, release = scratch(len(sendbuf))
+				tmp, release = scratch(size)
 				defer release()
 			}
-			if err := recv(c, tmp, abs(vr+m, root, p), tagReduce); err != nil {
+			in, partial := tmp[:n], recvbuf
+			if vr != 0 {
+				partial = tmp[n : 2*n]
+			}
+			if err := recv(c, in, abs(vr+m, root, p), tagReduce); err != nil {
 				return err
 			}
-			reduce(dt, op, acc, tmp)
+			combine(dt, op, partial, acc, in)
+			acc = partial
 		}
+	}
+	if p == 1 {
+		copy(recvbuf, sendbuf)
 	}
 	return nil
 }
@@ -80,18 +97,21 @@ func reducePipeline(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 	p := c.Size()
 	vr := rel(c.Rank(), root, p)
 	n := len(sendbuf)
-	acc := recvbuf
-	if vr != 0 {
-		var release func()
-		acc, release = scratch(n)
-		defer release()
+	if p == 1 {
+		copy(recvbuf, sendbuf)
+		return nil
 	}
-	copy(acc, sendbuf)
 	segs := segments(n, seg, dt.Size())
 	ns := len(segs) - 1
 	var in, out pending
 	fail := func(err error) error { in.wait(); out.wait(); return err }
 	if vr < p-1 {
+		acc := recvbuf
+		if vr != 0 {
+			var release func()
+			acc, release = scratch(n)
+			defer release()
+		}
 		tmp, release := scratch(n)
 		defer release()
 		for i := 0; i < ns; i++ {
@@ -103,16 +123,17 @@ func reducePipeline(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 			if err := in.waitOne(i); err != nil {
 				return fail(err)
 			}
-			reduce(dt, op, acc[segs[i]:segs[i+1]], tmp[segs[i]:segs[i+1]])
+			lo, hi := segs[i], segs[i+1]
+			combine(dt, op, acc[lo:hi], sendbuf[lo:hi], tmp[lo:hi])
 			if vr > 0 {
-				if err := out.isend(c, acc[segs[i]:segs[i+1]], abs(vr-1, root, p), tagReduce); err != nil {
+				if err := out.isend(c, acc[lo:hi], abs(vr-1, root, p), tagReduce); err != nil {
 					return fail(err)
 				}
 			}
 		}
-	} else if vr > 0 {
+	} else {
 		for i := 0; i < ns; i++ {
-			if err := out.isend(c, acc[segs[i]:segs[i+1]], abs(vr-1, root, p), tagReduce); err != nil {
+			if err := out.isend(c, sendbuf[segs[i]:segs[i+1]], abs(vr-1, root, p), tagReduce); err != nil {
 				return fail(err)
 			}
 		}
@@ -126,27 +147,35 @@ func reducePipeline(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, ro
 
 // reduceRabenseifner: a reduce-scatter by recursive halving leaves each rank
 // with about n/p bytes of the result, which a binomial gather collects at
-// the root. Cost 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma (plus
+// the root. With root 0 relative ranks are ranks, so the root reduces and
+// gathers straight into recvbuf; another root gathers into a staging
+// buffer in relative order and copies the blocks out. Cost
+// 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma (plus
 // alpha + n beta + n gamma for the fold when p is not a power of two).
 // Rabenseifner 2004; MPICH's long-message reduce for predefined operations
 // (Thakur, Rabenseifner & Gropp 2005, section 4.5).
 func reduceRabenseifner(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op Op, root int) error {
-	p := c.Size()
+	p, me := c.Size(), c.Rank()
 	l := evenLayout(len(sendbuf), p, dt.Size())
-	work, releaseWork := scratch(len(sendbuf))
-	defer releaseWork()
-	copy(work, sendbuf)
-	if err := reduceScatterHalving(c, work, l, dt, op, tagReduce); err != nil {
+	work := recvbuf
+	if me != root || root != 0 {
+		var release func()
+		work, release = scratch(len(sendbuf))
+		defer release()
+	}
+	if err := reduceScatterHalving(c, sendbuf, work, l, dt, op, tagReduce); err != nil {
 		return err
 	}
-	// work now holds the reduced block of this rank at l.block(work, rank);
-	// gather the blocks at the root, indexed by relative rank.
+	// work now holds the reduced block of this rank at l.block(work, me).
+	if root == 0 {
+		return gatherBinomialPacked(c, work, 0, l, root, tagReduce)
+	}
+	// Gather the blocks at the root, indexed by relative rank.
 	rc := make([]int, p)
 	for i := range rc {
 		rc[i] = l.cnt[abs(i, root, p)]
 	}
 	rl := packedLayout(rc)
-	me := c.Rank()
 	vr := rel(me, root, p)
 	stage, releaseStage := scratch(rl.total())
 	defer releaseStage()
@@ -190,19 +219,19 @@ func (a Algorithms) Reduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op
 	if len(sendbuf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	x := &args{send: sendbuf, recv: recvbuf, dt: dt, op: op, root: root}
+	x := args{send: sendbuf, recv: recvbuf, dt: dt, op: op, root: root}
 	return dispatch(c, "Reduce", "reduce", a.choose("reduce", p, len(sendbuf)), x)
 }
 
 // reduceAlgorithms is Reduce's table: x.send and x.recv are the vectors,
 // x.dt and x.op the reduction, x.root the root.
 var reduceAlgorithms = []algorithm{
-	{"linear", func(c comm.Comm, x *args) error { return reduceLinear(c, x.send, x.recv, x.dt, x.op, x.root) }},
-	{"binomial", func(c comm.Comm, x *args) error { return reduceBinomial(c, x.send, x.recv, x.dt, x.op, x.root) }},
-	{algPipeline, func(c comm.Comm, x *args) error {
+	{"linear", func(c comm.Comm, x args) error { return reduceLinear(c, x.send, x.recv, x.dt, x.op, x.root) }},
+	{"binomial", func(c comm.Comm, x args) error { return reduceBinomial(c, x.send, x.recv, x.dt, x.op, x.root) }},
+	{algPipeline, func(c comm.Comm, x args) error {
 		return reducePipeline(c, x.send, x.recv, x.dt, x.op, x.root, x.seg)
 	}},
-	{"rabenseifner", func(c comm.Comm, x *args) error {
+	{"rabenseifner", func(c comm.Comm, x args) error {
 		return reduceRabenseifner(c, x.send, x.recv, x.dt, x.op, x.root)
 	}},
 }

@@ -11,25 +11,31 @@ import (
 // rank i ends with block i of the reduction. Costs for p ranks and an n-byte
 // vector: alpha latency, beta per byte, gamma per byte reduced.
 
-// reduceScatterHalving reduces work (this rank's full vector, overwritten)
-// so that block rank of work holds the result. Recursive halving: in round
-// k the active ranks pair up at distance pof2/2^k, each sends the half of
-// its current range that the partner keeps and combines the half it keeps.
-// A non-power-of-two p first folds the first 2(p-pof2) ranks pairwise and at
+// reduceScatterHalving reduces the vector src of every rank so that block
+// rank of work holds the result (src is left unmodified and may be work;
+// the rest of work is scratch). Recursive halving: in round k the active
+// ranks pair up at distance pof2/2^k, each sends the half of its current
+// range that the partner keeps and combines the half it keeps. A
+// non-power-of-two p first folds the first 2(p-pof2) ranks pairwise and at
 // the end sends the folded ranks their blocks. Cost log2 p alpha +
 // (p-1)/p n (beta + gamma), plus alpha + n (beta+gamma) + alpha + n/p beta
 // for the fold (Thakur, Rabenseifner & Gropp 2005, section 4.6; the fold is
 // their section 4.4 / Rabenseifner 2004).
-func reduceScatterHalving(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error {
+func reduceScatterHalving(c comm.Comm, src, work []byte, l layout, dt Datatype, op Op, tag int) error {
 	p, me := c.Size(), c.Rank()
+	if p == 1 {
+		copy(work, src)
+		return nil
+	}
 	f := newFold(p)
 	tmp, release := scratch(len(work))
 	defer release()
-	if err := foldIn(c, f, work, tmp, dt, op, tag); err != nil {
+	cur, err := foldIn(c, f, src, work, tmp, dt, op, tag)
+	if err != nil {
 		return err
 	}
 	if nr := f.newRank(me); nr >= 0 {
-		if err := halve(c, f, nr, work, tmp, f.groups(l), dt, op, tag); err != nil {
+		if err := halve(c, f, nr, cur, work, tmp, f.groups(l), dt, op, tag); err != nil {
 			return err
 		}
 	}
@@ -42,25 +48,36 @@ func reduceScatterHalving(c comm.Comm, work []byte, l layout, dt Datatype, op Op
 	return nil
 }
 
-// reduceScatterRing reduces work in place around a ring: in step s rank r
-// sends its partial block r-s-1 to r+1 and combines block r-s-2 from r-1,
-// so after p-1 steps block r of work holds the result. Cost
+// reduceScatterRing reduces the vector src of every rank around a ring so
+// that block rank of work holds the result (src is left unmodified and may
+// be work): in step s rank r sends its partial block r-s-1 to r+1 and
+// combines block r-s-2 from r-1 with its own, so after p-1 steps block r
+// holds every rank's contribution. Each block is combined once, from src,
+// and sent from work after that (from src in step 0). Cost
 // (p-1) alpha + (p-1)/p n (beta + gamma): bandwidth-optimal at any p
 // (Chan et al. 2007, section 5; the first half of the ring allreduce of
 // Patarasuk & Yuan 2009).
-func reduceScatterRing(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error {
+func reduceScatterRing(c comm.Comm, src, work []byte, l layout, dt Datatype, op Op, tag int) error {
 	p, me := c.Size(), c.Rank()
+	if p == 1 {
+		copy(work, src)
+		return nil
+	}
 	right, left := (me+1)%p, (me-1+p)%p
 	tmp, release := scratch(maxCount(l))
 	defer release()
 	for s := 0; s < p-1; s++ {
 		sb := ((me-s-1)%p + p) % p
 		rb := ((me-s-2)%p + p) % p
+		out := l.block(work, sb)
+		if s == 0 {
+			out = l.block(src, sb)
+		}
 		in := tmp[:l.cnt[rb]]
-		if err := sendrecv(c, l.block(work, sb), right, in, left, tag); err != nil {
+		if err := sendrecv(c, out, right, in, left, tag); err != nil {
 			return err
 		}
-		reduce(dt, op, l.block(work, rb), in)
+		combine(dt, op, l.block(work, rb), l.block(src, rb), in)
 	}
 	return nil
 }
@@ -133,7 +150,7 @@ func (a Algorithms) ReduceScatter(c comm.Comm, sendbuf, recvbuf []byte, counts [
 	if len(sendbuf) == 0 {
 		return nil // every count is zero: nothing moves; MPI libraries return at once
 	}
-	x := &args{send: sendbuf, recv: recvbuf, rl: l, dt: dt, op: op}
+	x := args{send: sendbuf, recv: recvbuf, rl: l, dt: dt, op: op}
 	return dispatch(c, fn, "reduce_scatter", a.choose("reduce_scatter", c.Size(), len(sendbuf)), x)
 }
 
@@ -160,7 +177,7 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
 	ch := a.choose("reduce_scatter_block", p, len(recvbuf))
-	x := &args{send: sendbuf, recv: recvbuf, rl: uniformLayout(p, len(recvbuf)), dt: dt, op: op}
+	x := args{send: sendbuf, recv: recvbuf, rl: uniformLayout(p, len(recvbuf)), dt: dt, op: op}
 	return dispatch(c, fn, "reduce_scatter_block", ch, x)
 }
 
@@ -168,21 +185,20 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 // ReduceScatterBlock: x.send is the whole vector, x.rl its blocks, x.recv
 // this rank's block of the result; x.dt and x.op are the reduction.
 var reduceScatterAlgorithms = []algorithm{
-	{"recursive_halving", onCopy(reduceScatterHalving)},
-	{"ring", onCopy(reduceScatterRing)},
-	{"pairwise", func(c comm.Comm, x *args) error {
+	{"recursive_halving", viaScratch(reduceScatterHalving)},
+	{"ring", viaScratch(reduceScatterRing)},
+	{"pairwise", func(c comm.Comm, x args) error {
 		return reduceScatterPairwise(c, x.send, x.rl, x.recv, x.dt, x.op, tagReduceScatter)
 	}},
 }
 
-// onCopy runs an in-place reduce-scatter on a copy of x.send and copies
-// this rank's block of the result to x.recv.
-func onCopy(f func(c comm.Comm, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm, *args) error {
-	return func(c comm.Comm, x *args) error {
+// viaScratch runs a reduce-scatter of x.send into a scratch vector and
+// copies this rank's block of the result to x.recv.
+func viaScratch(f func(c comm.Comm, src, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm, args) error {
+	return func(c comm.Comm, x args) error {
 		work, release := scratch(len(x.send))
 		defer release()
-		copy(work, x.send)
-		err := f(c, work, x.rl, x.dt, x.op, tagReduceScatter)
+		err := f(c, x.send, work, x.rl, x.dt, x.op, tagReduceScatter)
 		copy(x.recv, x.rl.block(work, c.Rank()))
 		return err
 	}

@@ -83,16 +83,16 @@ func (a Algorithms) Scatter(c comm.Comm, sendbuf, recvbuf []byte, root int) erro
 	if len(recvbuf) == 0 {
 		return nil // a zero count moves nothing; MPI libraries return at once
 	}
-	x := &args{send: sendbuf, recv: recvbuf, sl: uniformLayout(p, len(recvbuf)), root: root}
+	x := args{send: sendbuf, recv: recvbuf, sl: uniformLayout(p, len(recvbuf)), root: root}
 	return dispatch(c, "Scatter", "scatter", a.choose("scatter", p, len(recvbuf)), x)
 }
 
 // Scatter's and Scatterv's tables: x.send is the root's buffer with blocks
 // x.sl (significant at the root), x.recv this rank's block, x.root the root.
 var (
-	scatterAlgorithms  = []algorithm{scatterLinearEntry, {"binomial", func(c comm.Comm, x *args) error { return scatterBinomial(c, x.send, x.recv, x.root) }}}
+	scatterAlgorithms  = []algorithm{scatterLinearEntry, {"binomial", func(c comm.Comm, x args) error { return scatterBinomial(c, x.send, x.recv, x.root) }}}
 	scattervAlgorithms = []algorithm{scatterLinearEntry}
-	scatterLinearEntry = algorithm{"linear", func(c comm.Comm, x *args) error { return scatterLinear(c, x.send, x.sl, x.recv, x.root) }}
+	scatterLinearEntry = algorithm{"linear", func(c comm.Comm, x args) error { return scatterLinear(c, x.send, x.sl, x.recv, x.root) }}
 )
 
 // Scatterv sends each rank i the bytes sendbuf[displs[i]:displs[i]+counts[i]]
@@ -122,6 +122,6 @@ func (a Algorithms) Scatterv(c comm.Comm, sendbuf []byte, counts, displs []int, 
 	if n, ok := nativeOf[NativeScatterv](a, c, "scatterv"); ok {
 		return runNative(c, "Scatterv", func() error { return n.Scatterv(sendbuf, counts, packedDispls(counts, displs), recvbuf, root) })
 	}
-	x := &args{send: sendbuf, recv: recvbuf, sl: l, root: root}
+	x := args{send: sendbuf, recv: recvbuf, sl: l, root: root}
 	return dispatch(c, "Scatterv", "scatterv", a.choose("scatterv", p, len(recvbuf)), x)
 }

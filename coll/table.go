@@ -63,7 +63,7 @@ type collSpec struct {
 // syntax and the function that runs it on the private communicator.
 type algorithm struct {
 	name string
-	run  func(c comm.Comm, x *args) error
+	run  func(c comm.Comm, x args) error
 }
 
 // args are the operands of one collective call as the algorithms take
@@ -97,7 +97,13 @@ func (s *collSpec) algorithm(name string) *algorithm {
 	return nil
 }
 
-// MPICH's defaults (MPICH 3.x/4.x CVARs; Thakur, Rabenseifner & Gropp 2005).
+// MPICH's defaults (MPICH 3.x/4.x CVARs; Thakur, Rabenseifner & Gropp 2005),
+// with one departure: with 2 ranks, Reduce and Allreduce keep the
+// short-message algorithm at every size. Rabenseifner's reduce-scatter then
+// halves each rank's reduction work but puts two messages in series where
+// binomial Reduce and recursive-doubling Allreduce need one, and on shared
+// memory the extra step costs more than the halved work at every size from
+// 4 KiB to 4 MiB (docs/mpi-comparison.md, "Collectives").
 const (
 	mpichBcastShort     = 12288  // MPIR_CVAR_BCAST_SHORT_MSG_SIZE
 	mpichBcastMinProcs  = 8      // MPIR_CVAR_BCAST_MIN_PROCS
@@ -137,18 +143,18 @@ var specs = []collSpec{
 		}},
 	{name: "reduce", native: offers[NativeReduce], algs: reduceAlgorithms,
 		bytes: "vector bytes",
-		rule:  fmt.Sprintf("binomial if bytes <= %d, else rabenseifner", mpichReduceShort),
+		rule:  fmt.Sprintf("binomial if bytes <= %d or ranks == 2, else rabenseifner", mpichReduceShort),
 		auto: func(p, n int) string {
-			if n <= mpichReduceShort {
+			if n <= mpichReduceShort || p == 2 {
 				return "binomial"
 			}
 			return "rabenseifner"
 		}},
 	{name: "allreduce", native: offers[NativeAllreduce], algs: allreduceAlgorithms,
 		bytes: "vector bytes",
-		rule:  fmt.Sprintf("recursive_doubling if bytes <= %d, else rabenseifner", mpichAllreduceShort),
+		rule:  fmt.Sprintf("recursive_doubling if bytes <= %d or ranks == 2, else rabenseifner", mpichAllreduceShort),
 		auto: func(p, n int) string {
-			if n <= mpichAllreduceShort {
+			if n <= mpichAllreduceShort || p == 2 {
 				return "recursive_doubling"
 			}
 			return "rabenseifner"
@@ -202,7 +208,15 @@ var specs = []collSpec{
 		rule: "dissemination", auto: fixed("dissemination")},
 }
 
+// specOf returns the collective called name (as ParseAlgorithms takes it),
+// or nil. Every call of a collective looks its own up by its exact table
+// name, which is found before any normalisation.
 func specOf(name string) *collSpec {
+	for i := range specs {
+		if specs[i].name == name {
+			return &specs[i]
+		}
+	}
 	key := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "MPI_"))
 	for i := range specs {
 		if specs[i].name == key {
