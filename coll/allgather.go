@@ -3,14 +3,30 @@ package coll
 import "github.com/mpbench/mpbench/comm"
 
 // Allgather algorithms (MPI_Allgather, MPI_Allgatherv). Each completes buf,
-// a packed layout l of p blocks in rank order in which this rank's block is
-// already in place. Costs for p ranks and n = total bytes: alpha latency,
-// beta per byte.
+// a packed layout l of p blocks in rank order, with own (this rank's
+// block, the caller's send buffer) at its place. The first message that
+// carries this rank's block alone is sent from own, and own is copied
+// into buf only after it: on shared memory a peer reads a block by single
+// copy about twice as fast from the caller's buffer as from a copy just
+// made (docs/mpi-comparison.md, "Collectives"). Costs for p ranks and n =
+// total bytes: alpha latency, beta per byte.
 
-// allgatherRing: see ringAllgather. Cost (p-1) alpha + (p-1)/p n beta;
-// MPICH's long-message allgather (Thakur, Rabenseifner & Gropp 2005, 4.2).
-func allgatherRing(c comm.Comm, buf []byte, l layout) error {
-	return ringAllgather(c, buf, l, 0, tagAllgather)
+// allgatherRing: see ringAllgather; step 0 sends own. Cost
+// (p-1) alpha + (p-1)/p n beta; MPICH's long-message allgather (Thakur,
+// Rabenseifner & Gropp 2005, 4.2).
+func allgatherRing(c comm.Comm, own, buf []byte, l layout) error {
+	p, me := c.Size(), c.Rank()
+	if p > 1 {
+		right, left := (me+1)%p, (me-1+p)%p
+		if err := sendrecv(c, own, right, l.block(buf, left), left, tagAllgather); err != nil {
+			return err
+		}
+	}
+	copy(l.block(buf, me), own)
+	if p <= 2 {
+		return nil
+	}
+	return ringAllgather(c, buf, l, 0, 1, tagAllgather)
 }
 
 // allgatherRecursiveDoubling: in round k each rank swaps everything it has
@@ -21,22 +37,37 @@ func allgatherRing(c comm.Comm, buf []byte, l layout) error {
 // 2 alpha + (n/p + n) beta for the fold. (MPICH instead lets ranks without
 // a partner receive from a subtree; the fold keeps every round a pairwise
 // swap.) Thakur, Rabenseifner & Gropp 2005, section 4.2.
-func allgatherRecursiveDoubling(c comm.Comm, buf []byte, l layout) error {
+func allgatherRecursiveDoubling(c comm.Comm, own, buf []byte, l layout) error {
 	me := c.Rank()
 	f := newFold(c.Size())
 	if me < 2*f.rem {
 		if me%2 == 0 {
-			if err := send(c, l.block(buf, me), me+1, tagAllgather); err != nil {
+			if err := send(c, own, me+1, tagAllgather); err != nil {
 				return err
 			}
 		} else if err := recv(c, l.block(buf, me-1), me-1, tagAllgather); err != nil {
 			return err
 		}
+		copy(l.block(buf, me), own)
 	}
-	if nr := f.newRank(me); nr >= 0 {
-		if err := double(c, f, nr, buf, f.groups(l), tagAllgather); err != nil {
+	if nr := f.newRank(me); nr >= 0 && f.pof2 > 1 {
+		g := f.groups(l)
+		first := 0
+		if me >= 2*f.rem {
+			// The first round's group is this rank's block alone.
+			partner := f.oldRank(nr ^ 1)
+			pn := nr ^ 1
+			if err := sendrecv(c, own, partner, g.block(buf, pn), partner, tagAllgather); err != nil {
+				return err
+			}
+			copy(l.block(buf, me), own)
+			first = 1
+		}
+		if err := double(c, f, nr, buf, g, first, tagAllgather); err != nil {
 			return err
 		}
+	} else if me >= 2*f.rem {
+		copy(l.block(buf, me), own)
 	}
 	return foldOut(c, f, buf, tagAllgather)
 }
@@ -48,7 +79,7 @@ func allgatherRecursiveDoubling(c comm.Comm, buf []byte, l layout) error {
 // ceil(log2 p) alpha + (p-1)/p n beta at any p, plus a local copy of n
 // bytes. Bruck et al. 1997; MPICH's short-message allgather for
 // non-powers of two (Thakur, Rabenseifner & Gropp 2005, section 4.2).
-func allgatherBruck(c comm.Comm, buf []byte, l layout) error {
+func allgatherBruck(c comm.Comm, own, buf []byte, l layout) error {
 	p, me := c.Size(), c.Rank()
 	rc := make([]int, p)
 	for j := range rc {
@@ -57,7 +88,7 @@ func allgatherBruck(c comm.Comm, buf []byte, l layout) error {
 	rl := packedLayout(rc)
 	tmp, release := scratch(rl.total())
 	defer release()
-	copy(rl.block(tmp, 0), l.block(buf, me))
+	copy(rl.block(tmp, 0), own)
 	for k := 1; k < p; k <<= 1 {
 		n := min(k, p-k)
 		if err := sendrecv(c, rl.span(tmp, 0, n), (me-k+p)%p, rl.span(tmp, k, k+n), (me+k)%p, tagAllgather); err != nil {
@@ -128,8 +159,7 @@ func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sen
 		work, release = scratch(wl.total())
 		defer release()
 	}
-	copy(wl.block(work, c.Rank()), sendbuf)
-	err := dispatch(c, fn, collective, ch, args{recv: work, rl: wl})
+	err := dispatch(c, fn, collective, ch, args{send: sendbuf, recv: work, rl: wl})
 	if err == nil && !l.isPacked() {
 		for i := range l.cnt {
 			copy(l.block(recvbuf, i), wl.block(work, i))
@@ -138,10 +168,12 @@ func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sen
 	return err
 }
 
-// allgatherAlgorithms is the table of Allgather and Allgatherv: x.recv is
-// the packed receive buffer with blocks x.rl, this rank's block filled in.
+// allgatherAlgorithms is the table of Allgather and Allgatherv: x.send is
+// this rank's block, x.recv the packed receive buffer with blocks x.rl.
 var allgatherAlgorithms = []algorithm{
-	{"ring", func(c comm.Comm, x args) error { return allgatherRing(c, x.recv, x.rl) }},
-	{"recursive_doubling", func(c comm.Comm, x args) error { return allgatherRecursiveDoubling(c, x.recv, x.rl) }},
-	{"bruck", func(c comm.Comm, x args) error { return allgatherBruck(c, x.recv, x.rl) }},
+	{"ring", func(c comm.Comm, x args) error { return allgatherRing(c, x.send, x.recv, x.rl) }},
+	{"recursive_doubling", func(c comm.Comm, x args) error {
+		return allgatherRecursiveDoubling(c, x.send, x.recv, x.rl)
+	}},
+	{"bruck", func(c comm.Comm, x args) error { return allgatherBruck(c, x.send, x.recv, x.rl) }},
 }

@@ -50,7 +50,7 @@ func allreduceRing(c comm.Comm, src, buf []byte, dt Datatype, op Op) error {
 	if err := reduceScatterRing(c, src, buf, l, dt, op, tagAllreduce); err != nil {
 		return err
 	}
-	return ringAllgather(c, buf, l, 0, tagAllreduce)
+	return ringAllgather(c, buf, l, 0, 0, tagAllreduce)
 }
 
 // allreduceRabenseifner: reduce-scatter by recursive halving then allgather
@@ -76,7 +76,7 @@ func allreduceRabenseifner(c comm.Comm, src, buf []byte, dt Datatype, op Op) err
 		if err := halve(c, f, nr, cur, buf, tmp, g, dt, op, tagAllreduce); err != nil {
 			return err
 		}
-		if err := double(c, f, nr, buf, g, tagAllreduce); err != nil {
+		if err := double(c, f, nr, buf, g, 0, tagAllreduce); err != nil {
 			return err
 		}
 	}

@@ -100,7 +100,7 @@ func bcastScatterAllgather(c comm.Comm, buf []byte, root int) error {
 	if err := scatterBinomialPacked(c, buf, 0, l, root, tagBcast); err != nil {
 		return err
 	}
-	return ringAllgather(c, buf, l, root, tagBcast)
+	return ringAllgather(c, buf, l, root, 0, tagBcast)
 }
 
 // scatterBinomialPacked distributes a packed layout rl of blocks indexed by
@@ -129,13 +129,14 @@ func scatterBinomialPacked(c comm.Comm, stage []byte, base int, rl layout, root,
 
 // ringAllgather completes a layout of p blocks in buf where block i is known
 // at rank (i+shift) mod p: in step s each rank passes the block it got in
-// step s-1 to its right neighbour. Cost (p-1)(alpha + n/p beta) for even
-// blocks (Thakur, Rabenseifner & Gropp 2005, section 4.2).
-func ringAllgather(c comm.Comm, buf []byte, l layout, shift, tag int) error {
+// step s-1 to its right neighbour. It runs steps first..p-2 (0: all; a
+// caller that made step 0 itself passes 1). Cost (p-1)(alpha + n/p beta)
+// for even blocks (Thakur, Rabenseifner & Gropp 2005, section 4.2).
+func ringAllgather(c comm.Comm, buf []byte, l layout, shift, first, tag int) error {
 	p, me := c.Size(), c.Rank()
 	q := rel(me, shift, p)
 	right, left := (me+1)%p, (me-1+p)%p
-	for s := 0; s < p-1; s++ {
+	for s := first; s < p-1; s++ {
 		sb := (q - s + p) % p
 		rb := (q - s - 1 + 2*p) % p
 		if err := sendrecv(c, l.block(buf, sb), right, l.block(buf, rb), left, tag); err != nil {

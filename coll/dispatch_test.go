@@ -66,24 +66,26 @@ var directCalls = map[string]func(c comm.Comm) error{
 	"scatter=binomial": func(c comm.Comm) error {
 		return scatterBinomial(c, make([]byte, dispN), make([]byte, dispB), dispRoot)
 	},
-	"scatterv=linear": scatterLinearDirect,
-	"allgather=ring":  func(c comm.Comm) error { return allgatherRing(c, make([]byte, dispN), uniformLayout(dispP, dispB)) },
-	"allgather=recursive_doubling": func(c comm.Comm) error {
-		return allgatherRecursiveDoubling(c, make([]byte, dispN), uniformLayout(dispP, dispB))
-	},
-	"allgather=bruck": func(c comm.Comm) error { return allgatherBruck(c, make([]byte, dispN), uniformLayout(dispP, dispB)) },
-	"allgatherv=ring": func(c comm.Comm) error { return allgatherRing(c, make([]byte, dispN), uniformLayout(dispP, dispB)) },
-	"allgatherv=recursive_doubling": func(c comm.Comm) error {
-		return allgatherRecursiveDoubling(c, make([]byte, dispN), uniformLayout(dispP, dispB))
-	},
-	"allgatherv=bruck":      func(c comm.Comm) error { return allgatherBruck(c, make([]byte, dispN), uniformLayout(dispP, dispB)) },
-	"alltoall=linear":       alltoallDirect(alltoallLinear),
-	"alltoall=pairwise":     alltoallDirect(alltoallPairwise),
-	"alltoall=bruck":        func(c comm.Comm) error { return alltoallBruck(c, make([]byte, dispN), make([]byte, dispN), dispB) },
-	"alltoallv=linear":      alltoallDirect(alltoallLinear),
-	"alltoallv=pairwise":    alltoallDirect(alltoallPairwise),
-	"barrier=dissemination": barrierDissemination,
-	"barrier=tree":          barrierTree,
+	"scatterv=linear":               scatterLinearDirect,
+	"allgather=ring":                allgatherDirect(allgatherRing),
+	"allgather=recursive_doubling":  allgatherDirect(allgatherRecursiveDoubling),
+	"allgather=bruck":               allgatherDirect(allgatherBruck),
+	"allgatherv=ring":               allgatherDirect(allgatherRing),
+	"allgatherv=recursive_doubling": allgatherDirect(allgatherRecursiveDoubling),
+	"allgatherv=bruck":              allgatherDirect(allgatherBruck),
+	"alltoall=linear":               alltoallDirect(alltoallLinear),
+	"alltoall=pairwise":             alltoallDirect(alltoallPairwise),
+	"alltoall=bruck":                func(c comm.Comm) error { return alltoallBruck(c, make([]byte, dispN), make([]byte, dispN), dispB) },
+	"alltoallv=linear":              alltoallDirect(alltoallLinear),
+	"alltoallv=pairwise":            alltoallDirect(alltoallPairwise),
+	"barrier=dissemination":         barrierDissemination,
+	"barrier=tree":                  barrierTree,
+}
+
+func allgatherDirect(f func(c comm.Comm, own, buf []byte, l layout) error) func(comm.Comm) error {
+	return func(c comm.Comm) error {
+		return f(c, make([]byte, dispB), make([]byte, dispN), uniformLayout(dispP, dispB))
+	}
 }
 
 func redscatScratch(f func(c comm.Comm, src, work []byte, l layout, dt Datatype, op Op, tag int) error) func(comm.Comm) error {

@@ -68,12 +68,13 @@ func halve(c comm.Comm, f fold, nr int, cur, work, tmp []byte, g layout, dt Data
 	return nil
 }
 
-// double is recursive doubling among the pof2 active ranks: new rank nr
-// starts with group nr of g and in round k swaps its 2^k groups with the
+// double is recursive doubling among the pof2 active ranks from round
+// first on (0: from the start): new rank nr has groups [nr &^ (2^first-1),
+// that + 2^first) of g and in round k swaps its 2^k groups with the
 // partner at distance 2^k, so all end with every group. Cost
 // log2 pof2 alpha + (pof2-1)/pof2 n beta.
-func double(c comm.Comm, f fold, nr int, buf []byte, g layout, tag int) error {
-	for m := 1; m < f.pof2; m <<= 1 {
+func double(c comm.Comm, f fold, nr int, buf []byte, g layout, first, tag int) error {
+	for m := 1 << first; m < f.pof2; m <<= 1 {
 		pn := nr ^ m
 		mine, theirs := nr&^(m-1), pn&^(m-1)
 		partner := f.oldRank(pn)
