@@ -10,14 +10,22 @@
 #   imb-ompi-tcp   IMB-MPI1 on Open MPI, TCP only (btl tcp,self on lo)
 #   imb-mpich-shm  IMB-MPI1 on MPICH
 #   imb-mpich-tcp  IMB-MPI1 on MPICH, TCP only (MPIR_CVAR_NOLOCAL=1, UCX_TLS=tcp,self)
+#   native-shm-copy   as native-shm with single copy turned off
+#                  (MPBENCH_SHM_CMA=-1): every payload is copied through the
+#                  rings, the path a kernel that refuses process_vm_readv
+#                  leaves (Yama ptrace_scope, a container's seccomp profile)
+#   imb-ompi-shm-copy as imb-ompi-shm with single copy turned off
+#                  (btl_vader_single_copy_mechanism none): the library's
+#                  copy-in/copy-out path, to compare native-shm-copy with
 #   mpi-ompi-shm   mpbench built with -tags mpi on Open MPI, as imb-ompi-shm
 #   mpi-mpich-shm  mpbench built with -tags mpi,mpich on MPICH, as imb-mpich-shm
 #   base-ompi-shm  an earlier mpbench built with -tags mpi, from BASE_OMPI=path,
 #                  as mpi-ompi-shm (only when BASE_OMPI is set): did a change
 #                  of mpbench move its numbers?
 #   base-shm       with BASE=path: that mpbench binary (another build, e.g. of
-#   base-tcp       an earlier commit) as native-shm and native-tcp; the table
-#                  then adds the ratios native-X / base-X (after / before)
+#   base-tcp       an earlier commit) as native-shm, native-tcp and
+#   base-shm-copy  native-shm-copy; the table then adds the ratios
+#                  native-X / base-X (after / before)
 # with the same IMB options for every one (-npmin NP -msglog MSGLOG -time TIME
 # and the benchmark list), and prints with bench/imbtable: per benchmark and
 # size each configuration's median time and spread (max/min over the
@@ -40,7 +48,7 @@
 #   abandons the rest of a benchmark once its sizes together took longer than
 #   TIME x the number of sizes, which a loaded machine can reach below 1),
 #   BENCHMARKS (PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall
-#   Allgather Reduce Barrier), CONFIGS (all of the above), OUT (a new
+#   Allgather Reduce Barrier), CONFIGS (all of the above but the -copy ones), OUT (a new
 #   directory under /tmp; every run's output stays there),
 #   BASE (an mpbench binary to compare against, see base-shm), JOB_TIMEOUT
 #   (3600: seconds one job may take; a library that hangs in MPI_Finalize,
@@ -57,6 +65,9 @@ TIME=${TIME:-1}
 BENCHMARKS=${BENCHMARKS:-"PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall Allgather Reduce Barrier"}
 ALL="native-shm native-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm base-ompi-shm"
 [ -n "${BASE:-}" ] && ALL="$ALL base-shm base-tcp"
+# Not in the default list (CONFIGS names them): the copy path without single copy.
+COPY="native-shm-copy imb-ompi-shm-copy"
+[ -n "${BASE:-}" ] && COPY="$COPY base-shm-copy"
 CONFIGS=${CONFIGS:-$ALL}
 OUT=${OUT:-$(mktemp -d /tmp/mpbench-compare-imb.XXXXXX)}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,7 +85,7 @@ for c in $CONFIGS; do
 	*mpich*) command -v mpiexec.mpich >/dev/null || { log "leaving out $c: mpiexec.mpich not found"; continue; } ;;
 	native-*) ;;
 	base-*) [ -x "${BASE:-}" ] || { log "leaving out $c: BASE is not an executable mpbench"; continue; } ;;
-	*) log "unknown configuration $c; known: $ALL"; exit 2 ;;
+	*) log "unknown configuration $c; known: $ALL $COPY"; exit 2 ;;
 	esac
 	keep="$keep $c"
 done
@@ -99,10 +110,13 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 		case $1 in
 		native-shm) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		native-tcp) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
+		native-shm-copy) MPBENCH_SHM_CMA=-1 "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
+		base-shm-copy) MPBENCH_SHM_CMA=-1 "${to[@]}" "$BASE" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		base-shm) "${to[@]}" "$BASE" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		base-tcp) "${to[@]}" "$BASE" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
 		imb-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
 		imb-ompi-tcp) "${ompi[@]}" "${ompi_tcp[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
+		imb-ompi-shm-copy) "${ompi[@]}" "${ompi_shm[@]}" --mca btl_vader_single_copy_mechanism none "$IMB_OMPI" "${imbargs[@]}" ;;
 		imb-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
 		imb-mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
 		mpi-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$OUT/mpbench-ompi" run -thread_level single "${imbargs[@]}" ;;
@@ -143,6 +157,9 @@ for m in shm tcp; do
 	has "base-$m" && [ -n "$b" ] && ratios="$ratios,base-$m=$b"
 	has "native-$m" && has "base-$m" && ratios="$ratios,native-$m=base-$m"
 done
+has native-shm-copy && has imb-ompi-shm-copy && ratios="$ratios,native-shm-copy=imb-ompi-shm-copy"
+has base-shm-copy && has imb-ompi-shm-copy && ratios="$ratios,base-shm-copy=imb-ompi-shm-copy"
+has native-shm-copy && has base-shm-copy && ratios="$ratios,native-shm-copy=base-shm-copy"
 has mpi-ompi-shm && has imb-ompi-shm && ratios="$ratios,mpi-ompi-shm=imb-ompi-shm"
 has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpich-shm"
 has base-ompi-shm && has imb-ompi-shm && ratios="$ratios,base-ompi-shm=imb-ompi-shm"

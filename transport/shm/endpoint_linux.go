@@ -235,6 +235,25 @@ func (e *Endpoint) Progress(done func() bool) {
 	}
 }
 
+// polled is busypoll.Until(done, poll) for the spin budget, with the
+// calling goroutine counted among those polling the rank's rings (fg), as
+// in Progress: the poller goroutine meanwhile neither competes with it for
+// the rings and the CPU nor asks producers to wake it (which would cost
+// them a futex wake-up per frame or fragment). It reports whether done
+// held; the caller that goes on to sleep calls askPoller.
+func (e *Endpoint) polled(done func() bool, poll func() int) bool {
+	if e.spin <= 0 {
+		return done()
+	}
+	e.fg.Add(1)
+	if e.parked.Load() {
+		e.own.ctl().want.Store(0)
+	}
+	ok := busypoll.Until(done, poll, e.spin, e.oversubscribed)
+	e.fg.Add(-1)
+	return ok
+}
+
 // askPoller marks the rank as sleeping on something only the poller can
 // bring about (see park) and wakes a parked poller, so that incoming frames
 // are delivered while the rank waits outside Progress.

@@ -142,6 +142,7 @@ func (p *inPeer) read(dst []byte) error {
 		return p.readErr
 	}
 	var off uint64
+	frag := fragmentBytes(uint64(len(p.data)))
 	for off < n {
 		avail := p.hdr.tail.Load() - p.head
 		if avail == 0 {
@@ -152,14 +153,17 @@ func (p *inPeer) read(dst []byte) error {
 			}
 			continue
 		}
-		k := min(avail, n-off)
+		k := min(avail, n-off, frag)
 		if dst != nil {
 			copyFromRing(p.data, p.head, dst[off:off+k])
 		}
 		p.head += k
 		off += k
 		if off < n {
-			p.e.publishHead(p) // streaming: free the space at once
+			// Streaming: free each fragment at once (the producer may wait
+			// for it), and keep this rank's own streamed frames going.
+			p.e.publishHead(p)
+			p.e.advanceStreams()
 		}
 	}
 	if p.check.on && dst != nil && n > 0 {

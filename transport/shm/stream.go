@@ -22,38 +22,47 @@ type stream struct {
 // extensions.
 const maxHeader = transport.HeaderSize + cmaExt + crcExt
 
-// Streaming a frame larger than the ring's free space (single copy refused
-// or below its threshold): the sender copies in what fits, the receiver
-// copies out what arrived and frees the space, and so on, in pieces of at
-// least a quarter ring. Both copies must keep going on both sides, also
-// when two ranks stream frames to each other at once: a rank whose sender
-// waits for space reads its own rings meanwhile (streamOut), and a rank
-// reading an incoming streamed frame writes its own streamed frames
-// meanwhile (advanceStreams from waitData). Without the second, two ranks
-// each reading the other's frame would each wait for the other to write
-// more; without the first, each would wait for its poller goroutine.
+// Streaming a frame larger than a fragment (single copy refused or below
+// its threshold): the sender copies the frame into the ring a fragment
+// (fragmentBytes) at a time and publishes each fragment as soon as it is
+// copied; the receiver copies each fragment out as soon as it is published
+// and frees its space at once. The two copies of a long frame thus overlap,
+// the sender copying fragment k+1 while the receiver copies fragment k, as
+// in the copy-in/copy-out paths of Open MPI's vader and MPICH's shared
+// memory. Both copies must keep going on both sides, also when two ranks
+// stream frames to each other at once: a rank whose sender waits for space
+// reads its own rings meanwhile (streamOut), and a rank reading an incoming
+// streamed frame writes its own streamed frames meanwhile (advanceStreams
+// from read, after each fragment, and from waitData). Without the second,
+// two ranks each reading the other's frame would each wait for the other
+// to write more; without the first, each would wait for its poller
+// goroutine.
 //
 // The frame's state lives in its outPeer (strm). The sender holds p.mu for
 // the whole frame, so frames never interleave; the copying itself is done
 // by whichever goroutine of the rank holds strmTok.
 
-// advance writes as much of p.strm as the ring's free space allows and
-// reports whether the frame is complete. The caller holds p.strmTok, or
-// p.mu while p.strmOn is false.
+// maxFragment bounds fragmentBytes.
+const maxFragment = 16 << 10
+
+// fragmentBytes is the piece of a frame the sender publishes at a time and
+// the receiver frees at a time, in a ring of ringBytes: an eighth of the
+// ring, at most maxFragment. A frame of at most one fragment is published
+// whole.
+func fragmentBytes(ringBytes uint64) uint64 { return min(ringBytes/8, maxFragment) }
+
+// advance writes as much of p.strm as the ring's free space allows, a
+// fragment at a time, publishing each, and reports whether the frame is
+// complete. The caller holds p.strmTok, or p.mu while p.strmOn is false.
 func (e *Endpoint) advance(p *outPeer) bool {
 	s := &p.strm
 	ringBytes := uint64(len(p.data))
+	frag := fragmentBytes(ringBytes)
 	for s.done < s.total {
-		rem := s.total - s.done
-		need := rem
-		if need > ringBytes/2 {
-			need = ringBytes / 4 // stream in pieces of at least a quarter ring
-		}
-		space := ringBytes - (p.tail - p.hdr.head.Load())
-		if space < need {
+		k := min(s.total-s.done, frag) // the first holds the whole header
+		if ringBytes-(p.tail-p.hdr.head.Load()) < k {
 			return false
 		}
-		k := min(space&^7, rem)
 		e.fill(p, s.hdr[:s.hlen], s.body, s.done, k)
 		p.tail += k
 		s.done += k
@@ -91,11 +100,15 @@ func (e *Endpoint) advanceStreams() bool {
 }
 
 // streamOut finishes writing p.strm (already started by write; caller
-// holds p.mu). It first polls for up to the spin budget, advancing the
-// frame and reading the rank's own rings (whose streamed frames advance
-// this one while they wait, see waitData); then it sleeps until the
-// consumer frees space, while the poller goroutine reads the rank's rings.
-// It gives up as waitFor does.
+// holds p.mu). It polls, advancing the frame and reading the rank's own
+// rings (whose streamed frames advance this one while they wait, see
+// waitData), as long as fragments go out or frames arrive and then for up
+// to the spin budget more (a frame of megabytes streams for longer than
+// the budget and must not end up waiting for a futex wake-up per
+// fragment), counted as a polling goroutine of the rank so that the poller
+// goroutine stays quiet meanwhile; then it sleeps until the consumer frees
+// space, while the poller goroutine reads the rank's rings. It gives up as
+// waitFor does.
 func (e *Endpoint) streamOut(p *outPeer, deadline time.Time) error {
 	p.strmOn.Store(true)
 	complete := false // the frame is written and this goroutine holds the token
@@ -108,8 +121,17 @@ func (e *Endpoint) streamOut(p *outPeer, deadline time.Time) error {
 		}
 		return complete
 	}
+	published := p.hdr.tail.Load()
+	poll := func() int {
+		n := e.tryPoll()
+		if t := p.hdr.tail.Load(); t != published { // a fragment went out
+			published = t
+			n++
+		}
+		return n
+	}
 	var err error
-	if !e.pollUntil(finished, e.spin) {
+	if !e.polled(finished, poll) {
 		e.askPoller()
 		err = e.waitFor(p.rank, finished, &p.hdr.space, 0, deadline)
 	}
