@@ -22,10 +22,13 @@
 //
 // # Frames
 //
-// A ring carries the same frames as transport/tcp: a 32-byte
+// A ring carries the same frames as transport/tcp, each behind an 8-byte
+// mark that the consumer polls (see markBytes): a 32-byte
 // transport.Header, then the payload, padded to 8 bytes. A frame longer
-// than half the ring is streamed through it in pieces (a pipelined double
-// copy). A payload of at least Options.CMABytes is not copied into the
+// than a fragment (an eighth of the ring, at most 16 KiB) moves through
+// the ring a fragment at a time, the receiver copying one out while the
+// sender copies the next in (a pipelined double copy, see stream.go). A
+// payload of at least Options.CMABytes is not copied into the
 // ring when the receiver has found at start-up that process_vm_readv works
 // on the sender (cross-memory attach; it needs ptrace permission, which
 // Yama or a container may deny): the header then carries the payload's

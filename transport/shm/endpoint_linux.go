@@ -118,7 +118,7 @@ func (e *Endpoint) Start(h transport.Handler) error {
 // frames delivered and sends completed.
 func (e *Endpoint) tryPoll() int {
 	n := 0
-	if e.polling.CompareAndSwap(false, true) {
+	if e.inputWaiting() && e.polling.CompareAndSwap(false, true) {
 		if !e.closing.Load() {
 			n = e.pollAll()
 		}
@@ -128,6 +128,23 @@ func (e *Endpoint) tryPoll() int {
 		n += e.reap()
 	}
 	return n
+}
+
+// inputWaiting reports whether a ring may hold a frame not yet consumed (a
+// mark at the head the consumer has published; in the middle of a streamed
+// frame that is payload, so only a hint) or a peer's process has ended
+// (its end is reported by pollAll); it reads the rings without taking
+// e.polling, so that a look at empty rings writes nothing shared.
+func (e *Endpoint) inputWaiting() bool {
+	for _, p := range e.inList {
+		if markAt(p.data, p.hdr.head.Load()).Load() != 0 {
+			return true
+		}
+		if l := e.live[p.rank]; l.exited.Load() && l.failed.Load() == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // pending reports whether any ring holds bytes not yet consumed (as far as
@@ -197,7 +214,7 @@ func (e *Endpoint) park(ask bool, d time.Duration) {
 		return
 	}
 	futexWaitOn(&c.bell.seq, s, d)
-	c.want.Store(0)
+	c.clearWant()
 	e.parked.Store(false)
 }
 
@@ -213,7 +230,7 @@ func (e *Endpoint) Progress(done func() bool) {
 	e.blocked.Store(false)
 	e.fg.Add(1)
 	if e.parked.Load() {
-		c.want.Store(0)
+		c.clearWant()
 	}
 	ok := busypoll.Until(done, e.pollFn, e.spin, e.oversubscribed)
 	if ok {
@@ -247,7 +264,7 @@ func (e *Endpoint) polled(done func() bool, poll func() int) bool {
 	}
 	e.fg.Add(1)
 	if e.parked.Load() {
-		e.own.ctl().want.Store(0)
+		e.own.ctl().clearWant()
 	}
 	ok := busypoll.Until(done, poll, e.spin, e.oversubscribed)
 	e.fg.Add(-1)

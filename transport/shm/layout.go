@@ -120,6 +120,24 @@ func (v view) ring(s int) (*ringHdr, []byte) {
 	return (*ringHdr)(unsafe.Pointer(&v.mem[off])), v.mem[off+ringHdrLen : off+v.g.stride : off+v.g.stride]
 }
 
+// markBytes is the length of a frame's mark, the first 8 bytes of every
+// frame in a ring: the frame's total length in the ring (mark, header,
+// payload, padding), stored by the producer once the frame's first
+// fragment is in place, atomically. The consumer looks for the next frame
+// by loading the mark at its head: one cache line holds the mark and the
+// header, so a small frame costs the consumer one transfer of a line from
+// the producer's core, not one for the tail counter and one for the
+// header. Before it publishes the end of a frame, the producer zeroes the
+// mark of the frame that will follow it, so a mark the consumer reads is
+// either zero or the next frame's, never stale bytes.
+const markBytes = 8
+
+// markAt returns the mark at stream position pos (8-aligned) of a ring's
+// data.
+func markAt(data []byte, pos uint64) *atomic.Uint64 {
+	return (*atomic.Uint64)(unsafe.Pointer(&data[pos&uint64(len(data)-1)]))
+}
+
 // copyToRing copies b into the ring data at stream position pos (wrapping).
 func copyToRing(data []byte, pos uint64, b []byte) {
 	off := int(pos & uint64(len(data)-1))

@@ -20,11 +20,12 @@ var errGone = errors.New("peer has closed its endpoint")
 // inPeer is the consumer side of the ring from one peer, in this rank's own
 // segment. Its frame state is used only by whoever holds Endpoint.polling.
 type inPeer struct {
-	e    *Endpoint
-	rank int
-	hdr  *ringHdr
-	data []byte
-	head uint64 // consumed bytes (published to hdr.head at frame ends and while streaming)
+	e     *Endpoint
+	rank  int
+	hdr   *ringHdr
+	data  []byte
+	head  uint64 // consumed bytes (published to hdr.head at frame ends and while streaming)
+	known uint64 // bytes known to have arrived: the current frame's first fragment, or hdr.tail as last read
 
 	goodbye bool // the peer closed its endpoint in order (polling)
 
@@ -46,11 +47,12 @@ type outPeer struct {
 	hdr  *ringHdr
 	data []byte
 
-	mu      sync.Mutex
-	tail    uint64 // published bytes (guarded by mu, or strmTok while streaming)
-	err     error  // sticky send error (guarded by mu)
-	closed  bool   // Close has said goodbye (guarded by mu)
-	cmaSent uint32 // single-copy frames written (guarded by mu); ticket of the last one
+	mu       sync.Mutex
+	tail     uint64 // published bytes (guarded by mu, or strmTok while streaming)
+	headSeen uint64 // the consumer's hdr.head as last read (guarded as tail)
+	err      error  // sticky send error (guarded by mu)
+	closed   bool   // Close has said goodbye (guarded by mu)
+	cmaSent  uint32 // single-copy frames written (guarded by mu); ticket of the last one
 
 	gone atomic.Bool // the peer said goodbye
 

@@ -41,27 +41,30 @@ func (e *Endpoint) pollAll() int {
 	return n
 }
 
-// pollOne consumes and delivers the next frame of p, if its header has
-// arrived (a producer publishes a header whole).
+// pollOne consumes and delivers the next frame of p, if its mark says its
+// first fragment has arrived (see markBytes).
 func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
-	if p.hdr.tail.Load() == p.head {
+	start := p.head
+	mark := markAt(p.data, start).Load()
+	if mark == 0 {
 		return false, nil
 	}
+	p.known = start + min(mark, fragmentBytes(uint64(len(p.data))))
 	var hb [maxHeader]byte
-	start := p.head
-	copyFromRing(p.data, start, hb[:transport.HeaderSize])
+	base := start + markBytes
+	copyFromRing(p.data, base, hb[:transport.HeaderSize])
 	var h transport.Header
 	h.Decode(hb[:])
 	hl := uint64(transport.HeaderSize)
 	p.cma = hb[1]&flagCMA != 0
 	if p.cma {
-		copyFromRing(p.data, start+hl, hb[hl:])
+		copyFromRing(p.data, base+hl, hb[hl:maxHeader-markBytes])
 		p.cmaAddr = binary.LittleEndian.Uint64(hb[hl:])
 		hl += cmaExt
 	}
 	p.check.on = hb[1]&flagCRC != 0 && h.Kind != kindGoodbye
 	if p.check.on {
-		copyFromRing(p.data, start+hl, hb[hl:hl+crcExt])
+		copyFromRing(p.data, base+hl, hb[hl:hl+crcExt])
 		p.seq++
 		p.check = frameCheck{on: true, h: h, seq: p.seq, want: binary.LittleEndian.Uint32(hb[hl:]),
 			sum: headerSum([transport.HeaderSize]byte(hb[:transport.HeaderSize]))}
@@ -70,7 +73,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 			return false, p.check.corrupt(p.rank)
 		}
 	}
-	p.head = start + hl
+	p.head = base + hl
 	if h.Kind == kindGoodbye {
 		p.goodbye = true
 		e.out[p.rank].gone.Store(true)
@@ -85,9 +88,12 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	if carriesPayload(h.Kind) {
 		p.remaining = h.Length
 	}
-	end := start + hl
+	end := base + hl
 	if !p.cma {
 		end += pad8(p.remaining)
+	}
+	if end-start != mark {
+		return false, fmt.Errorf("shm: ring from rank %d: frame of %d bytes marked %d (corrupt stream)", p.rank, end-start, mark)
 	}
 	var herr error
 	if !e.closing.Load() {
@@ -144,7 +150,11 @@ func (p *inPeer) read(dst []byte) error {
 	var off uint64
 	frag := fragmentBytes(uint64(len(p.data)))
 	for off < n {
-		avail := p.hdr.tail.Load() - p.head
+		avail := p.known - p.head
+		if avail == 0 {
+			p.known = p.hdr.tail.Load()
+			avail = p.known - p.head
+		}
 		if avail == 0 {
 			p.e.publishHead(p) // the producer may be waiting for space
 			if err := p.e.waitData(p); err != nil {

@@ -167,8 +167,8 @@ func (e *Endpoint) peerState(peer int) error {
 // deadline it waits for space until the peer fails or leaves or Close
 // begins; with a deadline (Close's goodbye) it waits until then.
 func (e *Endpoint) write(p *outPeer, hdr, body []byte, deadline time.Time) error {
-	p.strm = stream{body: body, total: uint64(len(hdr)) + pad8(uint64(len(body)))}
-	p.strm.hlen = copy(p.strm.hdr[:], hdr)
+	p.strm = stream{body: body, total: markBytes + uint64(len(hdr)) + pad8(uint64(len(body)))}
+	p.strm.hlen = markBytes + copy(p.strm.hdr[markBytes:], hdr)
 	if e.advance(p) {
 		p.strm = stream{}
 		return nil
@@ -177,10 +177,15 @@ func (e *Endpoint) write(p *outPeer, hdr, body []byte, deadline time.Time) error
 }
 
 // fill copies bytes [from, from+k) of the frame stream hdr|body|padding
-// into p's ring at its tail.
+// into p's ring at its tail, hdr starting with the mark, which advance
+// stores.
 func (e *Endpoint) fill(p *outPeer, hdr, body []byte, from, k uint64) {
 	pos := p.tail
 	end := from + k
+	if from < markBytes {
+		pos += markBytes - from
+		from = markBytes
+	}
 	if hl := uint64(len(hdr)); from < hl {
 		n := min(hl, end) - from
 		copyToRing(p.data, pos, hdr[from:from+n])
@@ -273,6 +278,16 @@ func (e *Endpoint) spinUntil(cond func() bool, d time.Duration) bool {
 		if (i&63 == 63 || (e.oversubscribed && i&7 == 7)) && time.Since(start) > d {
 			return false
 		}
+	}
+}
+
+// clearWant stops producers ringing the owner's bell for its poller. It
+// writes the word only if it is set: producers read its cache line for
+// every frame they publish, and a store on every wait of the owner would
+// move that line to the owner's core and back each time.
+func (c *control) clearWant() {
+	if c.want.Load() != 0 {
+		c.want.Store(0)
 	}
 }
 

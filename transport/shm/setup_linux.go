@@ -91,7 +91,7 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		v.ctl().attached.Add(1)
 		e.live[r] = openLiveness(int(v.ctl().pid))
 		hdr, data := v.ring(o.Rank)
-		e.out[r] = &outPeer{rank: r, dst: v, hdr: hdr, data: data, tail: hdr.tail.Load(), cmaSent: hdr.acks.Load()}
+		e.out[r] = &outPeer{rank: r, dst: v, hdr: hdr, data: data, tail: hdr.tail.Load(), headSeen: hdr.head.Load(), cmaSent: hdr.acks.Load()}
 		e.outList = append(e.outList, e.out[r])
 		ihdr, idata := p.own.ring(r)
 		in := &inPeer{e: e, rank: r, hdr: ihdr, data: idata}

@@ -18,9 +18,9 @@ type stream struct {
 	done, total uint64
 }
 
-// maxHeader is the longest frame header: transport.Header and both
-// extensions.
-const maxHeader = transport.HeaderSize + cmaExt + crcExt
+// maxHeader is the longest frame header: the mark, transport.Header and
+// both extensions.
+const maxHeader = markBytes + transport.HeaderSize + cmaExt + crcExt
 
 // Streaming a frame larger than a fragment (single copy refused or below
 // its threshold): the sender copies the frame into the ring a fragment
@@ -60,13 +60,28 @@ func (e *Endpoint) advance(p *outPeer) bool {
 	frag := fragmentBytes(ringBytes)
 	for s.done < s.total {
 		k := min(s.total-s.done, frag) // the first holds the whole header
-		if ringBytes-(p.tail-p.hdr.head.Load()) < k {
-			return false
+		// Room for k bytes and for the next frame's mark after them.
+		if ringBytes-(p.tail-p.headSeen) < k+markBytes {
+			// Read the consumer's counter only when the last value seen
+			// leaves too little space: its cache line is written by the
+			// consumer's core, and reading it for every frame would put a
+			// transfer of that line on every send's path.
+			p.headSeen = p.hdr.head.Load()
+			if ringBytes-(p.tail-p.headSeen) < k+markBytes {
+				return false
+			}
 		}
 		e.fill(p, s.hdr[:s.hlen], s.body, s.done, k)
+		start := p.tail - s.done
 		p.tail += k
 		s.done += k
+		if s.done == s.total {
+			markAt(p.data, p.tail).Store(0) // the next frame's, before this one ends
+		}
 		p.hdr.tail.Store(p.tail)
+		if s.done == k {
+			markAt(p.data, start).Store(s.total) // the frame is there
+		}
 		p.dst.ctl().notify()
 	}
 	return true
