@@ -55,6 +55,7 @@ type Endpoint struct {
 	closing    atomic.Bool
 	closeOnce  sync.Once
 	pollerDone chan struct{}
+	kick       chan struct{} // wakes the poller from a quiet sleep (capacity 1)
 }
 
 var (
@@ -169,16 +170,25 @@ func (e *Endpoint) pending() bool {
 // given up (the rank sleeps until the poller delivers) the poller never
 // sleeps without asking: park re-checks this after announcing itself, so
 // a Progress call giving up at that moment is not missed either.
+//
+// The quiet sleep waits on a channel and a timer of the Go runtime, not
+// in a system call: a thread blocked in a system call for longer than
+// 20 µs holding its Go processor makes the runtime's monitor thread
+// (sysmon) take the processor back, and sysmon then keeps waking every
+// 20 µs instead of backing off to 10 ms, a context switch each time on
+// the CPUs the polling ranks use.
 func (e *Endpoint) pollLoop() {
 	defer close(e.pollerDone)
 	lastCheck := time.Now()
+	quiet := time.NewTimer(quietSlice)
+	defer quiet.Stop()
 	for !e.closing.Load() {
 		if now := time.Now(); now.Sub(lastCheck) >= livenessEvery {
 			lastCheck = now
 			e.checkPeers()
 		}
 		if e.fg.Load() > 0 || (e.fgRecent.Swap(false) && !e.blocked.Load()) {
-			e.park(false, quietSlice)
+			e.park(false, quiet)
 			continue
 		}
 		if e.tryPoll() > 0 {
@@ -188,32 +198,41 @@ func (e *Endpoint) pollLoop() {
 			runtime.Gosched()
 			continue
 		}
-		e.park(true, sleepSlice)
+		e.park(true, nil)
 	}
 }
 
-// park sleeps the poller until a producer rings the bell, d passes or
-// Close. Producers ring only while want is set: by the poller here when
-// asked to (ask) or when the rank sleeps waiting for it (blocked), and no
-// Progress call polls; and by a Progress call that gives up. parked is set
-// before blocked and fg are read here, and Progress sets blocked and
-// lowers fg before it reads parked, so at least one side sets want.
-func (e *Endpoint) park(ask bool, d time.Duration) {
+// park sleeps the poller. Asking (ask, or the rank sleeps waiting for it:
+// blocked), it sleeps on the segment's futex until a producer rings the
+// bell, sleepSlice passes or Close; producers ring only while want is
+// set: by the poller here when no Progress call polls, and by a Progress
+// call that gives up. Otherwise it sleeps quietly until quiet fires or
+// something of this process kicks it (kickPoller: a Progress call giving
+// up, askPoller, Close). parked is set before blocked and fg are read
+// here, and Progress sets blocked and lowers fg before it reads parked,
+// so at least one side sets want and wakes the poller.
+func (e *Endpoint) park(ask bool, quiet *time.Timer) {
 	c := e.own.ctl()
 	e.parked.Store(true)
-	if !ask && e.blocked.Load() {
-		ask, d = true, sleepSlice
+	if !ask && !e.blocked.Load() {
+		quiet.Reset(quietSlice)
+		select {
+		case <-quiet.C:
+		case <-e.kick:
+		}
+		e.parked.Store(false)
+		return
 	}
-	if ask && e.fg.Load() == 0 {
+	if e.fg.Load() == 0 {
 		c.want.Store(1)
 	}
 	s := c.bell.seq.Load()
-	if (ask && e.fg.Load() == 0 && e.pending()) || e.closing.Load() {
+	if (e.fg.Load() == 0 && e.pending()) || e.closing.Load() {
 		c.want.Store(0)
 		e.parked.Store(false)
 		return
 	}
-	futexWaitOn(&c.bell.seq, s, d)
+	futexWaitOn(&c.bell.seq, s, sleepSlice)
 	c.clearWant()
 	e.parked.Store(false)
 }
@@ -245,10 +264,20 @@ func (e *Endpoint) Progress(done func() bool) {
 	e.blocked.Store(true)
 	if e.fg.Add(-1) == 0 && e.parked.Load() {
 		c.want.Store(1)
+		e.kickPoller()
 		if e.pending() {
 			c.bell.seq.Add(1)
 			futexWakeAll(&c.bell.seq)
 		}
+	}
+}
+
+// kickPoller ends a quiet sleep of the poller (see park), now or, if it
+// is not sleeping, its next one.
+func (e *Endpoint) kickPoller() {
+	select {
+	case e.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -279,6 +308,7 @@ func (e *Endpoint) askPoller() {
 	if e.fg.Load() == 0 && e.parked.Load() {
 		c := e.own.ctl()
 		c.want.Store(1)
+		e.kickPoller()
 		c.bell.seq.Add(1)
 		futexWakeAll(&c.bell.seq)
 	}
@@ -334,6 +364,7 @@ func (e *Endpoint) close() {
 	started := e.started
 	e.startMu.Unlock()
 	c := e.own.ctl()
+	e.kickPoller()
 	c.bell.seq.Add(1)
 	futexWakeAll(&c.bell.seq)
 	if started {

@@ -65,7 +65,7 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 	e := &Endpoint{
 		rank: o.Rank, size: o.Size, own: p.own,
 		in: make([]*inPeer, o.Size), out: make([]*outPeer, o.Size), live: make([]*liveness, o.Size),
-		spin: o.Spin, cmaMin: o.CMABytes, pollerDone: make(chan struct{}),
+		spin: o.Spin, cmaMin: o.CMABytes, pollerDone: make(chan struct{}), kick: make(chan struct{}, 1),
 		verify: o.Verify || transport.VerifyFromEnv(),
 	}
 	nLocal := 1
