@@ -83,15 +83,20 @@ func Detect(data []byte) Format {
 		return JSONLines
 	}
 	for _, l := range textline.Lines(data) {
-		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
-		}
-		if osuMarkRE.MatchString(t) {
-			return OSU
-		}
-		if imbMarkRE.MatchString(t) {
-			return IMB
+		// A CR inside a line ends a segment, as it ends a line in a
+		// file with no LF at all: a mark is never read across one, so
+		// the format does not depend on whether the file has an LF.
+		for _, seg := range strings.Split(l, "\r") {
+			t := strings.TrimSpace(seg)
+			if t == "" {
+				continue
+			}
+			if osuMarkRE.MatchString(t) {
+				return OSU
+			}
+			if imbMarkRE.MatchString(t) {
+				return IMB
+			}
 		}
 	}
 	return Unknown
