@@ -175,8 +175,18 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 	if l.Times != nil && l.Reps > 0 {
 		a.reps = C.uintptr_t(uintptr(unsafe.Pointer(&l.Times[0])))
 	}
+	// An empty buffer gets an address of its own: MPICH refuses a
+	// collective whose send and receive buffers are the same address
+	// ("Buffers must not be aliased"), NULL and NULL included, even when
+	// every count is 0. Nothing is read or written there.
 	a.sbuf, a.sstride, a.sslots = addr(l.Send.Buf), C.long(l.Send.Stride), C.int(l.Send.Count)
 	a.rbuf, a.rstride, a.rslots = addr(l.Recv.Buf), C.long(l.Recv.Stride), C.int(l.Recv.Count)
+	if a.sbuf == 0 {
+		a.sbuf = addr(c.empty[:1])
+	}
+	if a.rbuf == 0 {
+		a.rbuf = addr(c.empty[1:])
+	}
 	a.size, a.first, a.n, a.tag = size, C.int(l.First), C.int(l.Reps), tag
 	a.peer, a.left, a.right = C.int(l.Peer), C.int(l.Left), C.int(l.Right)
 	a.starts, a.window = cBool(l.Starts), C.int(l.Window)

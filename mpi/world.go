@@ -41,6 +41,7 @@ type Comm struct {
 	owned bool     // created by Split or CollectiveComm: Free releases it
 	coll  *Comm    // duplicate for collectives, made by CollectiveComm
 	out   [3]C.int // status of the last blocking receive (mpb_status)
+	empty [2]byte  // distinct addresses for the empty buffers of a 0-byte loop (RunLoop)
 }
 
 var _ comm.Comm = (*Comm)(nil)
