@@ -47,11 +47,25 @@ func TestBadSecretRejected(t *testing.T) {
 			refusedMu.Unlock()
 		}
 		go func() { eps[1], errs[1] = lns[1].Connect(ctx, addrs); close(done) }()
+		nonce := make([]byte, auth.NonceSize)
+		// A rank that dies after its hello (it hangs up before its MAC)
+		// is not a refused stranger: the launcher reports its death.
+		c0, err := net.Dial("tcp", addrs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (&hello{rank: 0, size: 2, nonce: nonce}).write(c0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readHello(c0, true); err != nil {
+			t.Fatal(err)
+		}
+		c0.(*net.TCPConn).SetLinger(0) // a reset, as from a killed process
+		c0.Close()
 		c, err := net.Dial("tcp", addrs[1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		nonce := make([]byte, auth.NonceSize)
 		if err := (&hello{rank: 0, size: 2, nonce: nonce}).write(c); err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -230,14 +232,23 @@ func (l *Listener) acceptHandshake(c *net.TCPConn, addrs []string, conns []*net.
 		}
 		mu.Unlock()
 		// A handshake cut by acceptLower closing c (every rank is in, or
-		// the wire-up ended) was not refused: nothing to report.
-		if o.Refused != nil && !errors.Is(err, net.ErrClosed) {
+		// the wire-up ended) was not refused, and a peer that hung up
+		// mid-handshake (a rank that died while dialling: the launcher
+		// names its death) refused nothing either: nothing to report.
+		if o.Refused != nil && !errors.Is(err, net.ErrClosed) && !hungUp(err) {
 			o.Refused(c.RemoteAddr().String(), err)
 		}
 		return false
 	}
 	c.SetDeadline(time.Time{})
 	return true
+}
+
+// hungUp reports whether err says the other side ended the connection
+// (end of stream, reset, broken pipe) rather than sent something wrong.
+func hungUp(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // dial connects to peer at addr, retrying refused or dropped connections with

@@ -36,8 +36,10 @@ type Options struct {
 	HandshakeTimeout time.Duration
 	// Refused, if not nil, is called with the remote address and the
 	// reason for every incoming connection that fails the handshake (not
-	// an mpbench peer, wrong job secret, wrong size or rank). The
-	// connection is closed and the rank goes on waiting for its peers.
+	// an mpbench peer, wrong job secret, wrong size or rank, silent until
+	// HandshakeTimeout). A client that only hangs up mid-handshake (such
+	// as a rank killed while dialling) is not reported. The connection is
+	// closed and the rank goes on waiting for its peers.
 	Refused func(remote string, reason error)
 	// CloseTimeout bounds how long Close waits for peers to close their
 	// side. 0 means 10 s.
