@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/result/read"
 	"github.com/mpbench/mpbench/testbed"
 )
 
@@ -288,8 +290,23 @@ func studyShort(t *testing.T) string {
 	if err := json.Unmarshal(b, &fs); err != nil || len(fs) != 7 {
 		t.Fatalf("findings.json: %v, %d findings\n%s", err, len(fs), b)
 	}
+	// The collectives run at the size their findings read, never at 0
+	// bytes (1000 repetitions of nothing, each with a barrier); Barrier
+	// has no size.
+	coll, err := read.File(filepath.Join(dir, "hub-coll.jsonl"))
+	if err != nil || len(coll) == 0 {
+		t.Fatalf("hub-coll.jsonl: %v", err)
+	}
+	for _, r := range coll[0].Rows {
+		if r.Bytes != 65536 && !(r.Benchmark == "Barrier" && r.Bytes < 0) {
+			t.Errorf("hub-coll.jsonl has a %s row of %d bytes; the study's collectives run at 64 KiB", r.Benchmark, r.Bytes)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^# hub: \S+ \(building`).MatchString(out.String()) || !regexp.MustCompile(`(?m)^# wall time: hub \S+; whole study `).MatchString(out.String()) {
+		t.Errorf("the study does not print the network's wall time:\n%s", out)
+	}
 	page, _ := os.ReadFile(filepath.Join(dir, "study.html"))
-	for _, want := range []string{"Multi-PingPong ABG 2 pairs / 1 pair", "hub10", "8.82", "file transfer on hub"} {
+	for _, want := range []string{"Multi-PingPong ABG 2 pairs / 1 pair", "hub10", "8.82", "file transfer on hub", "queue drops"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("study.html lacks %q", want)
 		}

@@ -48,7 +48,7 @@ func studyNets(kinds []string, rate, scale float64) []studyNet {
 func newTestbedStudyCmd() *cobra.Command {
 	var dir, rate, nets, sizes, timeS string
 	var nodes, repeat int
-	var scale float64
+	var scale, transferSecs float64
 	var again bool
 	cmd := &cobra.Command{
 		Use:   "study -o DIR",
@@ -56,12 +56,14 @@ func newTestbedStudyCmd() *cobra.Command {
 		Long: `mpbench testbed study builds each network in turn (--nets at --rate, or with
 --scale F the study's four networks, switch 100 and 10 Mbit/s, hub 10 Mbit/s and
 wifi 54 Mbit/s, at F times their rates) on --nodes nodes and runs the study's
-experiment set: PingPong, PingPing and Multi-PingPong at 1..N/2 pairs (0, 64 KiB,
-256 KiB and 1 MiB), Sendrecv, Exchange, Alltoall, Gather, Scatter and Barrier at N = 2,
-4, 8 (0 and 64 KiB), Bcast as a binomial tree and as a segmented pipeline (1 MiB,
-N nodes), and the file transfer. It writes every result file, findings.json and
-study.html (each finding with its evidence next to the study's tables) and
-report.html (mpbench report of every run) to DIR.`,
+experiment set: PingPong and PingPing on one pair and Multi-PingPong at 2..N/2
+pairs (0, 64 KiB, 256 KiB and 1 MiB), Sendrecv, Exchange, Alltoall, Gather,
+Scatter and Barrier at N = 2, 4, 8 (64 KiB), Bcast as a binomial tree and as a
+segmented pipeline (1 MiB, N nodes), and the file transfer. It writes every
+result file, findings.json and study.html (each finding with its evidence next
+to the study's tables) and report.html (mpbench report of every run) to DIR, and
+prints each network's wall time. The default takes about 8 minutes on a quiet
+2-CPU host (docs/testbed-study.md).`,
 		Example: `  mpbench testbed study -o study/                     # switch, hub, wifi at 20 Mbit/s, 8 nodes
   mpbench testbed study --scale 0.2 -o study-scaled/    # the study's four networks at 1/5 of their rates`,
 		Args: cobra.NoArgs,
@@ -103,8 +105,11 @@ report.html (mpbench report of every run) to DIR.`,
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return usageErrorf("-o %s: %v", dir, err)
 			}
+			if !(transferSecs > 0) || transferSecs > 1e6 {
+				return usageErrorf("--transfer-time %g: give seconds > 0", transferSecs)
+			}
 			s := &studyRun{dir: dir, nodes: nodes, time: timeS, sizes: list, repeat: repeat,
-				out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
+				transferTime: time.Duration(transferSecs * float64(time.Second)), out: cmd.OutOrStdout(), errw: cmd.ErrOrStderr()}
 			return s.run(studyNets(kinds, r, scale), strings.Join(os.Args, " "))
 		},
 	}
@@ -116,7 +121,8 @@ report.html (mpbench report of every run) to DIR.`,
 	fl.Float64Var(&scale, "scale", 0, "emulate the study's four networks at this fraction of their rates instead")
 	fl.StringVar(&timeS, "time", "1", "IMB -time: seconds per message size at most")
 	fl.StringVar(&sizes, "transfer-sizes", "0,1,1K,1M,10M", "file sizes of the file transfer (the study's: 0,1,1K,1M,10M,100M)")
-	fl.IntVar(&repeat, "repeat", 3, "transfers per file size (the study's: 10)")
+	fl.IntVar(&repeat, "repeat", 3, "transfers per file size at most (the study's: 10)")
+	fl.Float64Var(&transferSecs, "transfer-time", 10, "seconds of file transfers per size, after which no further repeat of that size starts")
 	fl.BoolVar(&again, "reanalyse", false, "measure nothing: recompute the findings and pages from the result files in DIR (give the --nodes they were measured with)")
 	return cmd
 }
@@ -130,28 +136,47 @@ const studyP2PSizes = "0,65536,262144,1048576"
 // directions of PingPing: at 1 MiB it halves PingPing on any network).
 const studyEager = 4 << 20
 
+// studyRunArgs are the options every run of the study adds to its own,
+// followed by more: every message eager (studyEager) and no warm-up
+// iterations. IMB's dynamic policy runs the kernel once (twice when that
+// caps the count) untimed before the timed loop; on a slow medium that
+// probe is already a full iteration of the same messages, and the warm-up
+// (n/10, at least min(10, n)) only repeats it: for a 1 MiB PingPong at 4
+// pairs on a 20 Mbit/s wifi, 15 s more per row.
+func studyRunArgs(more ...string) []string {
+	return append([]string{"--eager", strconv.Itoa(studyEager), "-warm_up", "0"}, more...)
+}
+
 // studyRun is one mpbench testbed study.
 type studyRun struct {
-	dir         string
-	nodes       int
-	time        string
-	sizes       []int64
-	repeat      int
-	out, errw   io.Writer
-	nets        []study.Network
-	infos       []study.NetInfo
-	resultFiles []string
-	reanalysed  bool // findings recomputed from an earlier study's files
+	dir    string
+	nodes  int
+	time   string
+	sizes  []int64
+	repeat int
+	// transferTime bounds the file transfers of one size: no further
+	// repeat starts once it has passed (at least one runs).
+	transferTime time.Duration
+	out, errw    io.Writer
+	nets         []study.Network
+	infos        []study.NetInfo
+	resultFiles  []string
+	reanalysed   bool // findings recomputed from an earlier study's files
 }
 
 // run measures every network, then writes the findings and pages.
 func (s *studyRun) run(nets []studyNet, command string) error {
 	start := time.Now()
 	for _, n := range nets {
-		if err := s.network(n); err != nil {
+		t0 := time.Now()
+		err := s.network(n)
+		el := time.Since(t0)
+		fmt.Fprintf(s.out, "# %s: %s (building, runs, file transfer, removing)\n", n.name, el.Round(time.Second))
+		if err != nil {
 			s.finish(command, start) // keep what was measured
 			return fmt.Errorf("study on %s: %w", n.name, err)
 		}
+		s.infos[len(s.infos)-1].Elapsed = el
 	}
 	return s.finish(command, start)
 }
@@ -171,20 +196,22 @@ func (s *studyRun) network(n studyNet) error {
 		np   int
 		args []string
 	}
-	var runs []runSpec
-	// Multi-PingPong and Multi-PingPing at 1, 2, 4, ... pairs, one run per
-	// pair count (the -multi rows of all counts form one series). The
-	// findings read 1 MiB; 0, 64 and 256 KiB draw the curves. Each size
-	// above 64 KiB costs about a second of -time or one repetition's
-	// wire time (1 MiB at 4 pairs on a 20 Mbit/s wifi: 15 s), so 128 and
-	// 512 KiB are left out to keep the study within its budget.
-	for np := 2; np <= s.nodes; np *= 2 {
-		runs = append(runs, runSpec{fmt.Sprintf("p2p-%dpairs", np/2), np, []string{"-multi", "0", "-msgsize", studyP2PSizes, "-time", s.time, "PingPong", "PingPing"}})
+	// PingPong and PingPing on one pair, then Multi-PingPong at 2, 4, ...
+	// pairs (the -multi rows of all counts form one series). The findings
+	// read 1 MiB; 0, 64 and 256 KiB draw the curves. The collectives run
+	// at 64 KiB only and Bcast at 1 MiB only, the sizes their findings
+	// read: a 0-byte Alltoall, Gather, Scatter or Bcast moves nothing, yet
+	// IMB's -time cap lets it run 1000 repetitions, each followed by the
+	// -sync barrier, which costs 37 ms among 8 ranks on a 20 Mbit/s wifi
+	// (docs/testbed-study.md).
+	runs := []runSpec{{"p2p-1pairs", 2, []string{"-multi", "0", "-msgsize", studyP2PSizes, "-time", s.time, "PingPong", "PingPing"}}}
+	for np := 4; np <= s.nodes; np *= 2 {
+		runs = append(runs, runSpec{fmt.Sprintf("p2p-%dpairs", np/2), np, []string{"-multi", "0", "-msgsize", studyP2PSizes, "-time", s.time, "PingPong"}})
 	}
 	runs = append(runs,
-		runSpec{"coll", s.nodes, []string{"-npmin", "2", "-msglog", "16:16", "-time", s.time, "Sendrecv", "Exchange", "Alltoall", "Gather", "Scatter", "Barrier"}},
-		runSpec{"bcast-tree", s.nodes, []string{"-npmin", strconv.Itoa(s.nodes), "-msglog", "20:20", "-time", s.time, "--coll", "bcast=" + study.TreeBcast, "Bcast"}},
-		runSpec{"bcast-seg", s.nodes, []string{"-npmin", strconv.Itoa(s.nodes), "-msglog", "20:20", "-time", s.time, "--coll", "bcast=" + study.SegmentedBcast, "Bcast"}})
+		runSpec{"coll", s.nodes, []string{"-npmin", "2", "-msgsize", "65536", "-time", s.time, "Sendrecv", "Exchange", "Alltoall", "Gather", "Scatter", "Barrier"}},
+		runSpec{"bcast-tree", s.nodes, []string{"-npmin", strconv.Itoa(s.nodes), "-msgsize", "1048576", "-time", s.time, "--coll", "bcast=" + study.TreeBcast, "Bcast"}},
+		runSpec{"bcast-seg", s.nodes, []string{"-npmin", strconv.Itoa(s.nodes), "-msgsize", "1048576", "-time", s.time, "--coll", "bcast=" + study.SegmentedBcast, "Bcast"}})
 	var rows []result.Row
 	for _, r := range runs {
 		base := filepath.Join(s.dir, n.name+"-"+r.file)
@@ -194,7 +221,7 @@ func (s *studyRun) network(n studyNet) error {
 		}
 		abs, _ := filepath.Abs(base + ".jsonl")
 		fmt.Fprintf(s.out, "#   %s: mpbench run -np %d %s\n", r.file, r.np, strings.Join(r.args, " "))
-		err = runOnTestbed(txt, s.errw, st, r.np, append(r.args, "--eager", strconv.Itoa(studyEager), "--json", abs))
+		err = runOnTestbed(txt, s.errw, st, r.np, append(r.args, studyRunArgs("--json", abs)...))
 		txt.Close()
 		if err != nil {
 			return err
@@ -213,7 +240,8 @@ func (s *studyRun) network(n studyNet) error {
 		return err
 	}
 	s.nets = append(s.nets, study.Network{Name: n.name, Kind: n.kind, Rows: rows})
-	s.infos = append(s.infos, study.NetInfo{Name: n.name, Model: st.Model, Transfer: tt})
+	s.infos = append(s.infos, study.NetInfo{Name: n.name, Model: st.Model, Transfer: tt, Forwarder: forwarderLine(cfg.Name)})
+	fmt.Fprintf(s.out, "#   forwarder: %s\n", s.infos[len(s.infos)-1].Forwarder)
 	return nil
 }
 
@@ -242,11 +270,11 @@ func (s *studyRun) transfer(n studyNet, st testbed.State) (string, error) {
 		err = testbed.InNode(st.Node(2), func() (err error) { c, err = net.DialTimeout("tcp", ln.Addr().String(), 10*time.Second); return err })
 		return c, err
 	}
-	fmt.Fprintf(s.out, "#   transfer: node 2 to node 1, %d repeats per size\n", s.repeat)
+	fmt.Fprintf(s.out, "#   transfer: node 2 to node 1, %d repeats per size (fewer once a size took %v)\n", s.repeat, s.transferTime)
 	var rows []transfer.Row
 	for _, size := range s.sizes {
 		var times []time.Duration
-		for range s.repeat {
+		for start := time.Now(); len(times) < s.repeat && (len(times) == 0 || time.Since(start) < s.transferTime); {
 			d, err := transfer.Send(dial, size)
 			if err != nil {
 				return "", err
@@ -300,7 +328,8 @@ func (s *studyRun) finish(command string, start time.Time) error {
 	page := study.Page{Title: "mpbench testbed study: the study's findings on emulated networks", Command: command,
 		Networks: s.infos, Findings: fs, Seed: study.SeedTables(), Links: links,
 		Notes: []string{fmt.Sprintf("%d nodes per network; measured in %s on %s.", s.nodes, time.Since(start).Round(time.Second), hostLoad()),
-			fmt.Sprintf("Every run uses --eager %d: messages up to 1 MiB go eagerly, so the network decides the times; mpbench's TCP rendezvous does not overlap the two directions of PingPing.", studyEager)}}
+			fmt.Sprintf("Every run uses --eager %d: messages up to 1 MiB go eagerly, so the network decides the times; mpbench's TCP rendezvous does not overlap the two directions of PingPing.", studyEager),
+			"Every run uses -warm_up 0: the probe iterations of IMB's dynamic repetition policy, untimed and of the same messages, warm the path before the timed loop."}}
 	if s.reanalysed {
 		page.Notes[0] = fmt.Sprintf("%d nodes per network; findings recomputed (--reanalyse) from the result files of an earlier run.", s.nodes)
 	}
@@ -312,8 +341,27 @@ func (s *studyRun) finish(command string, start time.Time) error {
 	if err := study.WriteHTML(hf, page); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "\n# %d of %d findings met; %s\n", len(fs)-failed, len(fs), filepath.Join(s.dir, "study.html"))
+	if !s.reanalysed {
+		var took []string
+		for _, in := range s.infos {
+			took = append(took, fmt.Sprintf("%s %s", in.Name, in.Elapsed.Round(time.Second)))
+		}
+		fmt.Fprintf(s.out, "\n# wall time: %s; whole study %s\n", strings.Join(took, ", "), time.Since(start).Round(time.Second))
+	}
+	fmt.Fprintf(s.out, "# %d of %d findings met; %s\n", len(fs)-failed, len(fs), filepath.Join(s.dir, "study.html"))
 	return nil
+}
+
+// forwarderLine describes the counters of testbed name's forwarder as of
+// its last write (every half second): frames, drops and delivery lateness.
+func forwarderLine(name string) string {
+	time.Sleep(600 * time.Millisecond) // the counters of the last frames
+	st, err := testbed.ReadStats(name)
+	if err != nil {
+		return "counters not read: " + err.Error()
+	}
+	return fmt.Sprintf("%d frames, %d lost (--loss), %d queue drops; delivery late by p50 %.1f usec, p99 %.1f usec (last 4096 frames)",
+		st.Frames, st.Lost, st.QueueDrops, st.LateP50Usec, st.LateP99Usec)
 }
 
 // hostLoad describes this host for the notes: CPUs and load average.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Page is the study's report page: the findings next to the study's own
@@ -24,7 +25,9 @@ type Page struct {
 // NetInfo describes one emulated network of the study.
 type NetInfo struct {
 	Name, Model string
-	Transfer    string // the file-transfer table as text
+	Transfer    string        // the file-transfer table as text
+	Elapsed     time.Duration // wall time of the network: building, runs, file transfer, removing (0: not known)
+	Forwarder   string        // the forwarder's counters at the end ("" when not known)
 }
 
 // Link is a named relative URL.
@@ -37,6 +40,12 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 		}
 		return strconv.FormatFloat(v, 'f', 3, 64)
 	},
+	"took": func(d time.Duration) string {
+		if d <= 0 {
+			return "-"
+		}
+		return d.Round(time.Second).String()
+	},
 }).Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
@@ -48,8 +57,8 @@ th{background:#eee}.pass{background:#dfd}.fail{background:#fdd}pre{background:#f
 <h1>{{.Title}}</h1>
 <p class="small">{{.Command}}</p>
 <h2>Networks emulated</h2>
-<table><tr><th>network</th><th>model</th></tr>
-{{range .Networks}}<tr><td>{{.Name}}</td><td>{{.Model}}</td></tr>{{end}}
+<table><tr><th>network</th><th>model</th><th>wall time</th><th>forwarder</th></tr>
+{{range .Networks}}<tr><td>{{.Name}}</td><td>{{.Model}}</td><td>{{took .Elapsed}}</td><td class="small">{{.Forwarder}}</td></tr>{{end}}
 </table>
 <h2>Findings</h2>
 <table><tr><th>network</th><th>finding</th><th>measured</th><th>states it</th><th>evidence</th><th>the study (seed 000)</th></tr>
