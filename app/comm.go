@@ -19,6 +19,8 @@ type Comm struct {
 	c        comm.Comm
 	alg      coll.Algorithms
 	clock    *clock
+	trace    *tracer // shared with the communicators split from c
+	name     string  // Group of this communicator's trace spans
 	progress func(done, total int64)
 }
 
@@ -31,7 +33,7 @@ type clock struct {
 
 // NewComm wraps c, whose collectives run with alg.
 func NewComm(c comm.Comm, alg coll.Algorithms) *Comm {
-	return &Comm{c: c, alg: alg, clock: &clock{}}
+	return &Comm{c: c, alg: alg, clock: &clock{}, trace: &tracer{}}
 }
 
 // Rank is the calling process's rank in this communicator.
@@ -66,9 +68,8 @@ func (c *Comm) WaitSeconds() float64 { return c.clock.wait }
 // it together), and the time ranks spend waiting for each other (load
 // imbalance, a root still computing) is told apart.
 func (c *Comm) Sync() error {
-	t0 := c.c.Wtime()
-	err := c.alg.Barrier(c.c)
-	c.clock.wait += c.c.Wtime() - t0
+	s, err := c.span("Sync", 0, false, func() error { return c.alg.Barrier(c.c) })
+	c.clock.wait += s
 	return err
 }
 
@@ -86,15 +87,18 @@ func (c *Comm) Progress(done, total int64) {
 	}
 }
 
-// ResetClock sets CommSeconds, CommCalls and WaitSeconds to zero, at the
-// start of a timed part.
-func (c *Comm) ResetClock() { *c.clock = clock{} }
+// ResetClock sets CommSeconds, CommCalls and WaitSeconds to zero, and
+// drops the trace's spans, at the start of a timed part.
+func (c *Comm) ResetClock() {
+	*c.clock = clock{}
+	c.trace.spans = nil
+}
 
-// timed runs f and adds its wall time to the clock.
-func (c *Comm) timed(f func() error) error {
-	t0 := c.c.Wtime()
-	err := f()
-	c.clock.seconds += c.c.Wtime() - t0
+// timed runs f, call op on bytes bytes, and adds its wall time to the
+// clock.
+func (c *Comm) timed(op string, bytes int, f func() error) error {
+	s, err := c.span(op, bytes, false, f)
+	c.clock.seconds += s
 	c.clock.calls++
 	return err
 }
@@ -104,37 +108,37 @@ func (c *Comm) timed(f func() error) error {
 // comm.Undefined gets nil.
 func (c *Comm) Split(color, key int) (*Comm, error) {
 	var s comm.Comm
-	err := c.timed(func() (err error) { s, err = c.c.Split(color, key); return err })
+	err := c.timed("Split", 0, func() (err error) { s, err = c.c.Split(color, key); return err })
 	if err != nil || s == nil {
 		return nil, err
 	}
-	return &Comm{c: s, alg: c.alg, clock: c.clock, progress: c.progress}, nil
+	return &Comm{c: s, alg: c.alg, clock: c.clock, trace: c.trace, progress: c.progress}, nil
 }
 
 // Barrier is MPI_Barrier.
 func (c *Comm) Barrier() error {
-	return c.timed(func() error { return c.alg.Barrier(c.c) })
+	return c.timed("Barrier", 0, func() error { return c.alg.Barrier(c.c) })
 }
 
 // Bcast broadcasts buf from root (MPI_Bcast).
 func (c *Comm) Bcast(buf []byte, root int) error {
-	return c.timed(func() error { return c.alg.Bcast(c.c, buf, root) })
+	return c.timed("Bcast", len(buf), func() error { return c.alg.Bcast(c.c, buf, root) })
 }
 
 // Allreduce combines send of every rank with op into recv on every rank
 // (MPI_Allreduce); lengths in bytes, elements of dt.
 func (c *Comm) Allreduce(send, recv []byte, dt coll.Datatype, op coll.Op) error {
-	return c.timed(func() error { return c.alg.Allreduce(c.c, send, recv, dt, op) })
+	return c.timed("Allreduce", len(send), func() error { return c.alg.Allreduce(c.c, send, recv, dt, op) })
 }
 
 // Reduce combines send of every rank with op into recv on root
 // (MPI_Reduce).
 func (c *Comm) Reduce(send, recv []byte, dt coll.Datatype, op coll.Op, root int) error {
-	return c.timed(func() error { return c.alg.Reduce(c.c, send, recv, dt, op, root) })
+	return c.timed("Reduce", len(send), func() error { return c.alg.Reduce(c.c, send, recv, dt, op, root) })
 }
 
 // Alltoall sends block i of send (len(send)/Size() bytes) to rank i and
 // receives rank i's block into block i of recv (MPI_Alltoall).
 func (c *Comm) Alltoall(send, recv []byte) error {
-	return c.timed(func() error { return c.alg.Alltoall(c.c, send, recv) })
+	return c.timed("Alltoall", len(send), func() error { return c.alg.Alltoall(c.c, send, recv) })
 }

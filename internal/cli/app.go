@@ -36,6 +36,7 @@ type appFlags struct {
 	load      int
 	jsonFile  string
 	csvFile   string
+	traceFile string
 	timeout   time.Duration
 	hosts     hostFlags // ranks on other hosts (mpbench's launcher only)
 	flags     *pflag.FlagSet
@@ -50,6 +51,7 @@ func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
 	fs.IntVar(&f.load, "load", 0, "start K CPU-consuming processes beside each rank, to emulate a slower processor (the study's figures 4.120-4.123)")
 	fs.StringVar(&f.jsonFile, "json", "", "also write the run's row to FILE as JSON Lines")
 	fs.StringVar(&f.csvFile, "csv", "", "also write the run's row to FILE as CSV")
+	fs.StringVar(&f.traceFile, "trace", "", "record every communication call, barrier and kernel of the timed part on every rank (wall, CPU time, run delay) and write them to FILE as CSV; prints a summary per rank (a diagnostic run: each span costs some syscalls)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
 	addHostFlags(fs, &f.hosts)
 }
@@ -106,7 +108,32 @@ func checkAppFlags(f *appFlags) error {
 	if _, err := coll.ParseAlgorithms(f.coll); err != nil {
 		return usageErrorf("--coll: %v", err)
 	}
-	return checkOutputPaths(f.jsonFile, f.csvFile)
+	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+		return err
+	}
+	return checkTracePath(f)
+}
+
+// checkTracePath checks --trace before any rank starts: not standard
+// output (it carries the report), not the --json or --csv file, and
+// creatable.
+func checkTracePath(f *appFlags) error {
+	if f.traceFile == "" {
+		return nil
+	}
+	if f.traceFile == "-" {
+		return usageErrorf("--trace -: standard output carries the report; expected --trace FILE (e.g. --trace spans.csv)")
+	}
+	for _, other := range []string{f.jsonFile, f.csvFile} {
+		if other != "" && samePath(f.traceFile, other) {
+			return usageErrorf("--trace %s names the --json or --csv file; expected a file of its own", f.traceFile)
+		}
+	}
+	file, err := os.OpenFile(f.traceFile, os.O_WRONLY|os.O_CREATE, 0o666)
+	if err != nil {
+		return usageErrorf("--trace %s: cannot create the file (%v); expected a writable path", f.traceFile, unwrapPath(err))
+	}
+	return file.Close()
 }
 
 // runApp runs application name as its role requires: one rank of a job
@@ -207,7 +234,14 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 	if c.Rank() == 0 {
 		ac.SetProgress(progressPrinter(cmd.ErrOrStderr(), time.Now(), progressEvery))
 	}
+	if f.traceFile != "" {
+		ac.StartTrace()
+	}
 	rep, err := body(ac)
+	var spans []app.Span
+	if err == nil && f.traceFile != "" {
+		spans, err = app.GatherTrace(ac)
+	}
 	if err == nil && c.Rank() == 0 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Transport       = %24s", tr.Name))
 		if len(tr.Hosts) > 0 {
@@ -220,6 +254,9 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 			rep.Notes = append(rep.Notes, fmt.Sprintf("CPU load        = %24s", fmt.Sprintf("%d processes per rank", f.load)))
 		}
 		err = rep.Print(cmd.OutOrStdout())
+		if err == nil && f.traceFile != "" {
+			err = writeTrace(cmd.OutOrStdout(), f.traceFile, spans)
+		}
 		for _, w := range files {
 			if werr := w.WriteRow(rep.Row()); werr != nil && err == nil {
 				err = werr
@@ -241,6 +278,23 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 		return fmt.Errorf("rank %d: %s: %w", c.Rank(), rep.Name(), err)
 	}
 	return nil
+}
+
+// writeTrace prints the trace's summary on out and writes its spans to
+// path as CSV (app.WriteTraceCSV).
+func writeTrace(out io.Writer, path string, spans []app.Span) error {
+	if err := app.WriteTraceSummary(out, spans); err != nil {
+		return err
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--trace %s: %w", path, err)
+	}
+	if err := app.WriteTraceCSV(file, spans); err != nil {
+		file.Close()
+		return fmt.Errorf("--trace %s: %w", path, err)
+	}
+	return file.Close()
 }
 
 // verifiedEverywhere tells every rank whether rank 0 found the result

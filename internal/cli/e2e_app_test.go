@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,17 +11,18 @@ import (
 )
 
 // TestAppMatmulE2E runs the matrix product on 4 ranks through the
-// launcher, over TCP, and checks the printed verification, the time split
-// and the JSON row.
+// launcher, over TCP, and checks the printed verification, the time split,
+// the JSON row and the --trace file.
 func TestAppMatmulE2E(t *testing.T) {
 	dir := t.TempDir()
-	jsonPath := filepath.Join(dir, "mm.jsonl")
-	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "120", "-np", "4", "--transport", "tcp", "--square", "--json", jsonPath)
+	jsonPath, tracePath := filepath.Join(dir, "mm.jsonl"), filepath.Join(dir, "spans.csv")
+	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "120", "-np", "4", "--transport", "tcp", "--square", "--json", jsonPath, "--trace", tracePath)
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("exit %d: %v\n%s%s", exitCode(err), err, out, errb)
 	}
 	text := out.String()
-	for _, want := range []string{"Verification    =               SUCCESSFUL", "Process grid    =                    2 x 2", "Transport       =                      tcp", "A x A"} {
+	for _, want := range []string{"Verification    =               SUCCESSFUL", "Process grid    =                    2 x 2", "Transport       =                      tcp", "A x A",
+		" Trace (milliseconds", "      3 Bcast(col)         2 "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
@@ -41,6 +43,28 @@ func TestAppMatmulE2E(t *testing.T) {
 	if c, m := row.Extra["compute_avg_s"], row.Extra["comm_avg_s"]; !(c > 0) || !(m > 0) || c+m > row.TAvg/1e6*1.001+1e-6 {
 		t.Errorf("mean time split compute %g s + comm %g s against the mean total %g usec", c, m, row.TAvg)
 	}
+	// 2 x 2 grid: per rank 2 row and 2 column Bcasts of a 60 x 60 block
+	// and 2 local products.
+	spans, err := os.ReadFile(tracePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(spans)), "\n")
+	if len(lines) != 1+4*6 || lines[0] != "rank,seq,op,group,bytes,start_s,wall_s,cpu_s,run_delay_s,others_computing_s" {
+		t.Fatalf("trace file: %d lines, header %q", len(lines), lines[0])
+	}
+	kinds := map[string]int{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		kinds[f[0]+" "+f[2]+" "+f[3]+" "+f[4]]++
+	}
+	for r := range 4 {
+		for _, k := range []string{"Bcast row 28800", "Bcast col 28800", "gemm  0"} {
+			if n := kinds[fmt.Sprint(r)+" "+k]; n != 2 {
+				t.Errorf("rank %d: %d spans %q, want 2 (trace %v)", r, n, k, kinds)
+			}
+		}
+	}
 }
 
 // TestAppBadInput checks that bad options exit 2 with one line.
@@ -50,6 +74,7 @@ func TestAppBadInput(t *testing.T) {
 		{"app", "matmul", "-n", "3", "-np", "4"},
 		{"app", "matmul", "--load", "-1"},
 		{"app", "matmul", "--transport", "ib"},
+		{"app", "matmul", "--trace", "-"},
 	} {
 		cmd, out, errb := e2eCmd(t, args...)
 		err := cmd.Run()
