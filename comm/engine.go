@@ -2,6 +2,7 @@ package comm
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -45,12 +46,13 @@ import (
 //     rdvRecv before its CTS is written, so a CTS always finds its send and
 //     Data always finds its receive, whichever goroutine runs first.
 type engine struct {
-	ep    transport.Endpoint
-	prog  transport.Progresser  // ep's, if it delivers on waiting goroutines
-	start transport.SendStarter // ep's, if some of its sends complete later
-	rank  int
-	size  int
-	eager int
+	ep        transport.Endpoint
+	prog      transport.Progresser  // ep's, if it delivers on waiting goroutines
+	start     transport.SendStarter // ep's, if some of its sends complete later
+	deferFrom int                   // start's DeferFrom: shorter payloads go through ep.Send
+	rank      int
+	size      int
+	eager     int
 
 	cookies atomic.Uint64 // last rendezvous cookie used by this rank
 
@@ -75,18 +77,23 @@ type rdvKey struct {
 func newEngine(ep transport.Endpoint, eager int) *engine {
 	prog, _ := ep.(transport.Progresser)
 	start, _ := ep.(transport.SendStarter)
+	deferFrom := math.MaxInt
+	if start != nil {
+		deferFrom = start.DeferFrom()
+	}
 	return &engine{
-		ep:      ep,
-		prog:    prog,
-		start:   start,
-		rank:    ep.Rank(),
-		size:    ep.Size(),
-		eager:   eager,
-		queues:  make(map[uint32]*matchQueue),
-		rdvSend: make(map[uint64]*request),
-		rdvRecv: make(map[rdvKey]*request),
-		failed:  make([]error, ep.Size()),
-		nextID:  worldID + 1,
+		ep:        ep,
+		prog:      prog,
+		start:     start,
+		deferFrom: deferFrom,
+		rank:      ep.Rank(),
+		size:      ep.Size(),
+		eager:     eager,
+		queues:    make(map[uint32]*matchQueue),
+		rdvSend:   make(map[uint64]*request),
+		rdvRecv:   make(map[rdvKey]*request),
+		failed:    make([]error, ep.Size()),
+		nextID:    worldID + 1,
 	}
 }
 

@@ -86,7 +86,7 @@ func (c *communicator) Send(buf []byte, dest, tag int) error {
 	if r == nil || err != nil {
 		return err
 	}
-	c.e.wait(r, nil)
+	c.e.wait(r, nil, false)
 	err = r.err
 	putReq(r)
 	return err
@@ -101,8 +101,7 @@ func (c *communicator) Recv(buf []byte, source, tag int) (Status, error) {
 		return Status{}, err
 	}
 	r := c.e.newRequest(c, reqRecv, buf, src, ctx, wire, true, nil)
-	c.e.startRecv(r)
-	c.e.wait(r, nil)
+	c.e.wait(r, nil, c.e.startRecv(r, true))
 	st, err := r.st, r.err
 	putReq(r)
 	return st, err
@@ -134,7 +133,7 @@ func (c *communicator) Irecv(buf []byte, source, tag int) (Request, error) {
 		return nil, err
 	}
 	r := c.e.newRequest(c, reqRecv, buf, src, ctx, wire, false, nil)
-	c.e.startRecv(r)
+	c.e.startRecv(r, false)
 	return r, nil
 }
 
@@ -156,12 +155,12 @@ func (c *communicator) Sendrecv(sendbuf []byte, dest, sendtag int, recvbuf []byt
 func (c *communicator) sendrecv(sbuf []byte, dst int, sctx uint32, stag int32, rbuf []byte, src int, rctx uint32, rtag int32) (Status, error) {
 	e := c.e
 	rr := e.newRequest(c, reqRecv, rbuf, src, rctx, rtag, true, nil)
-	e.startRecv(rr)
-	sr, serr := e.startSend(c, sbuf, dst, sctx, stag, true, rr.ch)
+	joined := e.startRecv(rr, true)
+	sr, serr := e.startSend(c, sbuf, dst, sctx, stag, true, rr.w)
 	if serr != nil {
 		e.cancel(rr, serr)
 	}
-	e.wait(rr, sr)
+	e.wait(rr, sr, joined)
 	st, err := rr.st, rr.err
 	if sr != nil {
 		if serr == nil {

@@ -32,6 +32,11 @@ func (e *engine) deliverEager(h transport.Header, read func([]byte) error) error
 	e.mu.Lock()
 	q := e.queue(h.Context)
 	if r := q.takePosted(src, h.Tag); r != nil {
+		if n == 0 { // nothing to read: complete it in this critical section
+			r.finish(r.status(src, h.Tag, 0), nil)
+			e.mu.Unlock()
+			return nil
+		}
 		e.mu.Unlock()
 		return e.receiveFrame(r, src, h.Tag, n, read)
 	}
@@ -254,15 +259,15 @@ func (c *communicator) sendErr(dst int, err error) error {
 
 // startSend starts sending buf to world rank dst on context ctx with wire
 // tag. It returns nil if the send is already complete (eager, or matched
-// locally), else the pending request, pooled if blocking, waiting on ch
-// (nil: its own channel).
-func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag int32, blocking bool, ch chan struct{}) (*request, error) {
+// locally), else the pending request, pooled if blocking, waking w (nil:
+// its own waker).
+func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag int32, blocking bool, w *waker) (*request, error) {
 	if dst == e.rank {
-		return e.sendSelf(c, buf, ctx, tag, blocking, ch), nil
+		return e.sendSelf(c, buf, ctx, tag, blocking, w), nil
 	}
 	if len(buf) <= e.eager {
 		h := transport.Header{Kind: transport.Eager, Context: ctx, Source: int32(e.rank), Tag: tag, Length: uint64(len(buf))}
-		if e.start == nil {
+		if len(buf) < e.deferFrom {
 			if err := e.ep.Send(dst, h, buf); err != nil {
 				return nil, c.sendErr(dst, err)
 			}
@@ -271,7 +276,7 @@ func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag
 		// A pooled request, returned at once unless the transport
 		// completes the send later; a non-blocking one then simply stays
 		// with its owner.
-		r := e.newRequest(c, reqSend, buf, dst, ctx, tag, true, ch)
+		r := e.newRequest(c, reqSend, buf, dst, ctx, tag, true, w)
 		r.blocking = blocking
 		done, err := e.send(r, h)
 		if !done {
@@ -280,7 +285,7 @@ func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag
 		putReq(r)
 		return nil, err
 	}
-	r := e.newRequest(c, reqSend, buf, dst, ctx, tag, blocking, ch)
+	r := e.newRequest(c, reqSend, buf, dst, ctx, tag, blocking, w)
 	r.cookie = e.cookies.Add(1)
 	e.mu.Lock()
 	if e.closed {
@@ -309,7 +314,7 @@ func (e *engine) startSend(c *communicator, buf []byte, dst int, ctx uint32, tag
 // sendSelf sends buf to the calling rank: into a matching posted receive,
 // else as an unexpected message, buffered if eager-sized, else referring
 // to buf and completing when a receive takes it (returned request).
-func (e *engine) sendSelf(c *communicator, buf []byte, ctx uint32, tag int32, blocking bool, ch chan struct{}) *request {
+func (e *engine) sendSelf(c *communicator, buf []byte, ctx uint32, tag int32, blocking bool, w *waker) *request {
 	e.mu.Lock()
 	q := e.queue(ctx)
 	if r := q.takePosted(e.rank, tag); r != nil {
@@ -325,7 +330,7 @@ func (e *engine) sendSelf(c *communicator, buf []byte, ctx uint32, tag int32, bl
 	var s *request
 	switch {
 	case len(buf) > e.eager:
-		s = e.newRequest(c, reqSend, buf, e.rank, ctx, tag, blocking, ch)
+		s = e.newRequest(c, reqSend, buf, e.rank, ctx, tag, blocking, w)
 		m.kind, m.sreq = msgSelf, s
 	case len(buf) > 0:
 		m.bufp = bufpool.Get(len(buf))
@@ -337,8 +342,11 @@ func (e *engine) sendSelf(c *communicator, buf []byte, ctx uint32, tag int32, bl
 }
 
 // startRecv posts receive r (filled in by the caller, not yet shared):
-// it takes the earliest matching unexpected message, or queues r.
-func (e *engine) startRecv(r *request) {
+// it takes the earliest matching unexpected message, or queues r. With
+// join (the caller waits for r next), a queued r is also registered as
+// the rank's waiter in the same critical section, with its waker's note
+// cleared, and startRecv reports that it did so (see wait).
+func (e *engine) startRecv(r *request, join bool) (joined bool) {
 	e.mu.Lock()
 	q := e.queue(r.ctx)
 	m := q.takeUnexpected(r.peer, r.tag)
@@ -347,9 +355,15 @@ func (e *engine) startRecv(r *request) {
 			r.finish(Status{}, err)
 		} else {
 			q.pushPosted(r)
+			if join {
+				r.w.note.Store(0)
+				e.join(r)
+				r.waiting = true
+				joined = true
+			}
 		}
 		e.mu.Unlock()
-		return
+		return joined
 	}
 	switch m.kind {
 	case msgEager:
@@ -383,4 +397,5 @@ func (e *engine) startRecv(r *request) {
 		}
 	}
 	putMessage(m)
+	return false
 }

@@ -2,8 +2,8 @@ package comm
 
 import (
 	"runtime"
-	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // reqKind says whether a request sends or receives.
@@ -40,13 +40,12 @@ type request struct {
 	// action found while the owner is not waiting is run by another
 	// waiting goroutine of the rank or a new goroutine (see trigger).
 	blocking bool
-	own      chan struct{} // the request's own wake-up channel (capacity 1)
-	ch       chan struct{} // channel the owner waits on (own, or shared in Sendrecv)
-	ready    func() bool   // r.signalled, bound once (no allocation per wait)
+	own      *waker // the request's own
+	w        *waker // the one its owner waits with (own, or shared in Sendrecv)
 
 	// ---- guarded by engine.mu
 	next, prev *request // posted-receive queue links
-	waiting    bool     // the owner waits on ch
+	waiting    bool     // the owner is in wait for it and has not been woken
 	act        action
 	claimed    bool // act is being run
 	msrc       int  // receive: world rank of the matched message's sender
@@ -56,6 +55,29 @@ type request struct {
 	st         Status
 	err        error
 }
+
+// waker is how the owner of requests learns that one of them needs it:
+// it completed or got a protocol action. The owner polls note while it
+// drives progress (so a completion found by its own poll costs one store
+// and one load, no channel operation), and only once it is about to park
+// does it ask for a token on ch.
+type waker struct {
+	note   atomic.Uint32 // 1: something happened since the owner last looked
+	ch     chan struct{} // a token for a parked owner (capacity 1)
+	ready  func() bool   // w.noted, bound once (no allocation per wait)
+	parked bool          // the owner parks on ch (guarded by engine.mu)
+}
+
+func newWaker() *waker {
+	w := &waker{ch: make(chan struct{}, 1)}
+	w.ready = w.noted
+	return w
+}
+
+// noted reports whether something happened since the owner last looked;
+// it is the done condition of transport.Progresser.Progress while the
+// owner waits.
+func (w *waker) noted() bool { return w.note.Load() != 0 }
 
 // reqPool holds requests of blocking calls; they never escape to users.
 var reqPool = sync.Pool{New: func() any { return newReq() }}
@@ -69,29 +91,23 @@ func getReq() *request {
 
 // putReq returns a completed pooled request to the pool.
 func putReq(r *request) {
-	own, ready := r.own, r.ready
-	select {
-	case <-own:
-	default:
-	}
-	*r = request{own: own, ch: own, ready: ready}
+	own := r.own
+	*r = request{own: own, w: own}
 	reqPool.Put(r)
 }
 
 // newReq returns a request for a non-blocking call (Isend, Irecv), owned
 // by the caller until garbage collected.
 func newReq() *request {
-	r := &request{own: make(chan struct{}, 1)}
-	r.ch = r.own
-	r.ready = r.signalled
-	return r
+	w := newWaker()
+	return &request{own: w, w: w}
 }
 
 // newRequest returns a request of kind for buf with peer (send: destination
 // world rank; receive: source world rank or AnySource), context ctx and wire
-// tag (or AnyTag). Blocking calls get a pooled request; ch, if not nil,
-// replaces its wake-up channel (Sendrecv waits on two requests at once).
-func (e *engine) newRequest(c *communicator, kind reqKind, buf []byte, peer int, ctx uint32, tag int32, blocking bool, ch chan struct{}) *request {
+// tag (or AnyTag). Blocking calls get a pooled request; w, if not nil,
+// replaces its waker (Sendrecv waits on two requests at once).
+func (e *engine) newRequest(c *communicator, kind reqKind, buf []byte, peer int, ctx uint32, tag int32, blocking bool, w *waker) *request {
 	var r *request
 	if blocking {
 		r = getReq()
@@ -99,8 +115,8 @@ func (e *engine) newRequest(c *communicator, kind reqKind, buf []byte, peer int,
 		r = newReq()
 	}
 	r.e, r.c, r.kind, r.buf, r.peer, r.ctx, r.tag = e, c, kind, buf, peer, ctx, tag
-	if ch != nil {
-		r.ch = ch
+	if w != nil {
+		r.w = w
 	}
 	return r
 }
@@ -108,7 +124,7 @@ func (e *engine) newRequest(c *communicator, kind reqKind, buf []byte, peer int,
 // Wait blocks until r completes and returns its status and error; later
 // calls return the same again.
 func (r *request) Wait() (Status, error) {
-	r.e.wait(r, nil)
+	r.e.wait(r, nil, false)
 	return r.st, r.err
 }
 
@@ -132,18 +148,27 @@ func (doneRequest) Wait() (Status, error)       { return Status{}, nil }
 func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 
 // wait blocks the owner until a and b (b may be nil) are done, running
-// their pending protocol actions on the way. Both must wait on the same
-// channel.
+// their pending protocol actions on the way. Both must share a waker.
+// aJoined says that startRecv already registered a as a waiter with its
+// note cleared and waiting set (a posted receive, no action possible
+// yet): with no b, the owner then polls at once instead of taking e.mu
+// to find what it already knows.
 //
 // Wake-up invariants (no wake-up is ever lost, some are spurious):
 //
-//   - W1. done, act, claimed and waiting change only under e.mu.
-//   - W2. The owner parks only after seeing, under e.mu, that a request is
-//     not done and has no unclaimed action, and sets waiting in that same
-//     critical section. Whoever later finishes or triggers the request holds
-//     e.mu, sees waiting and puts a token in ch (capacity 1: if it is full a
-//     wake-up is already pending). The owner re-checks the state after every
-//     token, so a stale token costs one loop, never a missed completion.
+//   - W1. done, act, claimed, waiting and the waker's parked change only
+//     under e.mu.
+//   - W2. The owner clears the waker's note before it looks, under e.mu,
+//     at its requests; seeing one not done and without an unclaimed action,
+//     it sets waiting in that critical section and then drives progress
+//     until the note is set. Whoever later finishes or triggers the
+//     request holds e.mu, sees waiting and sets the note, so the owner's
+//     poll ends. An owner whose poll gives up parks only after seeing,
+//     under e.mu, that the note is still clear, and sets parked in that
+//     critical section; the waker then also puts a token in ch (capacity
+//     1), which the owner takes. The owner re-checks its requests after
+//     every note or token, so a stale one costs one loop, never a missed
+//     completion.
 //   - W3. One goroutine runs an action: the one that sets claimed under e.mu
 //     (the owner here, runQueued, or startRecv for a queued RTS).
 //   - W4. An action of a non-blocking request whose owner is not waiting is
@@ -152,13 +177,33 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 //     new goroutine; a waiter that leaves last hands what is still queued to
 //     a new goroutine. So no rank's progress depends on another rank calling
 //     Wait, and a rank that waits does its rendezvous steps itself.
-func (e *engine) wait(a, b *request) {
-	joined := false
+func (e *engine) wait(a, b *request, aJoined bool) {
+	join := !aJoined || b != nil // registrations the first look still makes
+	for look := join; ; look = true {
+		if look && e.look(a, b, join && !aJoined, join && b != nil) {
+			return
+		}
+		join = false
+		e.block(a.w)
+	}
+}
+
+// look runs the pending actions of a wait's requests (and actions queued
+// for the rank's waiters), after registering a and b as waiters if asked
+// to. It reports whether a and b (b may be nil) are done, having removed
+// them from the waiters; otherwise it has set waiting on those not done
+// and cleared their waker's note before looking (W2).
+func (e *engine) look(a, b *request, joinA, joinB bool) bool {
 	for {
+		a.w.note.Store(0)
 		e.mu.Lock()
-		if !joined {
-			e.join(a, b)
-			joined = true
+		if joinA {
+			e.join(a)
+			joinA = false
+		}
+		if joinB {
+			e.join(b)
+			joinB = false
 		}
 		r := a
 		if !r.claimable() {
@@ -176,37 +221,57 @@ func (e *engine) wait(a, b *request) {
 		if a.done && (b == nil || b.done) {
 			e.leave(a, b)
 			e.mu.Unlock()
-			return
+			return true
 		}
 		a.waiting = !a.done
 		if b != nil {
 			b.waiting = !b.done
 		}
 		e.mu.Unlock()
-		yieldPoint("wait: before parking")
-		if e.prog != nil {
-			e.prog.Progress(a.ready)
-		} else {
-			spinWait(a.ready)
-		}
-		<-a.ch
+		return false
 	}
 }
 
-// join registers the requests of a wait (b may be nil) as the rank's
-// waiters. Caller holds e.mu.
-func (e *engine) join(a, b *request) {
-	e.waiters = append(e.waiters, a)
-	if b != nil {
-		e.waiters = append(e.waiters, b)
+// block drives progress until w's note is set; if the transport's poll
+// gives up first (its spin budget passed), the owner parks on w's channel
+// (W2).
+func (e *engine) block(w *waker) {
+	yieldPoint("wait: before polling")
+	if e.prog != nil {
+		e.prog.Progress(w.ready)
+	} else {
+		spinWait(w.ready)
 	}
+	if w.noted() {
+		return
+	}
+	e.mu.Lock()
+	if w.noted() {
+		e.mu.Unlock()
+		return
+	}
+	w.parked = true
+	e.mu.Unlock()
+	yieldPoint("wait: before parking")
+	<-w.ch
 }
+
+// join registers r as one of the rank's waiters (requests whose owner is
+// in wait). Caller holds e.mu.
+func (e *engine) join(r *request) { e.waiters = append(e.waiters, r) }
 
 // leave removes a wait's requests from the waiters; if no waiter is left
 // and actions are still queued, a new goroutine runs them. Caller holds
 // e.mu.
 func (e *engine) leave(a, b *request) {
-	e.waiters = slices.DeleteFunc(e.waiters, func(w *request) bool { return w == a || (b != nil && w == b) })
+	kept := e.waiters[:0]
+	for _, w := range e.waiters {
+		if w != a && w != b {
+			kept = append(kept, w)
+		}
+	}
+	clear(e.waiters[len(kept):])
+	e.waiters = kept
 	if len(e.waiters) == 0 && len(e.queued) > 0 {
 		go e.runQueued()
 	}
@@ -276,16 +341,19 @@ func spinWait(ready func() bool) {
 	}
 }
 
-// signalled reports whether a wake-up is pending on r's channel; it is the
-// done condition of transport.Progresser.Progress while r's owner waits.
-func (r *request) signalled() bool { return len(r.ch) > 0 }
-
-// wake signals r's owner if it waits. Caller holds e.mu.
+// wake signals r's owner if it waits: sets the note it polls and, if it
+// parks, puts a token in its channel. Caller holds e.mu.
 func (r *request) wake() {
-	if r.waiting {
-		r.waiting = false
+	if !r.waiting {
+		return
+	}
+	r.waiting = false
+	w := r.w
+	w.note.Store(1)
+	if w.parked {
+		w.parked = false
 		select {
-		case r.ch <- struct{}{}:
+		case w.ch <- struct{}{}:
 		default:
 		}
 	}

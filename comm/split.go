@@ -95,7 +95,7 @@ func (c *communicator) allgatherRuntime(buf []byte, size int, tag int32) error {
 			continue
 		}
 		r := e.newRequest(c, reqRecv, buf[i*size:(i+1)*size], c.world[i], ctx, tag, false, nil)
-		e.startRecv(r)
+		e.startRecv(r, false)
 		recvs = append(recvs, r)
 	}
 	var first error

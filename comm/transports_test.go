@@ -5,6 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/comm/commtest"
 	"github.com/mpbench/mpbench/transport"
 )
@@ -33,4 +36,57 @@ func TestMain(m *testing.M) {
 // in this process, so on 2 cores the numbers include Go scheduling).
 func BenchmarkPingPongShm(b *testing.B) {
 	benchPingPong(b, func() []transport.Endpoint { return commtest.Endpoints(b, "shm", 2) })
+}
+
+// cpuTime is the CPU time this process has used (user and system), in
+// nanoseconds: unlike the wall clock it does not grow while other
+// processes have the CPU.
+func cpuTime(b *testing.B) int64 {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// BenchmarkPathShm drives both ranks of a shared-memory job from one
+// goroutine: rank 0 sends, rank 1 receives (finding the frame in its ring
+// by its own poll), rank 1 sends back, rank 0 receives. ns/op is the
+// runtime's and transport's own work for two messages, without waiting
+// for the other rank's CPU, so its cpu-ns/op (CPU time of the process per op) holds on a
+// loaded machine; allocs/op counts both ranks.
+func BenchmarkPathShm(b *testing.B) {
+	for _, n := range []int{0, 8, 1024, 8192} {
+		b.Run(fmt.Sprintf("%dB", n), func(b *testing.B) {
+			eps := commtest.Endpoints(b, "shm", 2)
+			ws := make([]*comm.World, 2)
+			for i, ep := range eps {
+				w, err := comm.NewWorld(ep, comm.Config{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer w.Close()
+				ws[i] = w
+			}
+			buf := make([]byte, n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime(b)
+			defer func() { b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op") }()
+			for range b.N {
+				if err := ws[0].Send(buf, 1, 1); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ws[1].Recv(buf, 0, 1); err != nil {
+					b.Fatal(err)
+				}
+				if err := ws[1].Send(buf, 0, 1); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ws[0].Recv(buf, 1, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

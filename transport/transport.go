@@ -218,4 +218,10 @@ type SendStarter interface {
 	// must stay unchanged until c.SendDone is called, and it will be
 	// called exactly once, even if the peer fails or the endpoint closes.
 	StartSend(dst int, h Header, payload []byte, c Completion) (done bool, err error)
+	// DeferFrom is the smallest payload, in bytes, whose send may
+	// complete after StartSend returns (math.MaxInt: none). A shorter one
+	// is always done when StartSend returns, so the runtime sends it with
+	// Endpoint.Send and prepares no completion for it. It does not change
+	// after Start.
+	DeferFrom() int
 }

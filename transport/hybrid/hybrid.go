@@ -7,6 +7,7 @@ package hybrid
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/mpbench/mpbench/transport"
@@ -115,6 +116,18 @@ func (e *Endpoint) StartSend(dst int, h transport.Header, payload []byte, c tran
 		}
 	}
 	return true, e.Send(dst, h, payload)
+}
+
+// DeferFrom is the smallest DeferFrom of the underlying endpoints that
+// start sends (math.MaxInt if none does).
+func (e *Endpoint) DeferFrom() int {
+	n := math.MaxInt
+	for _, p := range e.parts {
+		if s, ok := p.(transport.SendStarter); ok {
+			n = min(n, s.DeferFrom())
+		}
+	}
+	return n
 }
 
 // Progress polls the underlying endpoint that offers it (shared memory);

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"math"
 	"runtime"
 	"time"
 
@@ -66,6 +67,16 @@ func (e *Endpoint) Send(dst int, h transport.Header, payload []byte) error {
 func (e *Endpoint) StartSend(dst int, h transport.Header, payload []byte, c transport.Completion) (bool, error) {
 	_, _, pending, err := e.start(dst, h, payload, c)
 	return !pending, err
+}
+
+// DeferFrom is Options.CMABytes when single copy is on, else math.MaxInt
+// (transport.SendStarter): only single-copy frames complete after
+// StartSend returns.
+func (e *Endpoint) DeferFrom() int {
+	if e.cmaMin > 0 {
+		return e.cmaMin
+	}
+	return math.MaxInt
 }
 
 // start writes a frame to dst. A single-copy frame is queued as a started

@@ -146,12 +146,17 @@ func largeBothWays(t *testing.T, newJob NewJob) {
 }
 
 // startedSends: a transport.SendStarter calls every pending completion
-// exactly once, in a job where the receiver reads everything.
+// exactly once, in a job where the receiver reads everything, and every
+// send shorter than its DeferFrom is done when StartSend returns.
 func startedSends(t *testing.T, newJob NewJob) {
 	eps, recs := start(t, newJob, 2)
 	s, ok := eps[0].(transport.SendStarter)
 	if !ok {
 		t.Skipf("%T does not start sends that complete later (transport.SendStarter)", eps[0])
+	}
+	deferFrom := s.DeferFrom()
+	if deferFrom < 0 {
+		t.Fatalf("DeferFrom() = %d, want >= 0", deferFrom)
 	}
 	var cs []*completion
 	for i, n := range sizes {
@@ -161,6 +166,9 @@ func startedSends(t *testing.T, newJob NewJob) {
 			t.Fatalf("StartSend of %d bytes: %v", n, err)
 		}
 		if !done {
+			if n < deferFrom {
+				t.Errorf("StartSend of %d bytes pending, but DeferFrom() = %d says it completes at once", n, deferFrom)
+			}
 			cs = append(cs, c)
 		}
 	}
