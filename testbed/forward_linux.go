@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -63,12 +65,15 @@ type forwarder struct {
 	buf    []byte
 
 	// Owned by loop.
-	model   medium.Medium
-	pending deliveryHeap
-	queued  []int // frames waiting per port
-	seq     uint64
-	rng     *rand.Rand
-	refs    map[*byte]int // deliveries left per frame buffer, for framePool
+	model    medium.Medium
+	pending  deliveryHeap
+	queued   []int // frames waiting per port
+	seq      uint64
+	rng      *rand.Rand
+	txAhead  time.Duration // a port's frames go to the model while its transmitter is free within this
+	hostQ    [][]hostFrame // per port: frames read, not yet given to the model
+	ackFirst bool          // pure ACKs go ahead of waiting data in hostQ
+	refs     map[*byte]int // deliveries left per frame buffer, for framePool
 
 	mu    sync.Mutex // guards stats and late (writeStats reads them)
 	stats Stats
@@ -98,8 +103,7 @@ func RunForwarder(name string, ready *os.File) error {
 	if err != nil {
 		return fail(err)
 	}
-	f := &forwarder{cfg: cfg, model: m, limit: cfg.QueueLimit(), queued: make([]int, cfg.Nodes), buf: make([]byte, 65536+14),
-		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c6f7373)), refs: map[*byte]int{}, late: make([]time.Duration, 4096)}
+	f := newForwarder(cfg, m)
 	for k := 1; k <= cfg.Nodes; k++ {
 		fd, err := openTAP(cfg.Node(k), "eth0")
 		if err == nil {
@@ -157,19 +161,39 @@ func RunForwarder(name string, ready *os.File) error {
 	}
 }
 
+// newForwarder returns the forwarder of cfg through model m, without
+// devices.
+func newForwarder(cfg Config, m medium.Medium) *forwarder {
+	return &forwarder{cfg: cfg, model: m, limit: cfg.QueueLimit(), queued: make([]int, cfg.Nodes), buf: make([]byte, 65536+14),
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c6f7373)), refs: map[*byte]int{}, late: make([]time.Duration, 4096),
+		txAhead: TxAhead(cfg.RateBps, cfg.MTU), hostQ: make([][]hostFrame, cfg.Nodes), ackFirst: true}
+}
+
 // loop forwards frames until the stop eventfd is written, on one OS thread
-// at real-time priority: it sleeps in ppoll on every TAP until a frame
-// comes or until spinWindow before the next delivery is due, reads every
-// frame waiting, and writes every frame whose time has come; within
-// spinWindow of a delivery it polls the TAPs without sleeping, so frames
-// that come meanwhile are read (and timed) when they come.
+// at real-time priority. It sleeps in ppoll on every TAP until a frame
+// comes or until spinWindow before the next event is due (a delivery, or
+// a port's transmitter taking the next frame of its host queue); reads
+// every frame waiting, gives the models the frames their transmitters may
+// take, and writes every frame whose time has come. Within spinWindow of
+// an event it polls without sleeping, so frames that come meanwhile are
+// read (and timed) when they come.
 func (f *forwarder) loop() {
 	runtime.LockOSThread()
 	realtime()
-	for {
-		timeout := 100 * time.Millisecond // idle
+	for first := 0; ; first = (first + 1) % len(f.fds) {
+		now := f.now()
+		next := time.Duration(math.MaxInt64)
 		if len(f.pending) > 0 {
-			timeout = max(f.pending[0].at-f.now()-spinWindow, 0)
+			next = f.pending[0].at
+		}
+		for port, q := range f.hostQ {
+			if len(q) > 0 {
+				next = min(next, f.model.TxFree(port)-f.txAhead)
+			}
+		}
+		timeout := 100 * time.Millisecond // idle
+		if next < math.MaxInt64 {
+			timeout = max(next-now-spinWindow, 0)
 		}
 		ts := unix.NsecToTimespec(int64(timeout))
 		if _, err := unix.Ppoll(f.pfds, &ts, nil); errors.Is(err, unix.EINTR) {
@@ -188,6 +212,12 @@ func (f *forwarder) loop() {
 				f.read(port)
 			}
 		}
+		// Ports in turn from a different first one each round, so that on a
+		// shared medium no port is always served first.
+		now = f.now()
+		for k := range f.fds {
+			f.feed((first+k)%len(f.fds), now)
+		}
 		f.deliverDue()
 	}
 }
@@ -195,53 +225,128 @@ func (f *forwarder) loop() {
 // now is the time since the forwarder started, the models' clock.
 func (f *forwarder) now() time.Duration { return time.Since(f.origin) }
 
+// TxAhead returns how far ahead of a port's transmitter the forwarder
+// gives that port's frames to the model: two full frames at rateBps
+// (1500-byte MTU at 20 Mbit/s: 1.2 ms), at least 2 ms, so that a
+// forwarder woken late by the host's scheduler still finds the next frame
+// in the model and the line does not idle.
+func TxAhead(rateBps float64, mtu int) time.Duration {
+	frames := time.Duration(2 * float64(medium.WireBytes(mtu+14)) * 8 / rateBps * 1e9)
+	return max(frames, 2*time.Millisecond)
+}
+
 // readBurst bounds the frames read from one TAP in one round, so that one
 // busy sender does not hold up deliveries that are due.
 const readBurst = 32
 
+// hostFrame is a frame read from a node's TAP and not yet given to the
+// model: it waits in the node's transmit queue.
+type hostFrame struct {
+	frame []byte
+	dst   int
+	at    time.Duration // when it was read
+}
+
 // read takes the frames waiting at node port's TAP (at most readBurst)
-// through the model.
+// into the port's host queue (enqueue); feed gives them to the model.
 func (f *forwarder) read(port int) {
-	maxLen := f.cfg.MTU + 14
 	for range readBurst {
 		n, err := unix.Read(f.fds[port], f.buf)
 		if err != nil {
 			return // EAGAIN: none left
 		}
-		if n < 14 {
-			continue
+		if n >= 14 {
+			f.enqueue(port, f.buf[:n], f.now())
 		}
-		now := f.now()
-		dst := f.portOf(f.buf[:6])
-		f.mu.Lock()
-		f.stats.Frames++
-		f.stats.Bytes += uint64(n)
-		if n > maxLen {
-			f.stats.Oversize++
+	}
+}
+
+// enqueue puts a copy of frame, read from port's TAP at now, into the
+// port's host queue, or drops it when its receiver's queue is full. A
+// pure TCP acknowledgement goes ahead of the data frames waiting there:
+// a real host's NIC holds a frame or two, and the rest of what its TCP
+// connections send waits in their sockets (TCP small queues), so an ACK
+// of the other direction's data leaves after those few frames, not after
+// a window of data. The forwarder cannot leave data in the sockets (a TAP
+// device orphans every frame it queues, so TCP small queues never hold
+// back a sender), so it keeps the order a host's queues would give
+// (docs/testbed.md, "Design").
+func (f *forwarder) enqueue(port int, frame []byte, now time.Duration) {
+	dst := f.portOf(frame[:6])
+	f.mu.Lock()
+	f.stats.Frames++
+	f.stats.Bytes += uint64(len(frame))
+	if len(frame) > f.cfg.MTU+14 {
+		f.stats.Oversize++
+	}
+	full := dst != medium.Broadcast && f.queued[dst] >= f.limit
+	if full {
+		f.stats.QueueDrops++
+	}
+	f.mu.Unlock()
+	if full {
+		return
+	}
+	if dst != medium.Broadcast {
+		f.queued[dst]++
+	}
+	hf := hostFrame{frame: append(framePool.Get().([]byte)[:0], frame...), dst: dst, at: now}
+	q := f.hostQ[port]
+	i := len(q)
+	if f.ackFirst && pureACK(hf.frame) {
+		for i = 0; i < len(q) && pureACK(q[i].frame); i++ {
 		}
-		full := dst != medium.Broadcast && f.queued[dst] >= f.limit
-		if full {
-			f.stats.QueueDrops++
+	}
+	f.hostQ[port] = slices.Insert(q, i, hf)
+}
+
+// feed gives the model the frames of port's host queue, in order, while
+// the port's transmitter is free within txAhead of now.
+func (f *forwarder) feed(port int, now time.Duration) {
+	for len(f.hostQ[port]) > 0 && f.model.TxFree(port)-now <= f.txAhead {
+		hf := f.hostQ[port][0]
+		f.hostQ[port] = f.hostQ[port][1:]
+		if len(f.hostQ[port]) == 0 {
+			f.hostQ[port] = f.hostQ[port][:0:0] // let the backing array go
 		}
-		f.mu.Unlock()
-		if full {
-			continue
-		}
-		arrivals := f.model.Send(port, dst, n, now)
+		arrivals := f.model.Send(port, hf.dst, len(hf.frame), hf.at)
 		if f.cfg.Loss > 0 && f.rng.Float64() < f.cfg.Loss {
 			f.mu.Lock()
 			f.stats.Lost++
 			f.mu.Unlock()
+			if hf.dst != medium.Broadcast {
+				f.queued[hf.dst]--
+			}
+			framePool.Put(hf.frame)
 			continue
 		}
-		frame := append(framePool.Get().([]byte)[:0], f.buf[:n]...)
-		f.refs[&frame[0]] = len(arrivals)
+		f.refs[&hf.frame[0]] = len(arrivals)
 		for _, a := range arrivals {
 			f.seq++
-			heap.Push(&f.pending, delivery{at: a.At, seq: f.seq, port: a.Port, frame: frame})
-			f.queued[a.Port]++
+			heap.Push(&f.pending, delivery{at: a.At, seq: f.seq, port: a.Port, frame: hf.frame})
+			if hf.dst == medium.Broadcast {
+				f.queued[a.Port]++
+			}
 		}
 	}
+}
+
+// pureACK reports whether an Ethernet frame is an IPv4 TCP segment
+// without payload and without SYN, FIN or RST: an acknowledgement only.
+func pureACK(frame []byte) bool {
+	if len(frame) < 14+20 || frame[12] != 0x08 || frame[13] != 0x00 {
+		return false
+	}
+	ip := frame[14:]
+	ihl := int(ip[0]&0x0f) * 4
+	if ip[0]>>4 != 4 || ip[9] != 6 || ihl < 20 || len(ip) < ihl+20 {
+		return false
+	}
+	total := int(ip[2])<<8 | int(ip[3])
+	tcp := ip[ihl:]
+	doff := int(tcp[12]>>4) * 4
+	const synFinRst = 0x07
+	return tcp[13]&synFinRst == 0 && total == ihl+doff
 }
 
 // portOf returns the port of a destination MAC address, or Broadcast for

@@ -33,6 +33,9 @@ func (h *Hub) Describe() string {
 	return fmt.Sprintf("hub: one half-duplex medium at %s shared by all nodes, latency %v", FormatRate(h.p.RateBps), h.p.Latency)
 }
 
+// TxFree returns when the medium is free, for every port; see Medium.
+func (h *Hub) TxFree(int) time.Duration { return h.free }
+
 // Send accounts for one frame; see Medium.
 func (h *Hub) Send(src, dst, frameLen int, now time.Duration) []Arrival {
 	end := max(now, h.free) + txTime(WireBytes(frameLen), h.p.RateBps)

@@ -22,6 +22,12 @@ type Arrival struct {
 // concurrent use; the forwarder serialises calls.
 type Medium interface {
 	Send(src, dst, frameLen int, now time.Duration) []Arrival
+	// TxFree returns when port src can start sending its next frame: the
+	// end of the frames from src already given to Send on a switch (its
+	// line to the switch), the end of every frame on the one medium of a
+	// hub or wifi. Until then a real station's frames wait in its own
+	// transmit queue, which its TCP stack keeps short (TCP small queues).
+	TxFree(src int) time.Duration
 	// Ports returns the number of ports (nodes).
 	Ports() int
 	// Describe returns one line naming the model and its parameters.

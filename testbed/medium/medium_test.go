@@ -206,3 +206,25 @@ func TestFlowsShareOrNot(t *testing.T) {
 		}
 	}
 }
+
+func TestTxFree(t *testing.T) {
+	tx := 123040 * time.Nanosecond // 1538 bytes at 100 Mbit/s
+	s := mustNew(t, "switch", 3, 100e6, 5*us)
+	s.Send(0, 1, 1514, 0)
+	s.Send(0, 2, 1514, 0)
+	if got := s.TxFree(0); got != 2*tx {
+		t.Errorf("switch: port 0's line free at %v, want %v (two frames sent)", got, 2*tx)
+	}
+	if got := s.TxFree(1); got != 0 {
+		t.Errorf("switch: port 1's line free at %v, want 0 (it sent nothing; full duplex)", got)
+	}
+	for _, kind := range []string{"hub", "wifi"} {
+		m := mustNew(t, kind, 3, 100e6, 0)
+		end := m.Send(0, 1, 1514, 0)[0].At
+		for p := range 3 {
+			if got := m.TxFree(p); got != end {
+				t.Errorf("%s: port %d may send at %v, want %v (one medium, busy until the frame's end)", kind, p, got, end)
+			}
+		}
+	}
+}

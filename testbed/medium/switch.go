@@ -34,6 +34,9 @@ func (s *Switch) Describe() string {
 	return fmt.Sprintf("switch: full duplex, store and forward, %s per port and direction, latency %v", FormatRate(s.p.RateBps), s.p.Latency)
 }
 
+// TxFree returns when port src's line to the switch is free; see Medium.
+func (s *Switch) TxFree(src int) time.Duration { return s.up[src] }
+
 // Send accounts for one frame; see Medium.
 func (s *Switch) Send(src, dst, frameLen int, now time.Duration) []Arrival {
 	tx := txTime(WireBytes(frameLen), s.p.RateBps)

@@ -121,6 +121,10 @@ func (w *Wifi) transmit(frameLen int, acked bool, now time.Duration) time.Durati
 	return end
 }
 
+// TxFree returns when the medium is free (after the access point's relay
+// of the last frame), for every station; see Medium.
+func (w *Wifi) TxFree(int) time.Duration { return w.free }
+
 // Send accounts for one frame; see Medium.
 func (w *Wifi) Send(src, dst, frameLen int, now time.Duration) []Arrival {
 	end := w.transmit(frameLen, w.o.Relay || dst != Broadcast, now)
