@@ -78,7 +78,14 @@ func testWorker(mode string) int {
 		time.Sleep(time.Second) // connect only once every rank is started
 		mode = "hang"
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	joinWait := 20 * time.Second
+	if mode == "stophandshake" { // rank 0 stops during the wire-up, rank 1 waits for it
+		if os.Getenv(EnvRank) == "0" {
+			return stopInHandshake()
+		}
+		mode, joinWait = "hang", time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), joinWait)
 	defer cancel()
 	ep, job, err := JoinJob(ctx)
 	if err != nil {

@@ -259,7 +259,7 @@ func (l *Listener) dial(ctx context.Context, peer int, addr string) (*net.TCPCon
 	for {
 		c, err := d.DialContext(ctx, "tcp", addr)
 		if err == nil {
-			err = l.dialHandshake(c.(*net.TCPConn), peer)
+			err = l.dialHandshake(ctx, c.(*net.TCPConn), peer)
 			if err == nil {
 				return c.(*net.TCPConn), nil
 			}
@@ -279,13 +279,21 @@ func (l *Listener) dial(ctx context.Context, peer int, addr string) (*net.TCPCon
 	}
 }
 
-func (l *Listener) dialHandshake(c *net.TCPConn, peer int) error {
+// dialHandshake runs the dialer's side of the handshake on c, for at most
+// HandshakeTimeout and never past the end of ctx: a peer stopped in the
+// middle of its answer does not hold Connect after the wire-up's limit.
+func (l *Listener) dialHandshake(ctx context.Context, c *net.TCPConn, peer int) error {
 	o := &l.opts
 	c.SetDeadline(time.Now().Add(o.HandshakeTimeout))
-	if err := o.dialHello(c, peer); err != nil {
-		return err
+	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Now()) })
+	err := o.dialHello(c, peer)
+	if err == nil {
+		err = o.tune(c)
 	}
-	if err := o.tune(c); err != nil {
+	if !stop() && err == nil {
+		err = context.Cause(ctx) // the deadline may already be cut short
+	}
+	if err != nil {
 		return err
 	}
 	return c.SetDeadline(time.Time{})

@@ -10,6 +10,17 @@ import (
 // MaxSecretBytes is the longest job secret (the handshake's MAC key).
 const MaxSecretBytes = 1024
 
+// DefaultHandshakeTimeout is how long an incoming or outgoing connection
+// may take over its handshake (Options.HandshakeTimeout) before it is
+// closed and, if incoming, reported as refused. It is three times the 10 s
+// for which mpbench's launcher lets a rank stay stopped (SIGSTOP) before it
+// names that rank and stops the job (2 s later every rank is gone): a rank
+// stopped in the middle of its handshake is then named by the launcher,
+// and its peer, ended with the job, never reports the silent connection as
+// a stranger's. A stranger that connects and stays silent holds only its
+// own connection meanwhile, never the wire-up.
+const DefaultHandshakeTimeout = 30 * time.Second
+
 // DefaultSocketBufferBytes is the SO_SNDBUF and SO_RCVBUF size (4 MiB) set on
 // every connection unless Options.SocketBufferBytes says otherwise.
 const DefaultSocketBufferBytes = 4 << 20
@@ -32,7 +43,8 @@ type Options struct {
 	// connection. 0 means DefaultSocketBufferBytes; a negative value leaves
 	// the kernel's defaults (and its buffer auto-tuning) alone.
 	SocketBufferBytes int
-	// HandshakeTimeout bounds one connection's handshake. 0 means 10 s.
+	// HandshakeTimeout bounds one connection's handshake. 0 means
+	// DefaultHandshakeTimeout (30 s).
 	HandshakeTimeout time.Duration
 	// Refused, if not nil, is called with the remote address and the
 	// reason for every incoming connection that fails the handshake (not
@@ -90,7 +102,7 @@ func (o *Options) withDefaults() (Options, error) {
 		c.SocketBufferBytes = DefaultSocketBufferBytes
 	}
 	if c.HandshakeTimeout <= 0 {
-		c.HandshakeTimeout = 10 * time.Second
+		c.HandshakeTimeout = DefaultHandshakeTimeout
 	}
 	if c.CloseTimeout <= 0 {
 		c.CloseTimeout = 10 * time.Second

@@ -2,6 +2,7 @@ package tcp
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"sync"
@@ -43,5 +44,52 @@ func TestSilentConnectionNotReported(t *testing.T) {
 	defer mu.Unlock()
 	if len(refused) != 0 {
 		t.Errorf("reported as refused: %q", refused)
+	}
+}
+
+// TestDialHandshakeEndsWithContext: a peer that accepts and then says
+// nothing (a rank stopped in the middle of its handshake) holds the
+// dialer's Connect until ctx ends, not for the 30 s of the default
+// handshake timeout.
+func TestDialHandshakeEndsWithContext(t *testing.T) {
+	silent, err := net.Listen("tcp", "127.0.0.1:0") // rank 1: accepts, never answers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	held := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			held <- c
+		}
+	}()
+	defer func() {
+		for len(held) > 0 {
+			(<-held).Close()
+		}
+	}()
+	ln, err := Listen(Options{Rank: 0, Size: 2, Secret: testSecret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	ep, err := ln.Connect(ctx, []string{ln.Addr(), silent.Addr().String()})
+	if err == nil {
+		ep.Close()
+		t.Fatal("Connect succeeded against a silent peer")
+	}
+	// The context ends after 0.5 s; the default handshake timeout is
+	// 30 s. 15 s leaves a loaded host room and still tells them apart.
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("Connect returned after %v, past its context's 0.5 s: %v", d, err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Connect: %v, want the context's deadline named", err)
 	}
 }
