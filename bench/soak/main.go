@@ -6,23 +6,29 @@
 //
 // Usage:
 //
-//	go run ./bench/soak [-duration 10m] [-transports shm,tcp,hybrid] [-np 8] [-every 1m]
+//	go run ./bench/soak [-duration 10m] [-transports shm,tcp,hybrid] [-np 8] [-every 1m] [-concurrent]
 //	go run ./bench/soak -duration 1h        # the hour per transport of docs/reliability.md
+//	go run ./bench/soak -duration 1h -concurrent   # the three hours in one
 //
 // Each transport gets one job of -np ranks (8 on a 2-core host is
 // oversubscribed, on purpose) running PingPong, Sendrecv, Exchange,
 // Allreduce, Alltoall, Bcast, Allgather and Reduce at 0 B, 1 KiB, 64 KiB and
 // 1 MiB, those four sizes repeated (a -msglen file) so that each benchmark
 // measures every size again and again, for -duration, after which the job
-// is stopped with SIGINT. Ranks report their goroutines through
-// MPBENCH_STATS (package launch); RSS and threads come from /proc. The
-// hybrid transport runs half the ranks in a mount namespace of their own
-// (as bench/chaos does; root and unshare(1)).
+// is stopped with SIGINT. The transports' jobs run one after the other, or
+// with -concurrent all at the same time (3 x -np ranks on the host: each
+// transport's figures then include the load of the others). Ranks report
+// their goroutines through MPBENCH_STATS (package launch); RSS and threads
+// come from /proc. The hybrid transport runs half the ranks in a mount
+// namespace of their own (as bench/chaos does; root and unshare(1)).
 //
 // At the end it prints, per transport, the figures of the first sample
 // after the warm-up minute next to the last, and for every benchmark and
-// size measured at least twice the ratio of the last time to the first
-// (median and largest over the rows): the run's results from start to end.
+// size measured at least twice the ratio of the last time (in the last job
+// that measured it) to the first (in the first job), median, smallest and
+// largest over the rows: the run's results from start to end. A job that
+// ends before -duration (the calibration pass ran under a heavier load) is
+// followed by one sized to the time left at the pace just measured.
 // Exit status: 0 when the job ran until stopped and goroutines and RSS
 // stayed flat (goroutines at most 2 more, RSS at most 25% + 8 MiB more),
 // 1 otherwise, 2 bad flags.
@@ -63,6 +69,7 @@ func main() {
 	np := flag.Int("np", 8, "ranks")
 	every := flag.Duration("every", time.Minute, "sampling period")
 	passes := flag.Int("passes", 0, "passes over the benchmarks and sizes in the job (0: as many as one timed pass says fit in -duration)")
+	concurrent := flag.Bool("concurrent", false, "run the transports' jobs at the same time instead of one after the other")
 	flag.Parse()
 	list := strings.Split(*trs, ",")
 	for _, t := range list {
@@ -84,14 +91,10 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	ok := true
-	var summaries []string
-	for _, tr := range list {
+	ok, summaries := runAll(list, *concurrent, func(tr string) (bool, string) {
 		s := &soak{mpbench: *mpbench, dir: dir, tr: tr, np: *np, duration: *duration, every: *every, passes: *passes}
-		good, summary := s.run()
-		ok = ok && good
-		summaries = append(summaries, summary)
-	}
+		return s.run()
+	})
 	fmt.Println("# transport: goroutines (max over ranks) and RSS MiB (max over ranks; launcher) at the first sample after a minute -> at the last; last/first time per benchmark and size")
 	for _, s := range summaries {
 		fmt.Println(s)
@@ -99,6 +102,24 @@ func main() {
 	if !ok {
 		os.Exit(1)
 	}
+}
+
+// runAll runs run for every transport of list, one after the other or, if
+// concurrent, all at once, and returns whether every run was good and their
+// summaries in the order of list.
+func runAll(list []string, concurrent bool, run func(tr string) (bool, string)) (bool, []string) {
+	oks := make([]bool, len(list))
+	summaries := make([]string, len(list))
+	var wg sync.WaitGroup
+	for i, tr := range list {
+		if concurrent {
+			wg.Go(func() { oks[i], summaries[i] = run(tr) })
+		} else {
+			oks[i], summaries[i] = run(tr)
+		}
+	}
+	wg.Wait()
+	return !slices.Contains(oks, false), summaries
 }
 
 // soak is one transport's job.
@@ -125,7 +146,8 @@ type sample struct {
 var statsRe = regexp.MustCompile(`mpbench-stats: rank (\d+): goroutines (\d+),`)
 
 // run calibrates, then runs jobs until -duration has passed (one job,
-// unless it ends early), and returns whether every job ran until stopped
+// unless it ends early: the next is then sized to the time left, see
+// nextPasses), and returns whether every job ran until stopped
 // and the figures stayed flat, and the summary line.
 func (s *soak) run() (bool, string) {
 	repeats := s.passes
@@ -142,20 +164,36 @@ func (s *soak) run() (bool, string) {
 	deadline := start.Add(s.duration)
 	var samples []sample
 	good := true
-	var failure, drift string
+	var failure string
+	var paths []string
 	for job := 1; time.Now().Before(deadline); job++ {
+		began := time.Now()
 		ok, msg, jsonPath := s.job(job, repeats, start, deadline, &samples)
-		drift = timeDrift(jsonPath)
+		paths = append(paths, jsonPath)
 		if !ok {
 			good, failure = false, " FAILED: "+msg
 			break
 		}
+		repeats = nextPasses(repeats, time.Since(began), time.Until(deadline))
 	}
+	drift := timeDrift(paths...)
 	flat, growth := flatness(samples)
 	if !flat {
 		failure += " GROWS"
 	}
 	return good && flat, fmt.Sprintf("%-6s %s; %s%s", s.tr, growth, drift, failure)
+}
+
+// nextPasses is the number of passes for the job after one of passes
+// that ended after took, before the deadline, with left to go: a job
+// that ends early ran faster than the calibration said (it ran under
+// another load), so the next is sized to the time left at the pace just
+// measured, with one pass to spare (the job is stopped at the deadline).
+func nextPasses(passes int, took, left time.Duration) int {
+	if took <= 0 || left <= 0 {
+		return passes
+	}
+	return max(1, int(float64(passes)*left.Seconds()/took.Seconds())+1)
 }
 
 // command is the job's mpbench command with each size repeated repeats
@@ -305,28 +343,36 @@ func flatness(samples []sample) (bool, string) {
 		first.at.Round(time.Second), last.at.Round(time.Second))
 }
 
-// timeDrift reads the job's rows and gives, over every benchmark and size
-// measured at least twice, the median and the largest ratio of the last
-// time to the first.
-func timeDrift(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return "no result file"
-	}
-	defer f.Close()
-	runs, _ := rowfile.ReadJSONL(f, path)
+// timeDrift reads the rows of the jobs' files, in the order of the jobs,
+// and gives, over every benchmark and size measured at least twice, the
+// median, smallest and largest ratio of the last time (in the last job
+// that measured it) to the first (in the first job).
+func timeDrift(paths ...string) string {
 	first := map[string]result.Row{}
 	last := map[string]result.Row{}
 	count := map[string]int{}
-	for _, run := range runs {
-		for _, r := range run.Rows {
-			k := fmt.Sprintf("%s/%d", r.Benchmark, r.Bytes)
-			if _, ok := first[k]; !ok {
-				first[k] = r
-			}
-			last[k] = r
-			count[k]++
+	files := 0
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			continue
 		}
+		files++
+		runs, _ := rowfile.ReadJSONL(f, path)
+		f.Close()
+		for _, run := range runs {
+			for _, r := range run.Rows {
+				k := fmt.Sprintf("%s/%d", r.Benchmark, r.Bytes)
+				if _, ok := first[k]; !ok {
+					first[k] = r
+				}
+				last[k] = r
+				count[k]++
+			}
+		}
+	}
+	if files == 0 {
+		return "no result file"
 	}
 	var ratios []float64
 	rows := 0
@@ -338,11 +384,11 @@ func timeDrift(path string) string {
 		}
 	}
 	if len(ratios) == 0 {
-		return fmt.Sprintf("%d rows, none measured twice", rows)
+		return fmt.Sprintf("%d rows in %d jobs, none measured twice", rows, files)
 	}
 	sort.Float64s(ratios)
-	return fmt.Sprintf("%d rows; last/first time over %d benchmark sizes: median %.2f, min %.2f, max %.2f",
-		rows, len(ratios), ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
+	return fmt.Sprintf("%d rows in %d jobs; last/first time over %d benchmark sizes: median %.2f, min %.2f, max %.2f",
+		rows, files, len(ratios), ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
 }
 
 // status returns a process's Threads and VmRSS in MiB from /proc.

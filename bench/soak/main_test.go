@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,21 +33,99 @@ func TestFlatness(t *testing.T) {
 	}
 }
 
-// TestTimeDrift: the last time of each benchmark and size over its first.
-func TestTimeDrift(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.jsonl")
-	f, _ := os.Create(path)
+type timedRow struct {
+	bytes int64
+	t     float64
+}
+
+// writeRows writes a job's result file of PingPong rows.
+func writeRows(t *testing.T, path string, rows []timedRow) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := rowfile.NewJSONLWriter(f)
 	w.WriteMeta(result.Meta{Tool: "mpbench"})
-	for _, r := range []struct {
-		bytes int64
-		t     float64
-	}{{0, 1}, {1024, 2}, {0, 1.5}, {1024, 2}, {0, 3}} {
+	for _, r := range rows {
 		w.WriteRow(result.Row{Benchmark: "PingPong", Processes: 2, Group: -1, Bytes: r.bytes, Repetitions: 1000, TMin: r.t, TMax: r.t, TAvg: r.t})
 	}
 	w.WriteEnd(nil)
 	f.Close()
-	if got, want := timeDrift(path), "5 rows; last/first time over 2 benchmark sizes: median 3.00, min 1.00, max 3.00"; got != want {
-		t.Errorf("timeDrift = %q, want %q", got, want)
+}
+
+// TestTimeDrift: the last time of each benchmark and size over its first,
+// within one job and from the first job to the last.
+func TestTimeDrift(t *testing.T) {
+	dir := t.TempDir()
+	one, two, three := filepath.Join(dir, "1.jsonl"), filepath.Join(dir, "2.jsonl"), filepath.Join(dir, "3.jsonl")
+	writeRows(t, one, []timedRow{{0, 1}, {1024, 2}, {0, 1.5}, {1024, 2}, {0, 3}})
+	if got, want := timeDrift(one), "5 rows in 1 jobs; last/first time over 2 benchmark sizes: median 3.00, min 1.00, max 3.00"; got != want {
+		t.Errorf("timeDrift(one job) = %q, want %q", got, want)
+	}
+	writeRows(t, two, []timedRow{{0, 4}, {65536, 9}})
+	writeRows(t, three, []timedRow{{1024, 1}})
+	// 0 B: 1 (job 1) -> 4 (job 2); 1 KiB: 2 (job 1) -> 1 (job 3); 64 KiB once.
+	if got, want := timeDrift(one, two, three, filepath.Join(dir, "missing.jsonl")), "8 rows in 3 jobs; last/first time over 2 benchmark sizes: median 4.00, min 0.50, max 4.00"; got != want {
+		t.Errorf("timeDrift(three jobs) = %q, want %q", got, want)
+	}
+	if got := timeDrift(filepath.Join(dir, "missing.jsonl")); got != "no result file" {
+		t.Errorf("timeDrift(no file) = %q", got)
+	}
+}
+
+// TestNextPasses: a job that ended early is followed by one sized to the
+// time left at its pace, with a pass to spare.
+func TestNextPasses(t *testing.T) {
+	for _, tc := range []struct {
+		passes     int
+		took, left time.Duration
+		want       int
+	}{
+		{8, 11 * time.Minute, 49 * time.Minute, 36}, // 8 x 49/11 = 35.6, +1
+		{8, 11 * time.Minute, 10 * time.Second, 1},
+		{8, 0, time.Minute, 8},
+		{8, time.Minute, 0, 8},
+	} {
+		if got := nextPasses(tc.passes, tc.took, tc.left); got != tc.want {
+			t.Errorf("nextPasses(%d, %v, %v) = %d, want %d", tc.passes, tc.took, tc.left, got, tc.want)
+		}
+	}
+}
+
+// TestRunAll: with -concurrent every transport's run is under way at the
+// same time (each waits here until all have started); without it one ends
+// before the next starts. Summaries come in the order of the list, and one
+// bad run makes the whole bad.
+func TestRunAll(t *testing.T) {
+	list := []string{"shm", "tcp", "hybrid"}
+	for _, concurrent := range []bool{true, false} {
+		var mu sync.Mutex
+		running, most := 0, 0
+		all := make(chan struct{})
+		ok, sums := runAll(list, concurrent, func(tr string) (bool, string) {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			if running == len(list) {
+				close(all)
+			}
+			mu.Unlock()
+			if concurrent {
+				select {
+				case <-all:
+				case <-time.After(10 * time.Second):
+					t.Errorf("%s: the other runs did not start beside it", tr)
+				}
+			}
+			mu.Lock()
+			running--
+			mu.Unlock()
+			return tr != "tcp", "summary " + tr
+		})
+		want := map[bool]int{true: 3, false: 1}[concurrent]
+		if most != want || ok || !slices.Equal(sums, []string{"summary shm", "summary tcp", "summary hybrid"}) {
+			t.Errorf("concurrent %v: %d runs at once (want %d), ok %v (want false), summaries %q", concurrent, most, want, ok, sums)
+		}
 	}
 }
