@@ -13,10 +13,14 @@ import (
 // the same bytes (and measures from cache, as IMB does by default).
 //
 // With -off_cache (IMB's -off_cache cache_size[,cache_line_size], see
-// IMB_mem_manager.c and IMB_mem_info.h) the slot stride is the area size
-// rounded up to a cache line plus two cache lines, and the buffer spans at
-// least twice the cache size, so a repetition's bytes have been evicted by
-// the time the cycle comes back to them.
+// IMB_mem_manager.c, IMB_init_buffers_iter, and IMB_mem_info.h) the slot
+// stride is the area size rounded up to a cache line plus one more line
+// (so a slot starts at least 2 lines after the line where the previous
+// one ends), and the slots span twice the cache size, so a repetition's
+// bytes have been evicted by the time the cycle comes back to them; as in
+// IMB there are never more slots than the size's base repetition count
+// (IMB's cache_iter = min(n_sample, ...)), which matters only to Uniband
+// and Biband, whose window of messages takes slots 0..window-1.
 type area struct {
 	buf    []byte
 	size   int // bytes per slot in use
@@ -26,17 +30,18 @@ type area struct {
 }
 
 // newArea returns an area for size bytes per repetition; cache is the
-// off-cache size in bytes (0: off) and line the cache line in bytes. With
+// off-cache size in bytes (0: off), line the cache line in bytes and reps
+// the base repetition count (Options.BaseRepetitions). With
 // lib nil it reuses reuse's memory when large enough (a block's sizes
 // share buffers), else allocates Go memory; with lib it takes new memory
 // from lib, which the caller returns with free. New memory has every byte
 // written (fill).
-func newArea(size int64, cache int64, line int, reuse []byte, lib comm.MemAllocator) (*area, error) {
+func newArea(size int64, cache int64, line, reps int, reuse []byte, lib comm.MemAllocator) (*area, error) {
 	if size < 0 || size > 4*MaxMsgLen {
 		return nil, fmt.Errorf("buffer of %d bytes: outside 0..%d", size, 4*MaxMsgLen)
 	}
 	a := &area{size: int(size)}
-	a.stride, a.slots = layout(size, cache, line)
+	a.stride, a.slots = layout(size, cache, line, reps)
 	need := a.stride*(a.slots-1) + a.size
 	switch {
 	case lib != nil:
@@ -80,17 +85,19 @@ func fill(buf []byte) {
 }
 
 // layout returns the slot stride and count of an area of size bytes per
-// repetition (see area).
-func layout(size int64, cache int64, line int) (stride, slots int) {
+// repetition with reps base repetitions (see area): without off-cache one
+// slot of size bytes; with it IMB's offs = (ceil(size / line) + 1) x line
+// and cache_iter = min(reps, ceil(2 x cache / offs)), at least 1.
+func layout(size int64, cache int64, line, reps int) (stride, slots int) {
 	if cache <= 0 {
 		return int(size), 1
 	}
 	if line <= 0 {
 		line = DefaultCacheLine
 	}
-	stride = (int(size)+line-1)/line*line + 2*line
-	slots = int((2*cache + int64(stride) - 1) / int64(stride))
-	return stride, max(slots, 2)
+	stride = (int(size)+line-1)/line*line + line
+	slots = int(min((2*cache+int64(stride)-1)/int64(stride), int64(reps)))
+	return stride, max(slots, 1)
 }
 
 // bufferBytes is the memory in bytes one rank's buffers take for spec s
@@ -99,7 +106,7 @@ func bufferBytes(s *Spec, bytes int64, procs int, o *Options) int64 {
 	total := int64(0)
 	sb, rb := s.areas(bytes, procs)
 	for _, size := range []int64{sb, rb} {
-		stride, slots := layout(size, o.cacheBytes(), o.CacheLine)
+		stride, slots := layout(size, o.cacheBytes(), o.CacheLine, o.BaseRepetitions(bytes))
 		total += int64(stride)*int64(slots-1) + size
 	}
 	return total
@@ -137,11 +144,12 @@ func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers, lib 
 	}
 	cache := o.cacheBytes()
 	sb, rb := s.areas(bytes, procs)
-	send, err := newArea(sb, cache, o.CacheLine, reuseSend, lib)
+	reps := o.BaseRepetitions(bytes)
+	send, err := newArea(sb, cache, o.CacheLine, reps, reuseSend, lib)
 	if err != nil {
 		return nil, err
 	}
-	recv, err := newArea(rb, cache, o.CacheLine, reuseRecv, lib)
+	recv, err := newArea(rb, cache, o.CacheLine, reps, reuseRecv, lib)
 	if err != nil {
 		return nil, errors.Join(err, send.free())
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestAreaWithoutOffCache(t *testing.T) {
-	a, err := newArea(100, 0, 0, nil, nil)
+	a, err := newArea(100, 0, 0, 1000, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -17,30 +17,42 @@ func TestAreaWithoutOffCache(t *testing.T) {
 
 func TestAreaOffCache(t *testing.T) {
 	const cache, line = 4096, 64
-	for _, size := range []int64{0, 1, 100, 128, 5000} {
-		a, err := newArea(size, cache, line, nil, nil)
+	for _, c := range []struct {
+		size          int64
+		reps          int
+		stride, slots int // IMB_init_buffers_iter's offs and cache_iter
+	}{
+		{0, 1000, 64, 128},
+		{1, 1000, 128, 64},
+		{100, 1000, 192, 43},
+		{128, 1000, 192, 43},
+		{5000, 1000, 5120, 2},
+		{100, 3, 192, 3},     // never more slots than repetitions
+		{10000, 1, 10112, 1}, // one repetition, one slot
+	} {
+		a, err := newArea(c.size, cache, line, c.reps, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if a.slots < 2 || int64(a.slots*a.stride) < 2*cache {
-			t.Errorf("%d bytes: %d slots of %d bytes span less than twice the cache", size, a.slots, a.stride)
+		if a.stride != c.stride || a.slots != c.slots {
+			t.Errorf("%d bytes, %d repetitions: %d slots %d bytes apart, want IMB's %d slots %d bytes apart",
+				c.size, c.reps, a.slots, a.stride, c.slots, c.stride)
+			continue
 		}
 		start := func(rep int) int { return cap(a.buf) - cap(a.buf[(rep%a.slots)*a.stride:]) }
 		for rep := 0; rep < 3*a.slots; rep++ {
 			s := a.area(rep)
-			if int64(len(s)) != size {
-				t.Fatalf("%d bytes: repetition %d area of %d bytes", size, rep, len(s))
+			if int64(len(s)) != c.size {
+				t.Fatalf("%d bytes: repetition %d area of %d bytes", c.size, rep, len(s))
 			}
-			next := start(rep + 1)
-			if rep%a.slots != a.slots-1 && next-(start(rep)+int(size)) < 2*line {
-				t.Errorf("%d bytes: repetition %d ends %d bytes before the next starts, want >= 2 lines", size, rep, next-start(rep)-int(size))
+			// The next slot starts at least 2 lines after the line
+			// holding this slot's last byte.
+			if rep%a.slots != a.slots-1 && c.size > 0 && start(rep+1)/line-(start(rep)+int(c.size)-1)/line < 2 {
+				t.Errorf("%d bytes: repetition %d ends in line %d, the next starts in line %d", c.size, rep, (start(rep)+int(c.size)-1)/line, start(rep+1)/line)
 			}
 		}
-		if start(a.slots) != 0 || start(1) == 0 {
-			t.Errorf("%d bytes: slots must cycle through the buffer", size)
-		}
-		if a.stride%line != 0 {
-			t.Errorf("%d bytes: stride %d not a multiple of the line", size, a.stride)
+		if start(a.slots) != 0 || a.slots > 1 && start(1) == 0 {
+			t.Errorf("%d bytes: slots must cycle through the buffer", c.size)
 		}
 	}
 }
@@ -75,12 +87,12 @@ func TestPatternDistinguishes(t *testing.T) {
 }
 
 func TestAreaReusesMemory(t *testing.T) {
-	big, _ := newArea(1000, 0, 0, nil, nil)
-	again, _ := newArea(500, 0, 0, big.buf, nil)
+	big, _ := newArea(1000, 0, 0, 1000, nil, nil)
+	again, _ := newArea(500, 0, 0, 1000, big.buf, nil)
 	if len(again.area(0)) != 500 || &again.buf[0] != &big.buf[0] {
 		t.Error("a smaller area must reuse the larger one's memory")
 	}
-	larger, _ := newArea(2000, 0, 0, big.buf, nil)
+	larger, _ := newArea(2000, 0, 0, 1000, big.buf, nil)
 	if len(larger.area(0)) != 2000 {
 		t.Errorf("a larger area has %d bytes, want 2000", len(larger.area(0)))
 	}
@@ -90,7 +102,7 @@ func TestAreaReusesMemory(t *testing.T) {
 // zero (never-written memory would be the kernel's shared zero page), and
 // that consecutive 4 KiB pages differ.
 func TestAreaWritten(t *testing.T) {
-	a, err := newArea(3<<12+5, 0, 0, nil, nil)
+	a, err := newArea(3<<12+5, 0, 0, 1000, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

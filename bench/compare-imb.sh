@@ -31,7 +31,9 @@
 # size each configuration's median time and spread (max/min over the
 # rounds), the ratios native-shm / best library shm, native-tcp / best
 # library tcp, and each MPI build / IMB on the same library (> 1: mpbench
-# slower), then every neighbouring-size step above 3x of each configuration.
+# slower), each followed by its paired ratio "(p R)", the median over the
+# rounds of the two configurations' round-by-round ratios, then every
+# neighbouring-size step above 3x of each configuration.
 #
 # IMB-MPI1 comes from IMB_OMPI=path and IMB_MPICH=path (a configuration
 # whose binary is missing is left out). To build IMB-MPI1 2021.11 from its
@@ -165,4 +167,4 @@ has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpic
 has base-ompi-shm && has imb-ompi-shm && ratios="$ratios,base-ompi-shm=imb-ompi-shm"
 has base-ompi-shm && has mpi-ompi-shm && ratios="$ratios,mpi-ompi-shm=base-ompi-shm"
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), NP $NP, MSGLOG $MSGLOG, TIME $TIME, $ROUNDS rounds after a warm-up; outputs in $OUT"
-cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3
+cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3 -paired

@@ -105,8 +105,9 @@ func ReprobeRepetitions(n, prev int, probe, limit float64) int {
 
 // WarmupRepetitions is the number of untimed iterations before the timed
 // ones: n/10, at least 10 (IMB_warm_up.c: WARMUP_PERCENT 10,
-// MIN_WARMUP_ITERS 10), but never more than n itself, which keeps warm-up
-// of large messages (n = 1 at 1 GiB) within the -time budget.
+// MIN_WARMUP_ITERS 10 since May 2026; IMB 2021.x warms up n/10, at least 1
+// when n > 1), but never more than n itself, which keeps warm-up of large
+// messages (n = 1 at 1 GiB) within the -time budget.
 func WarmupRepetitions(n int) int {
 	w := n / 10
 	if w < 10 {
@@ -214,12 +215,14 @@ func ParseIter(s string) (n int, volBytes int64, err error) {
 }
 
 // ParseOffCache parses IMB's -off_cache value "cache_size[,cache_line_size]":
-// "-1" selects DefaultCacheBytes and DefaultCacheLine; otherwise cache_size
-// is in MiB (a decimal number, as IMB reads it) and the optional line size
-// in bytes. It returns the cache size and line in bytes.
+// cache_size is in MiB (a decimal number, as IMB reads it) and the optional
+// line size in bytes (default DefaultCacheLine). As in IMB-MPI1 2021.x
+// (MPI1_suite.cpp), a negative cache_size ("-1") selects DefaultCacheBytes
+// (returned as -1) and 0 turns off-cache off (returned as 0). It returns
+// the cache size and line in bytes.
 func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 	bad := func() (int64, int, error) {
-		return 0, 0, fmt.Errorf("-off_cache %s: expected -off_cache -1 or -off_cache MiB[,line_bytes] with MiB > 0", shown(s))
+		return 0, 0, fmt.Errorf("-off_cache %s: expected -off_cache -1 (8 MiB), 0 (off) or -off_cache MiB[,line_bytes] with MiB > 0", shown(s))
 	}
 	size, ls, hasLine := strings.Cut(strings.TrimSpace(s), ",")
 	mib, err := strconv.ParseFloat(strings.TrimSpace(size), 64)
@@ -232,10 +235,13 @@ func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 			return bad()
 		}
 	}
-	if mib == -1 {
+	switch {
+	case mib < 0:
 		return -1, line, nil
+	case mib == 0:
+		return 0, line, nil
 	}
-	if mib <= 0 || mib > 1<<20 || int64(mib*(1<<20)) < 1 {
+	if mib > 1<<20 || int64(mib*(1<<20)) < 1 {
 		return bad()
 	}
 	return int64(mib * (1 << 20)), line, nil

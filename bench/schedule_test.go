@@ -177,13 +177,13 @@ func TestReadMsgLen(t *testing.T) {
 }
 
 func TestParseOffCache(t *testing.T) {
-	for in, want := range map[string][2]int64{"-1": {-1, 64}, "16": {16 << 20, 64}, "2.5,128": {5 << 19, 128}} {
+	for in, want := range map[string][2]int64{"-1": {-1, 64}, "-2": {-1, 64}, "0": {0, 64}, "16": {16 << 20, 64}, "2.5,128": {5 << 19, 128}} {
 		size, line, err := ParseOffCache(in)
 		if err != nil || size != want[0] || int64(line) != want[1] {
 			t.Errorf("ParseOffCache(%q) = %d, %d, %v; want %v", in, size, line, err, want)
 		}
 	}
-	for _, in := range []string{"0", "-2", "x", "16,0", "16,x", "NaN"} {
+	for _, in := range []string{"1e-9", "x", "16,0", "16,x", "NaN", "Inf"} {
 		if _, _, err := ParseOffCache(in); err == nil || !strings.Contains(err.Error(), "-off_cache "+in) {
 			t.Errorf("ParseOffCache(%q) error %v: want one naming the value", in, err)
 		}

@@ -14,7 +14,12 @@
 // then each ratio A=B: A's median over the smallest median of the B
 // configurations (> 1: A is slower than the best of them); a row that some
 // configuration has in fewer of its rounds ends with "# fewer rounds:
-// CONFIG n/N". Last, every step
+// CONFIG n/N". With -paired each ratio is followed by its paired ratio,
+// "(p R)": the median over the rounds both configurations ran of A's time
+// in round i over B's in round i (rounds are interleaved, so round i of
+// every configuration ran within minutes of each other and a drift of the
+// host's speed cancels; B is the best of the B configurations by median).
+// Last, every step
 // between neighbouring sizes whose median time grows more than -step times,
 // per configuration, from 1 byte on. Times are IMB's headline times (t_max for
 // multi-rank rows, t for PingPong/PingPing); a 0-byte row's time is a time.
@@ -49,6 +54,7 @@ func main() {
 	configs := flag.String("configs", "", "configurations to print, comma-separated, in column order")
 	ratios := flag.String("ratios", "", "ratio columns A=B1|B2, comma-separated: A's median over the best of the B's")
 	stepLimit := flag.Float64("step", 3, "print neighbouring-size steps above this factor")
+	paired := flag.Bool("paired", false, "follow each ratio with the median of the per-round ratios")
 	flag.Parse()
 	cfgs := split(*configs)
 	rs, err := parseRatios(*ratios)
@@ -64,6 +70,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "imbtable:", err)
 		os.Exit(1)
 	}
+	data.paired = *paired
 	write(os.Stdout, data, cfgs, rs, *stepLimit)
 }
 
@@ -95,17 +102,19 @@ type key struct {
 	bytes int64
 }
 
-// table holds every configuration's samples by benchmark and size, and the
-// benchmarks and sizes in the order met.
+// table holds every configuration's samples by benchmark and size (also
+// by round), and the benchmarks and sizes in the order met.
 type table struct {
-	samples map[string]map[key][]float64 // by config
+	samples map[string]map[key][]float64          // by config
+	byRound map[string]map[key]map[string]float64 // by config, key and round
 	order   []key
 	rounds  map[string]int
+	paired  bool // print paired ratios
 }
 
 // load reads DIR/CONFIG.*.txt for every configuration.
 func load(dir string, cfgs []string) (*table, error) {
-	t := &table{samples: map[string]map[key][]float64{}, rounds: map[string]int{}}
+	t := &table{samples: map[string]map[key][]float64{}, byRound: map[string]map[key]map[string]float64{}, rounds: map[string]int{}}
 	seen := map[key]bool{}
 	for _, c := range cfgs {
 		files, err := filepath.Glob(filepath.Join(dir, c+".*.txt"))
@@ -113,7 +122,9 @@ func load(dir string, cfgs []string) (*table, error) {
 			return nil, err
 		}
 		t.samples[c] = map[key][]float64{}
+		t.byRound[c] = map[key]map[string]float64{}
 		for _, f := range files {
+			round := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), c+"."), ".txt")
 			b, err := os.ReadFile(f)
 			if err != nil {
 				return nil, err
@@ -129,6 +140,10 @@ func load(dir string, cfgs []string) (*table, error) {
 					r := &run.Rows[i]
 					k := key{r.Benchmark, r.Bytes}
 					t.samples[c][k] = append(t.samples[c][k], rowTime(r))
+					if t.byRound[c][k] == nil {
+						t.byRound[c][k] = map[string]float64{}
+					}
+					t.byRound[c][k][round] = rowTime(r)
 					if !seen[k] {
 						seen[k] = true
 						t.order = append(t.order, k)
@@ -171,13 +186,32 @@ func (t *table) median(c string, k key) float64 {
 	return sizesteps.Median(v)
 }
 
+// pairedRatio returns the median over the rounds that both a and b have
+// for k of a's time over b's in the same round, NaN when they share none.
+func (t *table) pairedRatio(a, b string, k key) float64 {
+	var rs []float64
+	for round, x := range t.byRound[a][k] {
+		if y, ok := t.byRound[b][k][round]; ok && y > 0 {
+			rs = append(rs, x/y)
+		}
+	}
+	if len(rs) == 0 {
+		return math.NaN()
+	}
+	return sizesteps.Median(rs)
+}
+
 func write(w io.Writer, t *table, cfgs []string, rs []ratio, stepLimit float64) {
 	fmt.Fprintf(w, "# rounds per configuration:")
 	for _, c := range cfgs {
 		fmt.Fprintf(w, " %s %d", c, t.rounds[c])
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "# t[usec]: median over the rounds (x spread = max/min over the rounds); ratio A/B: A's median over the best B median")
+	fmt.Fprint(w, "# t[usec]: median over the rounds (x spread = max/min over the rounds); ratio A/B: A's median over the best B median")
+	if t.paired {
+		fmt.Fprint(w, " (p: median over the rounds of A's time over that B's in the same round)")
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%-10s %8s", "bench", "bytes")
 	for _, c := range cfgs {
 		fmt.Fprintf(w, " %20s", c)
@@ -197,13 +231,17 @@ func write(w io.Writer, t *table, cfgs []string, rs []ratio, stepLimit float64) 
 			fmt.Fprintf(w, " %11.2f (x%5.2f)", sizesteps.Median(v), slices.Max(v)/slices.Min(v))
 		}
 		for _, r := range rs {
-			best := math.NaN()
+			best, bestCfg := math.NaN(), ""
 			for _, b := range r.bs {
 				if m := t.median(b, k); !math.IsNaN(m) && (math.IsNaN(best) || m < best) {
-					best = m
+					best, bestCfg = m, b
 				}
 			}
-			fmt.Fprintf(w, " %14s", fmtRatio(t.median(r.a, k)/best))
+			col := fmtRatio(t.median(r.a, k) / best)
+			if t.paired {
+				col += " (p " + fmtRatio(t.pairedRatio(r.a, bestCfg, k)) + ")"
+			}
+			fmt.Fprintf(w, " %14s", col)
 		}
 		fmt.Fprintln(w, short(t, cfgs, k))
 	}

@@ -85,3 +85,28 @@ func TestShortRowsNamed(t *testing.T) {
 		t.Errorf("complete row: short = %q, want empty", got)
 	}
 }
+
+// TestPairedRatio checks the per-round ratio: tcp ran round 1 only, so
+// PingPong 8 B pairs tcp's 29.03 usec with shm's round-1 1.33 usec, not with
+// shm's median; a size nobody measured has no paired ratio.
+func TestPairedRatio(t *testing.T) {
+	tb, err := load("testdata", []string{"shm", "tcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := key{"PingPong", 8}
+	if got, want := tb.pairedRatio("tcp", "shm", k), 29.03/1.33; math.Abs(got-want) > 1e-9 {
+		t.Errorf("paired tcp/shm %v, want %v", got, want)
+	}
+	if got := tb.pairedRatio("tcp", "shm", key{"PingPong", 1 << 30}); !math.IsNaN(got) {
+		t.Errorf("paired ratio of an unmeasured size %v, want NaN", got)
+	}
+	rs, _ := parseRatios("tcp=shm")
+	tb.paired = true
+	var out bytes.Buffer
+	write(&out, tb, []string{"shm", "tcp"}, rs, 3)
+	want := "PingPong          8        2.06 (x 2.10)       29.03 (x 1.00) 14.09 (p 21.83)"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("table lacks the line\n%s\n in\n%s", want, out.String())
+	}
+}
