@@ -56,6 +56,9 @@
 // Adding a benchmark is one file: a Kernel that moves bytes for n
 // iterations and returns the elapsed seconds, and a Register call in init
 // with the benchmark's class, time and bandwidth scales, buffer areas and,
-// for -check, what each rank expects to receive. Output formats (IMB text,
-// JSON, CSV) are not this package's: they implement Sink.
+// for -check, what each rank expects to receive. A benchmark of a kind IMB's
+// classes do not cover declares its own Class in the same file: its table's
+// columns (imb.Layout), how a row's rates follow from its times, its process
+// counts. Output formats (IMB text, JSON, CSV) are not this package's: they
+// implement Sink and take a block's columns from its Class.
 package bench

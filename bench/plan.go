@@ -46,10 +46,10 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 				Groups: groups, Idle: np - nGroups*p, MByte: o.MByte,
 				ScaleBW: spec.ScaleBW, Check: o.Check && spec.Expect != nil,
 			}}
-			if spec.Class == ParallelTransferMsgRate {
+			if spec.Class.Window {
 				bp.block.Window = o.WindowSize
 			}
-			if spec.Class == Sync {
+			if spec.Class.Sizeless {
 				bp.sizes = []int64{0}
 			} else if spec.Reduction {
 				bp.sizes = alignSizes(sizes, o.redType().Size())
@@ -87,17 +87,17 @@ func CheckPlan(o Options, np int) error {
 
 // processCounts returns the process counts (per group) s runs at on np
 // processes: 2 for Pair benchmarks (IMB runs single transfers on 2
-// processes); for Uniband and Biband the -npmin sweep over even counts
-// (IMB rounds np down and npmin up to even numbers, IMB_2018.c); else the
-// -npmin sweep.
+// processes); for a class of Pairs (Uniband, Biband) the -npmin sweep
+// over even counts (IMB rounds np down and npmin up to even numbers,
+// IMB_2018.c); else the -npmin sweep.
 func (s *Spec) processCounts(npmin, np int) ([]int, error) {
-	if (s.Pair || s.Class == ParallelTransferMsgRate) && np < 2 {
+	if (s.Pair || s.Class.Pairs) && np < 2 {
 		return nil, fmt.Errorf("%s needs 2 processes, %d running: run with -np 2 or more", s.Name, np)
 	}
 	if s.Pair {
 		return []int{2}, nil
 	}
-	if s.Class == ParallelTransferMsgRate && npmin <= np {
+	if s.Class.Pairs && npmin <= np {
 		even := np - np%2
 		npmin, np = min(npmin+npmin%2, even), even
 	}

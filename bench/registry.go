@@ -22,8 +22,8 @@ type Kernel func(e *Env, n int) (seconds float64, err error)
 // src_cpp/MPI1/MPI1_benchmark.cpp).
 type Spec struct {
 	Name    string // IMB name, e.g. "PingPong"; looked up case-insensitively
-	Class   Class
-	Default bool // in the default run list (IMB's DEFAULT flag)
+	Class   *Class // its kind: table layout, rates, process counts
+	Default bool   // in the default run list (IMB's DEFAULT flag)
 	// Pair: the benchmark runs on exactly 2 processes per group (IMB's
 	// single-transfer benchmarks); otherwise on every process count of the
 	// -npmin sweep.
@@ -31,8 +31,9 @@ type Spec struct {
 	// ScaleTime multiplies the measured time per iteration (0.5 for
 	// PingPong's half round trip); 0 means 1.
 	ScaleTime float64
-	// ScaleBW is IMB's scale_bw: Mbytes/sec = ScaleBW*bytes/t_max. 0 means
-	// the benchmark has no bandwidth column (collectives).
+	// ScaleBW is IMB's scale_bw, which the class's Rates use:
+	// Mbytes/sec = ScaleBW*bytes/t_max (Bandwidth). 0 means the benchmark
+	// has no bandwidth (collectives).
 	ScaleBW float64
 	// Areas gives the sizes in bytes of the send and receive areas one
 	// iteration uses for message size bytes on procs processes; nil means
@@ -72,14 +73,14 @@ var (
 	registry   = map[string]Spec{} // by lower-case name
 )
 
-// Register adds a benchmark. It panics on an empty name, a nil kernel or a
-// duplicate name (programmer errors, as database/sql.Register does); call it
-// from an init function.
+// Register adds a benchmark. It panics on an empty name, a nil class or
+// kernel, a class without a Layout, or a duplicate name (programmer
+// errors, as database/sql.Register does); call it from an init function.
 func Register(s Spec) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	if s.Name == "" || s.Kernel == nil {
-		panic("bench: Register: spec needs a Name and a Kernel")
+	if s.Name == "" || s.Kernel == nil || s.Class == nil || s.Class.Layout == nil {
+		panic("bench: Register: spec needs a Name, a Kernel and a Class with a Layout")
 	}
 	key := strings.ToLower(s.Name)
 	if _, dup := registry[key]; dup {

@@ -60,7 +60,7 @@ func TestReportMultiEach(t *testing.T) {
 func TestReportSpreadRank(t *testing.T) {
 	samples := [][]float64{{2, 2}, {4, 4}, {1, 1}, {9, 8}}
 	for _, c := range []struct {
-		class Class
+		class *Class
 		want  []int // spread rank per row (-multi 1: one row per group)
 	}{{ParallelTransfer, []int{0, 1}}, {Collective, []int{2, 3}}} {
 		sink := &recordingSink{}

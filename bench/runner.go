@@ -49,9 +49,10 @@ func (e *CheckError) Error() string { return e.Msg }
 // under -check an untimed verification pass over the same number of
 // repetitions that checks every received byte against Pattern. Rank 0
 // gathers each rank's time per iteration (scaled by Spec.ScaleTime, usec)
-// and sets t_min, t_max, t_avg over the row's ranks and
-// Mbytes/sec = ScaleBW*bytes/t_max in opts.MByte bytes per Mbyte
-// (IMB_output.c, IMB_calculate_times). For single-transfer benchmarks
+// and sets t_min, t_max, t_avg over the row's ranks, then the rates of
+// the benchmark's class (Class.Rates: Bandwidth's
+// Mbytes/sec = ScaleBW*bytes/t_max in opts.MByte bytes per Mbyte,
+// IMB_output.c, IMB_calculate_times; MessageRate's Msg/sec). For single-transfer benchmarks
 // t_max is IMB's t[usec] (IMB prints timing[MAX] there too).
 //
 // Errors: invalid options or too few processes return before any
@@ -315,11 +316,11 @@ func (r *blockRun) report(bytes int64, n int, recs []record, samples [][]float64
 }
 
 // spreadRank is the active rank whose repetition times stand for the row
-// of active ranks span: the first, or for collectives (and Barrier) the
-// slowest, whose mean time is the row's t_max.
+// of active ranks span: the first, or under Class.SlowestSpread
+// (collectives, Barrier) the slowest, whose mean time is the row's t_max.
 func (r *blockRun) spreadRank(recs []record, span [2]int) int {
 	k := span[0]
-	if c := r.plan.block.Class; c == Collective || c == Sync {
+	if r.plan.block.Class.SlowestSpread {
 		for i := span[0]; i < span[1]; i++ {
 			if recs[i].value > recs[k].value {
 				k = i
@@ -335,11 +336,12 @@ func (r *blockRun) worldRank(k int) int {
 	return b.Groups[k/b.Processes][k%b.Processes]
 }
 
-// row aggregates the records of one row's ranks (IMB_calculate_times).
+// row aggregates the records of one row's ranks (IMB_calculate_times),
+// then sets its rates by its class (Class.Rates).
 func (r *blockRun) row(bytes int64, n int, recs []record) result.Row {
 	b := r.plan.block
 	rowBytes := bytes
-	if b.Class == Sync {
+	if b.Class.Sizeless {
 		rowBytes = -1
 	}
 	row := result.NewRow(b.Benchmark, b.Processes, rowBytes)
@@ -354,18 +356,8 @@ func (r *blockRun) row(bytes int64, n int, recs []record) result.Row {
 		row.TAvg += rec.value / float64(len(recs))
 		defects += rec.count
 	}
-	if s := r.plan.spec.ScaleBW; s > 0 && b.Class == ParallelTransferMsgRate {
-		// IMB_display_times: msgrate = scale_bw * 10^6 * window * peers / t_max.
-		row.MBps, row.MsgRate = 0, 0
-		if row.TMax > 0 {
-			row.MsgRate = s * 1e6 * float64(b.Window) * float64(b.Processes/2) / row.TMax
-			row.MBps = row.MsgRate * float64(bytes) / b.MByte
-		}
-	} else if s > 0 {
-		row.MBps = 0
-		if row.TMax > 0 {
-			row.MBps = s * float64(bytes) / row.TMax * 1e6 / b.MByte
-		}
+	if rates := b.Class.Rates; rates != nil {
+		rates(b, &row)
 	}
 	if b.Check {
 		row.Defects = float64(defects)

@@ -7,44 +7,11 @@ import (
 	"github.com/mpbench/mpbench/result"
 )
 
-// Class is IMB's benchmark group, which decides the table layout
-// (IMB's BTYPES in src_c/IMB_benchmark.h).
-type Class int
-
-// The IMB-MPI1 benchmark classes.
-const (
-	SingleTransfer   Class = iota // PingPong, PingPing: one pair, other ranks idle
-	ParallelTransfer              // Sendrecv, Exchange: every rank of the group in a periodic chain
-	Collective                    // Allreduce ... Bcast
-	Sync                          // Barrier: no message size
-	// ParallelTransferMsgRate: Uniband, Biband: pairs of an even group
-	// keep a window of messages in flight; Mbytes/sec and Msg/sec, no time
-	// column.
-	ParallelTransferMsgRate
-)
-
-// String returns the class name as IMB's documentation spells it.
-func (c Class) String() string {
-	switch c {
-	case SingleTransfer:
-		return "single transfer"
-	case ParallelTransfer:
-		return "parallel transfer"
-	case Collective:
-		return "collective"
-	case Sync:
-		return "sync"
-	case ParallelTransferMsgRate:
-		return "parallel transfer (message rate)"
-	}
-	return "unknown"
-}
-
 // Block describes one "# Benchmarking X" block of output: one benchmark at
 // one process count.
 type Block struct {
 	Benchmark string  // benchmark name without "Multi-", e.g. "PingPong"
-	Class     Class   // IMB group, decides the table layout
+	Class     *Class  // IMB group: the table layout, the rates
 	Processes int     // active processes per group
 	Multi     int     // result.MultiNone, result.MultiWorst or result.MultiEach
 	Groups    [][]int // world ranks of each group; one group without -multi
@@ -57,7 +24,7 @@ type Block struct {
 	// byte-counting rule.
 	ScaleBW float64
 	// Window is the number of messages in flight per pair and direction
-	// (-window_size) of a ParallelTransferMsgRate block, 0 for others.
+	// (-window_size) of a block whose class has Window, 0 for others.
 	Window int
 	// Check is true when rows carry a Defects value (-check).
 	Check bool

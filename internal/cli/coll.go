@@ -88,7 +88,7 @@ func showAlgorithms(w io.Writer, f *collFlags) error {
 			continue
 		}
 		sizes := gridSizes
-		if spec.Class == bench.Sync {
+		if spec.Class.Sizeless {
 			sizes = []int{0}
 		}
 		for _, n := range sizes {

@@ -240,7 +240,7 @@ func checkProcesses(o *bench.Options, np int) error {
 	}
 	for _, name := range names {
 		spec, _ := bench.Lookup(name)
-		if spec.Pair || spec.Class == bench.ParallelTransferMsgRate {
+		if spec.Pair || spec.Class.Pairs {
 			if np < 2 {
 				return usageErrorf("%s needs 2 processes, -np is %d; run with -np 2 or more", spec.Name, np)
 			}

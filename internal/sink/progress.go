@@ -42,7 +42,7 @@ func NewProgress(w io.Writer, width, sizes int) *Progress {
 // (one in all for Barrier), times the groups under -multi 1.
 func ExpectedRows(b bench.Block, sizes int) int64 {
 	n := int64(sizes)
-	if b.Class == bench.Sync {
+	if b.Class.Sizeless {
 		n = 1
 	}
 	if b.Multi == result.MultiEach && len(b.Groups) > 1 {

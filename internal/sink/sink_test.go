@@ -48,11 +48,11 @@ func TestFanoutCallsEverySinkAndJoinsErrors(t *testing.T) {
 	}
 }
 
-func TestOutFormatFollowsIMB(t *testing.T) {
+func TestLayoutFollowsIMB(t *testing.T) {
 	cases := []struct {
-		class bench.Class
+		class *bench.Class
 		multi int
-		want  imb.OutFormat
+		want  *imb.Layout
 	}{
 		{bench.SingleTransfer, result.MultiNone, imb.OutTimeBW},
 		{bench.SingleTransfer, result.MultiEach, imb.OutTimeBW},
@@ -60,9 +60,10 @@ func TestOutFormatFollowsIMB(t *testing.T) {
 		{bench.ParallelTransfer, result.MultiNone, imb.OutTimeRangeBW},
 		{bench.Collective, result.MultiNone, imb.OutTimeRange},
 		{bench.Sync, result.MultiWorst, imb.OutSync},
+		{bench.ParallelTransferMsgRate, result.MultiNone, imb.OutBWMsgRate},
 	}
 	for _, c := range cases {
-		if got := OutFormat(bench.Block{Class: c.class, Multi: c.multi}); got != c.want {
+		if got := TableSpec(bench.Block{Class: c.class, Multi: c.multi}).Format; got != c.want {
 			t.Errorf("%v multi %d: got %v, want %v", c.class, c.multi, got, c.want)
 		}
 	}

@@ -60,33 +60,11 @@ func NewText(w io.Writer, info imb.RunInfo, opts TextOptions) (*Text, error) {
 	return t, nil
 }
 
-// OutFormat returns the IMB table layout of a block, following IMB_output
-// in src_c/IMB_output.c: single-transfer benchmarks print t[usec] and
-// Mbytes/sec except under -multi 0, where they print t_min/t_max/t_avg and
-// Mbytes/sec like parallel transfers; collectives print the time range
-// only; Uniband and Biband print Mbytes/sec and Msg/sec; Barrier has no
-// #bytes column.
-func OutFormat(b bench.Block) imb.OutFormat {
-	switch b.Class {
-	case bench.SingleTransfer:
-		if b.Multi == result.MultiWorst {
-			return imb.OutTimeRangeBW
-		}
-		return imb.OutTimeBW
-	case bench.ParallelTransfer:
-		return imb.OutTimeRangeBW
-	case bench.Collective:
-		return imb.OutTimeRange
-	case bench.ParallelTransferMsgRate:
-		return imb.OutBWMsgRate
-	}
-	return imb.OutSync
-}
-
-// TableSpec converts a block to the text writer's table description.
+// TableSpec converts a block to the text writer's table description; its
+// layout is the block's class's (bench.Class.Layout).
 func TableSpec(b bench.Block) imb.TableSpec {
 	return imb.TableSpec{
-		Benchmark: b.Benchmark, Format: OutFormat(b), Processes: b.Processes,
+		Benchmark: b.Benchmark, Format: b.Class.Layout(b), Processes: b.Processes,
 		Groups: len(b.Groups), Ranks: b.Groups, Multi: b.Multi, Idle: b.Idle, Check: b.Check,
 		Algorithm: bench.AlgorithmText(b.Algorithms),
 	}
@@ -122,19 +100,13 @@ func (t *Text) End(bench.Block) error {
 	return t.w.WriteSpreads(t.rows)
 }
 
-// noteShort counts r when its smallest printed time (t[usec], or t_min of
-// a range) is shorter than timerLimit resolutions of the timer.
+// noteShort counts r when its smallest printed time (the layout's first
+// usec column: t[usec], or t_min of a range) is shorter than timerLimit
+// resolutions of the timer. A layout without a time (Uniband, Biband) is
+// not counted.
 func (t *Text) noteShort(b bench.Block, r result.Row) {
 	res := t.opts.TimerResolution
-	var v float64
-	switch OutFormat(b) {
-	case imb.OutTimeBW:
-		v = r.TMax
-	case imb.OutTimeRangeBW, imb.OutTimeRange, imb.OutSync:
-		v = r.TMin
-	default:
-		return // Uniband, Biband: no time column
-	}
+	v := shortestTime(b.Class.Layout(b), &r)
 	if res <= 0 || v <= 0 || v >= timerLimit*res {
 		return
 	}
@@ -143,6 +115,17 @@ func (t *Text) noteShort(b bench.Block, r result.Row) {
 		s.min, s.bench, s.bytes = v, r.Benchmark, r.Bytes
 	}
 	s.n++
+}
+
+// shortestTime is r's value in the first usec column of l (its smallest
+// printed time: t[usec], or t_min of a range), 0 when l has no time.
+func shortestTime(l *imb.Layout, r *result.Row) float64 {
+	for _, c := range l.Columns {
+		if c.Unit == "usec" {
+			return c.Value(r)
+		}
+	}
+	return 0
 }
 
 // timerWarning is the comment line about times too short for the timer,

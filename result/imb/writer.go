@@ -9,32 +9,6 @@ import (
 	"github.com/mpbench/mpbench/result"
 )
 
-// OutFormat is one of IMB's table layouts, named after the enum
-// output_format in IMB's src_c/IMB_output.c. It decides the columns of a
-// benchmark table.
-type OutFormat int
-
-// The table layouts, with the columns IMB prints (each right-aligned in 13
-// characters).
-const (
-	// OutTimeBW: #bytes #repetitions t[usec] Mbytes/sec. Single-transfer
-	// benchmarks (PingPong, PingPing) without -multi or under -multi 1.
-	OutTimeBW OutFormat = iota
-	// OutBWMsgRate: #bytes #repetitions Mbytes/sec Msg/sec (Uniband,
-	// Biband; Msg/sec printed without decimals).
-	OutBWMsgRate
-	// OutTimeRangeBW: #bytes #repetitions t_min[usec] t_max[usec]
-	// t_avg[usec] Mbytes/sec. Parallel transfer (Sendrecv, Exchange) and
-	// single transfer under -multi 0.
-	OutTimeRangeBW
-	// OutTimeRange: #bytes #repetitions t_min[usec] t_max[usec]
-	// t_avg[usec]. Collectives.
-	OutTimeRange
-	// OutSync: #repetitions t_min[usec] t_max[usec] t_avg[usec] (no
-	// #bytes column). Barrier.
-	OutSync
-)
-
 // writerColWidth is IMB's ow_format: every column is printed right-aligned
 // in 13 characters (%13s headings, %13d integers, %13.2f floats).
 const writerColWidth = 13
@@ -119,9 +93,9 @@ type RunInfo struct {
 
 // TableSpec describes one benchmark table (one "# Benchmarking" section).
 type TableSpec struct {
-	Benchmark string    // IMB name without the "Multi-" prefix
-	Format    OutFormat // column layout
-	Processes int       // processes per group (the whole run when Groups <= 1)
+	Benchmark string  // IMB name without the "Multi-" prefix
+	Format    *Layout // column layout; nil means OutTimeBW
+	Processes int     // processes per group (the whole run when Groups <= 1)
 	// Groups is the number of groups running simultaneously (-multi);
 	// 0 or 1 means one group. Group i holds the ranks i*Processes ..
 	// (i+1)*Processes-1, as IMB's color = rank/Processes split.
@@ -136,7 +110,8 @@ type TableSpec struct {
 	// Idle is the number of ranks that wait in MPI_Barrier while the table
 	// is measured.
 	Idle int
-	// Check adds IMB's defects column (-check), except for OutSync tables.
+	// Check adds IMB's defects column (-check), unless the layout has
+	// NoDefects (OutSync).
 	Check bool
 	// Algorithm, when not "", is printed as a "# Algorithm: ..." comment
 	// line after the process lines: the collective algorithm measured
@@ -289,23 +264,25 @@ func writerHeadings(t TableSpec) []string {
 	if t.Multi == result.MultiEach {
 		cols = append(cols, "Group")
 	}
-	switch t.Format {
-	case OutTimeBW:
-		cols = append(cols, "#bytes", "#repetitions", "t[usec]", "Mbytes/sec")
-	case OutBWMsgRate:
-		cols = append(cols, "#bytes", "#repetitions", "Mbytes/sec", "Msg/sec")
-	case OutTimeRangeBW:
-		cols = append(cols, "#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]", "Mbytes/sec")
-	case OutTimeRange:
-		cols = append(cols, "#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]")
-	case OutSync:
-		cols = append(cols, "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]")
+	for _, c := range t.layout().Columns {
+		cols = append(cols, c.Heading)
 	}
-	if t.Check && t.Format != OutSync {
-		cols = append(cols, "defects")
+	if t.defects() {
+		cols = append(cols, ColDefects.Heading)
 	}
 	return cols
 }
+
+// layout is t.Format, or OutTimeBW when it is nil.
+func (t TableSpec) layout() *Layout {
+	if t.Format == nil {
+		return OutTimeBW
+	}
+	return t.Format
+}
+
+// defects reports whether t prints the defects column.
+func (t TableSpec) defects() bool { return t.Check && !t.layout().NoDefects }
 
 // Headings returns the column headings IMB prints for a table, in order
 // (e.g. "#bytes", "#repetitions", "t[usec]", "Mbytes/sec").
@@ -370,10 +347,11 @@ func (w *Writer) BeginTable(t TableSpec) error {
 	return w.writerPut(b.String())
 }
 
-// WriteRow prints one row of the current table with IMB's number formats
-// (%13d for Group, #bytes and #repetitions, %13.2f for times in usec and
-// Mbytes/sec, %13.0f for Msg/sec). The t[usec] column is r.TMax (IMB prints
-// the maximum over ranks). Under -multi 1 a blank line precedes the group
+// WriteRow prints one row of the current table with IMB's number formats:
+// %13d for Group, then each column of the layout with its Decimals (%13.0f
+// for #bytes, #repetitions and Msg/sec, which prints whole numbers as
+// IMB's %13d does; %13.2f for times in usec and Mbytes/sec). The t[usec]
+// column is r.TMax (IMB prints the maximum over ranks). Under -multi 1 a blank line precedes the group
 // rows of each message size, as IMB prints it. It is an error to call
 // WriteRow before BeginTable.
 func (w *Writer) WriteRow(r result.Row) error {
@@ -382,46 +360,18 @@ func (w *Writer) WriteRow(r result.Row) error {
 	}
 	t := w.table
 	var b strings.Builder
-	d := func(v int64) { fmt.Fprintf(&b, "%*d", writerColWidth, v) }
-	f := func(v float64) { fmt.Fprintf(&b, "%*.2f", writerColWidth, v) }
 	if t.Multi == result.MultiEach {
 		if w.rows == 0 || r.Bytes != w.lastBytes {
 			b.WriteString("\n")
 		}
-		d(int64(r.Group))
+		fmt.Fprintf(&b, "%*d", writerColWidth, r.Group)
 	}
-	switch t.Format {
-	case OutTimeBW:
-		d(r.Bytes)
-		d(r.Repetitions)
-		f(r.TMax)
-		f(r.MBps)
-	case OutBWMsgRate:
-		d(r.Bytes)
-		d(r.Repetitions)
-		f(r.MBps)
-		fmt.Fprintf(&b, "%*.0f", writerColWidth, r.MsgRate)
-	case OutTimeRangeBW:
-		d(r.Bytes)
-		d(r.Repetitions)
-		f(r.TMin)
-		f(r.TMax)
-		f(r.TAvg)
-		f(r.MBps)
-	case OutTimeRange:
-		d(r.Bytes)
-		d(r.Repetitions)
-		f(r.TMin)
-		f(r.TMax)
-		f(r.TAvg)
-	case OutSync:
-		d(r.Repetitions)
-		f(r.TMin)
-		f(r.TMax)
-		f(r.TAvg)
+	cols := t.layout().Columns
+	if t.defects() {
+		cols = append(cols[:len(cols):len(cols)], ColDefects)
 	}
-	if t.Check && t.Format != OutSync {
-		f(r.Defects)
+	for _, c := range cols {
+		fmt.Fprintf(&b, "%*.*f", writerColWidth, c.Decimals, c.Value(&r))
 	}
 	b.WriteString("\n")
 	w.lastBytes = r.Bytes

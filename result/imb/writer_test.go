@@ -26,7 +26,7 @@ type writerTestSection struct {
 
 // writerTestFormats maps IMB's heading lines (without a Group column and
 // defects) to layouts.
-var writerTestFormats = map[string]OutFormat{
+var writerTestFormats = map[string]*Layout{
 	"#bytes #repetitions t[usec] Mbytes/sec":                             OutTimeBW,
 	"#bytes #repetitions Mbytes/sec Msg/sec":                             OutBWMsgRate,
 	"#bytes #repetitions t_min[usec] t_max[usec] t_avg[usec] Mbytes/sec": OutTimeRangeBW,
