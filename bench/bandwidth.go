@@ -1,12 +1,16 @@
 package bench
 
-import "github.com/mpbench/mpbench/comm"
+import (
+	"github.com/mpbench/mpbench/comm"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
+)
 
 // Uniband and Biband (IMB_bandwidth.c, IMB_uni_bandwidth and
 // IMB_bi_bandwidth; MPI1_benchmark.cpp flags PARALLEL_TRANSFER_MSG_RATE):
 // the group of an even number of ranks forms peers = procs/2 pairs, rank
 // r < peers with rank r+peers. In one iteration of Uniband each rank r <
-// peers posts Options.WindowSize (-window_size, default 256) MPI_Isend of
+// peers posts WindowSize (-window_size, default 256) MPI_Isend of
 // bytes to its partner and waits for all of them, then receives a 1-byte
 // acknowledgement; the partner posts as many MPI_Irecv, waits, and sends
 // the acknowledgement. In Biband both ranks of a pair post the window of
@@ -20,7 +24,9 @@ import "github.com/mpbench/mpbench/comm"
 // Msg/sec = ScaleBW * 10^6 * window * peers / t_max and
 // Mbytes/sec = Msg/sec * bytes / Mbyte (IMB_output.c,
 // IMB_display_times); ScaleBW is 1 for Uniband and 2 for Biband (its
-// SCALE_BW_DOUBLE: every pair moves a window each way).
+// SCALE_BW_DOUBLE: every pair moves a window each way). Their class,
+// ParallelTransferMsgRate, with its table layout, its rates (MessageRate)
+// and its parameter (WindowSize), is declared here with them.
 func init() {
 	Register(Spec{
 		Name: "Uniband", Class: ParallelTransferMsgRate,
@@ -35,6 +41,35 @@ func init() {
 		Expect: ExpectFrom(partner),
 		Kernel: func(e *Env, n int) (float64, error) { return window(e, n, true) },
 	})
+}
+
+// WindowSize is IMB's -window_size, the parameter of
+// ParallelTransferMsgRate: the messages Uniband and Biband keep in flight
+// per pair and direction in one iteration, default 256 (MPI1_suite.cpp);
+// at most 2^16 requests a rank keeps in flight.
+var WindowSize = Param{Name: "window_size", Default: 256, Min: 1, Max: 1 << 16,
+	Usage: "IMB -window_size N: messages in flight per pair and direction in Uniband and Biband"}
+
+// ParallelTransferMsgRate is the class of Uniband and Biband: pairs of an
+// even group keep a window of WindowSize messages in flight; Mbytes/sec and
+// Msg/sec (MessageRate), no time column.
+var ParallelTransferMsgRate = &Class{Name: "parallel transfer (message rate)", Layout: fixedLayout(imb.OutBWMsgRate),
+	Rates: MessageRate, Pairs: true, Params: []Param{WindowSize}}
+
+// MessageRate is IMB_display_times' message rate of Uniband and Biband, a
+// Class.Rates: with t_max the slowest rank's time per iteration in usec,
+// Msg/sec = ScaleBW * 10^6 * window * pairs / t_max (window = b's
+// WindowSize, pairs = processes/2) and Mbytes/sec = Msg/sec * bytes / Mbyte
+// (both 0 when t_max is 0); a block without ScaleBW has neither.
+func MessageRate(b Block, row *result.Row) {
+	if b.ScaleBW <= 0 {
+		return
+	}
+	row.MBps, row.MsgRate = 0, 0
+	if row.TMax > 0 {
+		row.MsgRate = b.ScaleBW * 1e6 * float64(b.Params[WindowSize.Name]) * float64(b.Processes/2) / row.TMax
+		row.MBps = row.MsgRate * float64(row.Bytes) / b.MByte
+	}
 }
 
 // partner is the rank paired with rank in a group of procs ranks: r and
@@ -68,7 +103,7 @@ func window(e *Env, n int, bidir bool) (float64, error) {
 	peers := c.Size() / 2
 	sender := c.Rank() < peers
 	peer := partner(c.Rank(), c.Size())[0]
-	w := max(e.Window, 1)
+	w := max(e.Params[WindowSize.Name], 1)
 	kind := comm.LoopUniband
 	if bidir {
 		kind = comm.LoopBiband

@@ -24,7 +24,7 @@ func TestBandwidthRowsAndRates(t *testing.T) {
 		t.Run(fmt.Sprintf("np%d/npmin%d", tc.np, tc.npmin), func(t *testing.T) {
 			o := quick("Uniband", "Biband")
 			o.NPMin = tc.npmin
-			o.WindowSize = 4
+			o.Params = map[string]int{WindowSize.Name: 4}
 			o.Check = true
 			sink := mustRun(t, tc.np, o)
 			var procs []int
@@ -32,8 +32,8 @@ func TestBandwidthRowsAndRates(t *testing.T) {
 				if b.Benchmark == "Uniband" {
 					procs = append(procs, b.Processes)
 				}
-				if b.Window != 4 || b.Class != ParallelTransferMsgRate || b.Idle != tc.np-b.Processes {
-					t.Errorf("%s block on %d: window %d class %v idle %d", b.Benchmark, b.Processes, b.Window, b.Class, b.Idle)
+				if b.Params[WindowSize.Name] != 4 || b.Class != ParallelTransferMsgRate || b.Idle != tc.np-b.Processes {
+					t.Errorf("%s block on %d: window %d class %v idle %d", b.Benchmark, b.Processes, b.Params[WindowSize.Name], b.Class, b.Idle)
 				}
 			}
 			if got := fmt.Sprint(procs); got != tc.procs {
@@ -126,7 +126,7 @@ func kernelCalls(t *testing.T, np, n, window int, kernel Kernel) []*counting {
 		cc := &counting{Comm: c, sources: map[int]int{}}
 		out[c.Rank()] = cc
 		a := func() *area { return &area{buf: make([]byte, 64), size: 64, stride: 64, slots: 1} }
-		e := &Env{Comm: cc, Bytes: 64, Window: window, bufs: &buffers{send: a(), recv: a()}, reps: make([]float64, n)}
+		e := &Env{Comm: cc, Bytes: 64, Params: map[string]int{WindowSize.Name: window}, bufs: &buffers{send: a(), recv: a()}, reps: make([]float64, n)}
 		secs, err := kernel(e, n)
 		if err != nil {
 			return err

@@ -1,6 +1,10 @@
 package bench
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
 )
@@ -40,9 +44,20 @@ type Class struct {
 	// the slowest rank's, whose mean time is the row's t_max, rather
 	// than the first rank's.
 	SlowestSpread bool
-	// Window: the benchmark keeps -window_size messages in flight; its
-	// blocks carry Options.WindowSize in Block.Window.
-	Window bool
+	// Params are the integer options of IMB's command line the class adds
+	// (Uniband's and Biband's -window_size): the command line offers each
+	// as -Name, Options.Validate checks its range, and its value reaches
+	// the kernel (Env.Params) and Rates (Block.Params).
+	Params []Param
+}
+
+// Param is an integer option of IMB's command line that a class of
+// benchmark adds, e.g. -window_size.
+type Param struct {
+	Name     string // option name without the dash, e.g. "window_size"
+	Default  int    // value when the option is not given
+	Min, Max int    // accepted range, inclusive
+	Usage    string // help text, e.g. "IMB -window_size N: messages in flight ..."
 }
 
 // String returns the class's Name.
@@ -66,11 +81,6 @@ var (
 	Collective = &Class{Name: "collective", Layout: fixedLayout(imb.OutTimeRange), SlowestSpread: true}
 	// Sync: Barrier: no message size, the time range only.
 	Sync = &Class{Name: "sync", Layout: fixedLayout(imb.OutSync), Sizeless: true, SlowestSpread: true}
-	// ParallelTransferMsgRate: Uniband, Biband: pairs of an even group
-	// keep a window of messages in flight; Mbytes/sec and Msg/sec, no
-	// time column.
-	ParallelTransferMsgRate = &Class{Name: "parallel transfer (message rate)", Layout: fixedLayout(imb.OutBWMsgRate),
-		Rates: MessageRate, Pairs: true, Window: true}
 )
 
 // singleTransferLayout is IMB_output's choice for single transfers: the
@@ -100,18 +110,74 @@ func Bandwidth(b Block, row *result.Row) {
 	}
 }
 
-// MessageRate is IMB_display_times' message rate of Uniband and Biband, a
-// Class.Rates: with t_max the slowest rank's time per iteration in usec,
-// Msg/sec = ScaleBW * 10^6 * window * pairs / t_max (pairs = processes/2)
-// and Mbytes/sec = Msg/sec * bytes / Mbyte (both 0 when t_max is 0); a
-// block without ScaleBW has neither.
-func MessageRate(b Block, row *result.Row) {
-	if b.ScaleBW <= 0 {
-		return
+// Params returns the parameters of the classes of every registered
+// benchmark, each name once, in run order (Names): the options the command
+// line adds for them.
+func Params() []Param {
+	var out []Param
+	for _, n := range Names() {
+		s, _ := Lookup(n)
+		for _, p := range s.Class.Params {
+			if !slices.ContainsFunc(out, func(q Param) bool { return q.Name == p.Name }) {
+				out = append(out, p)
+			}
+		}
 	}
-	row.MBps, row.MsgRate = 0, 0
-	if row.TMax > 0 {
-		row.MsgRate = b.ScaleBW * 1e6 * float64(b.Window) * float64(b.Processes/2) / row.TMax
-		row.MBps = row.MsgRate * float64(row.Bytes) / b.MByte
+	return out
+}
+
+// lookupParam returns the registered class parameter called name.
+func lookupParam(name string) (Param, bool) {
+	i := slices.IndexFunc(Params(), func(p Param) bool { return p.Name == name })
+	if i < 0 {
+		return Param{}, false
+	}
+	return Params()[i], true
+}
+
+// Param returns the value of the class parameter called name:
+// o.Params[name] when set, else the parameter's Default (0 for a name no
+// registered class declares).
+func (o *Options) Param(name string) int {
+	if v, ok := o.Params[name]; ok {
+		return v
+	}
+	p, _ := lookupParam(name)
+	return p.Default
+}
+
+// checkParams checks o.Params: each value in its parameter's range, each
+// name a registered class's parameter.
+func (o *Options) checkParams() error {
+	params := Params()
+	for _, p := range params {
+		if v, ok := o.Params[p.Name]; ok && (v < p.Min || v > p.Max) {
+			return fmt.Errorf("-%s %d: expected -%s N with %d <= N <= %d", p.Name, v, p.Name, p.Min, p.Max)
+		}
+	}
+	for name := range o.Params {
+		if !slices.ContainsFunc(params, func(p Param) bool { return p.Name == name }) {
+			names := make([]string, len(params))
+			for i, p := range params {
+				names[i] = "-" + p.Name
+			}
+			return fmt.Errorf("-%s: no benchmark takes this option; the benchmarks' own options are %s", name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// checkClassParams panics when a parameter of c has the name of another
+// registered class's parameter but differs from it (programmer error: the
+// command line offers one option per name). The caller holds registryMu.
+func checkClassParams(c *Class) {
+	for _, s := range registry {
+		for _, q := range s.Class.Params {
+			for _, p := range c.Params {
+				if p.Name == q.Name && p != q {
+					panic(fmt.Sprintf("bench: Register: class %q declares -%s unlike class %q", c.Name, p.Name, s.Class.Name))
+				}
+			}
+		}
 	}
 }

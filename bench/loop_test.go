@@ -77,7 +77,7 @@ func TestKernelsOfferTheirLoops(t *testing.T) {
 	o := quick("PingPong", "PingPongAnySource", "PingPing", "Sendrecv", "Exchange", "Uniband", "Biband", "Allreduce", "Bcast", "Barrier",
 		"Reduce", "Gather", "Scatter", "Allgather", "Alltoall", "Reduce_scatter_block",
 		"Allgatherv", "Gatherv", "Scatterv", "Alltoallv", "Reduce_local")
-	o.NPMin, o.Check, o.OffCache, o.RootShift, o.WindowSize = 4, true, 4096, true, 3
+	o.NPMin, o.Check, o.OffCache, o.RootShift, o.Params = 4, true, 4096, true, map[string]int{WindowSize.Name: 3}
 	var mu sync.Mutex
 	offered := map[[2]int]comm.Loop{}
 	sink, errs := runAll(t, 4, o, func(c comm.Comm) comm.Comm {
@@ -235,7 +235,7 @@ func TestKernelUsesRunnersResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := &Env{Comm: ranLoop{secs: 1.25}, Bytes: 8, Window: 2, bufs: bufs}
+		e := &Env{Comm: ranLoop{secs: 1.25}, Bytes: 8, Params: map[string]int{WindowSize.Name: 2}, bufs: bufs}
 		if secs, err := spec.Kernel(e, 10); secs != 1.25 || err != nil {
 			t.Errorf("%s: kernel returned %v, %v; want the runtime's 1.25, nil", name, secs, err)
 		}

@@ -23,11 +23,6 @@ const (
 	MaxMsgLog = 30
 	// MaxMsgLen is the largest accepted message size in bytes.
 	MaxMsgLen = int64(1) << MaxMsgLog
-	// DefaultWindowSize is IMB's -window_size default: messages in flight
-	// per pair and direction in Uniband and Biband (MPI1_suite.cpp).
-	DefaultWindowSize = 256
-	// MaxWindowSize bounds -window_size (requests a rank keeps in flight).
-	MaxWindowSize = 1 << 16
 	// DefaultMemBytes is the default -mem limit on one process's benchmark
 	// buffers (IMB_mem_info.h MAX_MEM_USAGE, 1 GB).
 	DefaultMemBytes = int64(1) << 30
@@ -82,10 +77,10 @@ type Options struct {
 	// the library's own collectives where the communicator offers them
 	// natively (coll.NativeBcast, ...).
 	Algorithms coll.Algorithms
-	// WindowSize is IMB's -window_size: the messages Uniband and Biband
-	// keep in flight per pair and direction in one iteration, default
-	// DefaultWindowSize.
-	WindowSize int
+	// Params are the values of the benchmark classes' own options
+	// (Class.Params, e.g. WindowSize's -window_size) by name; one not in
+	// the map has its Default (see Param).
+	Params map[string]int
 	// RedType is IMB's -red_data_type: the element type of the reduction
 	// benchmarks; 0 means coll.Float32 (MPI_FLOAT, IMB's default).
 	RedType coll.Datatype
@@ -141,7 +136,6 @@ func DefaultOptions() Options {
 		Multi:           result.MultiNone,
 		MByte:           result.MB,
 		Settle:          DefaultSettle,
-		WindowSize:      DefaultWindowSize,
 	}
 }
 
@@ -171,8 +165,8 @@ func (o *Options) Validate() error {
 	if o.Settle > MaxSettle {
 		return fmt.Errorf("--settle %v: expected at most %v (the settle phase only has to outlast a job's start-up)", o.Settle, MaxSettle)
 	}
-	if o.WindowSize < 1 || o.WindowSize > MaxWindowSize {
-		return fmt.Errorf("-window_size %d: expected -window_size N with 1 <= N <= %d", o.WindowSize, MaxWindowSize)
+	if err := o.checkParams(); err != nil {
+		return err
 	}
 	if o.RedType != 0 && o.RedType.Size() == 0 {
 		return fmt.Errorf("-red_data_type %v: expected %s", o.RedType, redDataTypeNames())

@@ -35,7 +35,9 @@ func TestValidate(t *testing.T) {
 		{func(o *Options) { o.TimeLimit = 0 }, "-time 0: expected"},
 		{func(o *Options) { o.TimeLimit = math.Inf(1) }, "-time +Inf: expected -time seconds with a finite number"},
 		{func(o *Options) { o.Settle = 2 * time.Minute }, "--settle 2m0s: expected at most 1m0s"},
-		{func(o *Options) { o.WindowSize = 0 }, "-window_size 0: expected -window_size N with 1 <= N <= 65536"},
+		{func(o *Options) { o.Params = map[string]int{"window_size": 0} }, "-window_size 0: expected -window_size N with 1 <= N <= 65536"},
+		{func(o *Options) { o.Params = map[string]int{"window_size": 1<<16 + 1} }, "-window_size 65537: expected -window_size N with 1 <= N <= 65536"},
+		{func(o *Options) { o.Params = map[string]int{"windows": 4} }, "-windows: no benchmark takes this option; the benchmarks' own options are -window_size"},
 		{func(o *Options) { o.IterPolicy = "auto" }, "-iter_policy auto: not supported by mpbench"},
 		{func(o *Options) { o.IterPolicy = "sometimes" }, "-iter_policy sometimes: expected -iter_policy dynamic or -iter_policy off"},
 		{func(o *Options) { o.OffCache = -2 }, "-off_cache -2: expected"},
@@ -51,6 +53,7 @@ func TestValidate(t *testing.T) {
 		}
 	}
 	o := DefaultOptions()
+	o.Params = map[string]int{WindowSize.Name: 1 << 16}
 	o.MsgLens = []int64{32000}
 	o.MsgLogMax = 99 // ignored under -msglen
 	o.Benchmarks = []string{"pingpong", "SENDRECV"}

@@ -46,8 +46,11 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 				Groups: groups, Idle: np - nGroups*p, MByte: o.MByte,
 				ScaleBW: spec.ScaleBW, Check: o.Check && spec.Expect != nil,
 			}}
-			if spec.Class.Window {
-				bp.block.Window = o.WindowSize
+			if len(spec.Class.Params) > 0 {
+				bp.block.Params = make(map[string]int, len(spec.Class.Params))
+				for _, prm := range spec.Class.Params {
+					bp.block.Params[prm.Name] = o.Param(prm.Name)
+				}
 			}
 			if spec.Class.Sizeless {
 				bp.sizes = []int64{0}

@@ -74,8 +74,9 @@ var (
 )
 
 // Register adds a benchmark. It panics on an empty name, a nil class or
-// kernel, a class without a Layout, or a duplicate name (programmer
-// errors, as database/sql.Register does); call it from an init function.
+// kernel, a class without a Layout, a duplicate name, or a class parameter
+// that differs from another class's of the same name (programmer errors, as
+// database/sql.Register does); call it from an init function.
 func Register(s Spec) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
@@ -86,6 +87,7 @@ func Register(s Spec) {
 	if _, dup := registry[key]; dup {
 		panic("bench: Register called twice for " + s.Name)
 	}
+	checkClassParams(s.Class)
 	registry[key] = s
 }
 
@@ -166,9 +168,10 @@ type Env struct {
 	Algorithms coll.Algorithms
 	// RedType is the element type of reductions (Options.RedType).
 	RedType coll.Datatype
-	// Window is Options.WindowSize: the messages Uniband and Biband keep
-	// in flight per iteration.
-	Window int
+	// Params are the block's class parameters by name (Block.Params),
+	// e.g. WindowSize's "window_size": the messages Uniband and Biband
+	// keep in flight per iteration.
+	Params map[string]int
 	bufs   *buffers
 	first  int // repetition index of the kernel's iteration 0
 	// reps, when not nil (len >= the kernel's n), receives the time in

@@ -20,12 +20,12 @@ type Block struct {
 	// ScaleBW is the number of message sizes counted per iteration in
 	// Mbytes/sec (1 PingPong/PingPing, 2 Sendrecv, 4 Exchange; 0 when the
 	// block has no bandwidth column; for Uniband 1 and Biband 2 per message
-	// of the window and pair). Writers may print it to state the
+	// of the window and pair), which the class's Rates use. Writers may print it to state the
 	// byte-counting rule.
 	ScaleBW float64
-	// Window is the number of messages in flight per pair and direction
-	// (-window_size) of a block whose class has Window, 0 for others.
-	Window int
+	// Params are the values of the class's parameters (Class.Params) by
+	// name, e.g. Uniband's "window_size"; nil for a class without.
+	Params map[string]int
 	// Check is true when rows carry a Defects value (-check).
 	Check bool
 	// Algorithms lists the collective algorithm of the block's message

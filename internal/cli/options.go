@@ -46,12 +46,12 @@ type runFlags struct {
 	zeroSize    bool // IMB -zero_size
 	iterPolicy  string
 	stall       time.Duration
-	imb         imbFlags       // IMB selection, -map, data types, barriers
-	windowSize  int            // IMB -window_size
-	list        bool           // IMB -list: print the benchmarks and exit
-	percentiles bool           // --percentiles: print each block's repetition-time distribution
-	benchmarks  []string       // positional arguments
-	flags       *pflag.FlagSet // the parsed options, for which were given
+	imb         imbFlags        // IMB selection, -map, data types, barriers
+	params      map[string]*int // the benchmark classes' own options (bench.Params), e.g. IMB -window_size
+	list        bool            // IMB -list: print the benchmarks and exit
+	percentiles bool            // --percentiles: print each block's repetition-time distribution
+	benchmarks  []string        // positional arguments
+	flags       *pflag.FlagSet  // the parsed options, for which were given
 }
 
 // threadLevels are the values of IMB's -thread_level, as
@@ -78,7 +78,10 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.Var(switchVar(fs, &f.warmup, "warm_up", "1", "same as -warmup"), "warmup", "IMB -warm_up 1|0: warm-up repetitions before timing (alias -warm_up)")
 	fs.IntVar(&f.multi, "multi", result.MultiNone, "IMB -multi 0|1: run np/N groups at once; 0 prints the worst group, 1 every group")
 	fs.BoolVar(&f.check, "check", false, "IMB -check: verify every received byte and print a defects column")
-	fs.IntVar(&f.windowSize, "window_size", bench.DefaultWindowSize, "IMB -window_size N: messages in flight per pair and direction in Uniband and Biband")
+	f.params = map[string]*int{}
+	for _, p := range bench.Params() {
+		f.params[p.Name] = fs.Int(p.Name, p.Default, p.Usage)
+	}
 	fs.BoolVar(&f.list, "list", false, "IMB -list: print every benchmark mpbench runs, marking those not in the default list, and exit")
 	addCollFlags(fs, &f.coll)
 	addIMBFlags(fs, &f.imb)
@@ -162,7 +165,10 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	o.Sync, o.Warmup = f.sync, f.warmup
 	o.Multi = f.multi
 	o.Check = f.check
-	o.WindowSize = f.windowSize
+	o.Params = make(map[string]int, len(f.params))
+	for name, v := range f.params {
+		o.Params[name] = *v
+	}
 	if o.MemBytes, err = bench.ParseMem(f.mem); err != nil {
 		return o, &usageError{msg: err.Error()}
 	}

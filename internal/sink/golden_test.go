@@ -102,7 +102,7 @@ func TestGoldenOutput(t *testing.T) {
 		o := bench.DefaultOptions()
 		o.MsgLogMin, o.MsgLogMax = 0, 3
 		o.Settle = 0
-		o.WindowSize = 4
+		o.Params = map[string]int{bench.WindowSize.Name: 4}
 		o.MsgsPerSample = 20
 		o.PerRepetition = true
 		o.Check = true
