@@ -83,8 +83,8 @@
 // of the control connection, 127.0.0.1 for local jobs); MPBENCH_STATS=60s
 // makes every rank print its goroutine count, heap and RSS on stderr each
 // minute (EnvStats). Transports read their own: MPBENCH_SHM_CMA
-// (shm.EnvCMA) is the smallest payload in bytes read by single copy (-1:
-// always copy through the rings); MPBENCH_SOCKBUF (tcp.EnvSocketBuffer) is
+// (shm.CMASetting) is the smallest payload in bytes read by single copy (-1:
+// always copy through the rings); MPBENCH_SOCKBUF (tcp.SocketBufferSetting) is
 // the TCP socket buffer size in bytes (default 4 MiB; -1 leaves the kernel
 // default).
 package launch

@@ -48,9 +48,9 @@ type workerEnv struct {
 	ifSpec     string // MPBENCH_IF: interface name or CIDR (InterfaceAddr), "" for none
 	transport  string // TransportAuto or the name of a launchable transport
 	bind       string // BindCore, BindNone or "" (automatic)
-	// getenv reads the transports' own settings
-	// (transport.ProcessConfig.Getenv).
-	getenv func(string) string
+	// settings are the transports' own settings, read and checked
+	// (transport.ReadSettings) for transport.ProcessConfig.Settings.
+	settings map[string]int
 }
 
 // readWorkerEnv parses the bootstrap variables through getenv; errors name
@@ -77,9 +77,8 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 
 // readOptional parses the optional variables (interface, transport mode,
 // binding, and every launchable transport's own settings,
-// transport.CheckSettings) through getenv.
+// transport.ReadSettings) through getenv.
 func (w *workerEnv) readOptional(getenv func(string) string) error {
-	w.getenv = getenv
 	w.ifAddr = getenv(EnvIfAddr)
 	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
 		return fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
@@ -99,7 +98,8 @@ func (w *workerEnv) readOptional(getenv func(string) string) error {
 	default:
 		return fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
 	}
-	if err := transport.CheckSettings(getenv); err != nil {
+	var err error
+	if w.settings, err = transport.ReadSettings(getenv); err != nil {
 		return fmt.Errorf("launch: %w", err)
 	}
 	return nil

@@ -152,7 +152,7 @@ func (l *local) abort() {
 // segment, its port bound on ifAddr), in preference order.
 func prepare(w workerEnv, ifAddr string) (*local, error) {
 	refuse := &refusals{report: func(m string) { fmt.Fprintln(os.Stderr, m) }}
-	cfg := transport.ProcessConfig{Rank: w.rank, Size: w.size, Secret: []byte(w.secret), Addr: ifAddr, Getenv: w.getenv, Refused: refuse.refused}
+	cfg := transport.ProcessConfig{Rank: w.rank, Size: w.size, Secret: []byte(w.secret), Addr: ifAddr, Settings: w.settings, Refused: refuse.refused}
 	l := &local{me: peerAddr{host: hostID(), addrs: map[string]string{}}}
 	for _, d := range w.drivers() {
 		p, err := d.Prepare(cfg)

@@ -106,10 +106,10 @@ func TestReadWorkerEnv(t *testing.T) {
 		{EnvRank, "-1", EnvRank},
 		{EnvRank, "", EnvRank},
 		{EnvIfAddr, "eth0", EnvIfAddr},
-		{tcp.EnvSocketBuffer, "0", tcp.EnvSocketBuffer},
-		{tcp.EnvSocketBuffer, "4M", tcp.EnvSocketBuffer},
+		{tcp.SocketBufferSetting.Env, "0", tcp.SocketBufferSetting.Env},
+		{tcp.SocketBufferSetting.Env, "4M", tcp.SocketBufferSetting.Env},
 		{EnvTransport, "udp", EnvTransport},
-		{shm.EnvCMA, "16k", shm.EnvCMA},
+		{shm.CMASetting.Env, "16k", shm.CMASetting.Env},
 		{EnvBind, "socket", EnvBind},
 	} {
 		env := map[string]string{}

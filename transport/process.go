@@ -30,14 +30,20 @@ type ProcessConfig struct {
 	// Addr is the IP address of this host's interface that a network
 	// transport binds and advertises, e.g. "10.0.0.2".
 	Addr string
-	// Getenv reads the transport's own settings (Properties.Settings).
-	Getenv func(string) string
+	// Settings are the values of the transports' own settings
+	// (Properties.Settings) by variable name, read and checked by the
+	// launcher (ReadSettings); see Setting.
+	Settings map[string]int
 	// Refused, if not nil, is told of every incoming connection that failed
 	// the transport's handshake (a stranger, another job): where says what
 	// was connected to ("rank 3's TCP port"), then the remote address and
 	// the reason. The rank goes on waiting.
 	Refused func(where, remote string, reason error)
 }
+
+// Setting returns the value of the transport's setting s that the
+// launcher read: 0 (the transport's default) when unset.
+func (c ProcessConfig) Setting(s IntSetting) int { return c.Settings[s.Env] }
 
 // Prepared is one rank's side of a transport between Prepare and Connect.
 type Prepared interface {

@@ -76,10 +76,10 @@ type Properties struct {
 	// Report, when not nil, is the line the transport adds to a run's
 	// header and metadata (e.g. shm's "# Single copy").
 	Report *PeerReport
-	// Settings are the environment variables a ProcessDriver reads
-	// (ProcessConfig.Getenv), e.g. tcp's MPBENCH_SOCKBUF. A launcher checks
-	// them (CheckSettings) before any transport is prepared, so a bad
-	// value is refused whichever transport runs.
+	// Settings are the environment variables a ProcessDriver takes
+	// (ProcessConfig.Setting), e.g. tcp's MPBENCH_SOCKBUF. A launcher
+	// reads and checks them (ReadSettings) before any transport is
+	// prepared, so a bad value is refused whichever transport runs.
 	Settings []IntSetting
 }
 

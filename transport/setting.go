@@ -5,9 +5,11 @@ import (
 	"strconv"
 )
 
-// IntSetting is an integer setting a transport reads from the environment
-// of a rank that a launcher started (ProcessConfig.Getenv), listed in its
-// Properties.Settings, e.g. shm's MPBENCH_SHM_CMA.
+// IntSetting is an integer setting of a transport, from the environment of
+// a rank that a launcher started, listed in its Properties.Settings, e.g.
+// shm's MPBENCH_SHM_CMA. The launcher reads and checks every setting
+// (ReadSettings) before any transport is prepared, and hands the values to
+// Prepare (ProcessConfig.Setting).
 type IntSetting struct {
 	// Env names the environment variable.
 	Env string
@@ -42,16 +44,20 @@ func (s IntSetting) Check(getenv func(string) string) error {
 	return err
 }
 
-// CheckSettings checks, through getenv, the Settings of every registered
-// transport mpbench's launcher can start ranks on (ProcessDrivers); the
-// error is the first bad one's.
-func CheckSettings(getenv func(string) string) error {
+// ReadSettings reads, through getenv, the Settings of every registered
+// transport mpbench's launcher can start ranks on (ProcessDrivers), by
+// their variable's name (ProcessConfig.Settings); the error is the first
+// bad one's.
+func ReadSettings(getenv func(string) string) (map[string]int, error) {
+	values := map[string]int{}
 	for _, d := range ProcessDrivers() {
 		for _, s := range d.Properties().Settings {
-			if err := s.Check(getenv); err != nil {
-				return err
+			n, err := s.Read(getenv)
+			if err != nil {
+				return nil, err
 			}
+			values[s.Env] = n
 		}
 	}
-	return nil
+	return values, nil
 }

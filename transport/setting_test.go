@@ -36,10 +36,10 @@ func TestIntSetting(t *testing.T) {
 	}
 }
 
-// TestCheckSettings: the settings of every launchable transport are
-// checked, the first bad one is the error, and a transport the launcher
-// does not start is not asked.
-func TestCheckSettings(t *testing.T) {
+// TestReadSettings: the settings of every launchable transport are read
+// and checked, the first bad one is the error, and a transport the
+// launcher does not start is not asked.
+func TestReadSettings(t *testing.T) {
 	reset(t)
 	positive := func(n int) bool { return n > 0 }
 	Register(fakeProcessDriver{fakeDriver{Properties{Name: "a", Reach: SameHost, Settings: []IntSetting{{Env: "MPBENCH_A", Want: "bytes > 0", Valid: positive}}}}})
@@ -47,15 +47,19 @@ func TestCheckSettings(t *testing.T) {
 	Register(fakeDriver{Properties{Name: "c", Reach: SameProcess, Settings: []IntSetting{{Env: "MPBENCH_C", Want: "never read"}}}})
 	env := map[string]string{"MPBENCH_A": "4096", "MPBENCH_B": "", "MPBENCH_C": "x"}
 	getenv := func(name string) string { return env[name] }
-	if err := CheckSettings(getenv); err != nil {
-		t.Errorf("good settings: %v", err)
+	if got, err := ReadSettings(getenv); err != nil || len(got) != 2 || got["MPBENCH_A"] != 4096 || got["MPBENCH_B"] != 0 {
+		t.Errorf("good settings: %v, %v; want MPBENCH_A 4096 and MPBENCH_B 0 only", got, err)
+	}
+	cfg := ProcessConfig{Settings: map[string]int{"MPBENCH_A": 4096}}
+	if a, b := cfg.Setting(IntSetting{Env: "MPBENCH_A"}), cfg.Setting(IntSetting{Env: "MPBENCH_B"}); a != 4096 || b != 0 {
+		t.Errorf("ProcessConfig.Setting: %d and %d, want 4096 and 0 (unset)", a, b)
 	}
 	env["MPBENCH_B"] = "many"
-	if err := CheckSettings(getenv); err == nil || err.Error() != `MPBENCH_B="many": want a count` {
+	if _, err := ReadSettings(getenv); err == nil || err.Error() != `MPBENCH_B="many": want a count` {
 		t.Errorf("a bad MPBENCH_B: %v", err)
 	}
 	env["MPBENCH_A"] = "0"
-	if err := CheckSettings(getenv); err == nil || err.Error() != `MPBENCH_A="0": want bytes > 0` {
+	if _, err := ReadSettings(getenv); err == nil || err.Error() != `MPBENCH_A="0": want bytes > 0` {
 		t.Errorf("bad MPBENCH_A and MPBENCH_B: %v, want MPBENCH_A's error (its transport comes first)", err)
 	}
 }

@@ -28,6 +28,14 @@ func (p *Pending) Path() string { return "" }
 // Abort does nothing.
 func (p *Pending) Abort() {}
 
+// Addr returns "".
+func (p *Pending) Addr() string { return "" }
+
+// Connect returns ErrUnsupported.
+func (p *Pending) Connect(ctx context.Context, _ []string, reach []bool) (transport.Endpoint, error) {
+	return nil, ErrUnsupported
+}
+
 // Attach returns ErrUnsupported.
 func (p *Pending) Attach(ctx context.Context, local []bool) (transport.Endpoint, error) {
 	return nil, ErrUnsupported

@@ -3,6 +3,8 @@ package shm
 import (
 	"fmt"
 	"time"
+
+	"github.com/mpbench/mpbench/transport"
 )
 
 // DefaultDir is where segments are created: the tmpfs of POSIX shared
@@ -20,6 +22,13 @@ const DefaultRingBytes = 128 << 10
 // copies of 16 KiB through the ring; docs/runtime-progress.md has the
 // measurement.
 const DefaultCMABytes = 32 << 10
+
+// CMASetting is the environment variable MPBENCH_SHM_CMA, which sets
+// Options.CMABytes for ranks started by a launcher: the smallest payload in
+// bytes read by single copy, -1 to copy every payload through the rings (0
+// when unset: DefaultCMABytes).
+var CMASetting = transport.IntSetting{Env: "MPBENCH_SHM_CMA",
+	Want: "the smallest payload in bytes read by single copy, or -1 to copy through the rings"}
 
 // Options configure one rank's shared-memory endpoint.
 type Options struct {

@@ -49,6 +49,20 @@ func (p *Pending) Abort() {
 	unix.Munmap(p.own.mem)
 }
 
+// Addr is "" (a transport.Prepared's address): the ranks of one host
+// find each other's segments by the job secret.
+func (p *Pending) Addr() string { return "" }
+
+// Connect attaches the segments of the ranks in reach (Attach), as a
+// transport.Prepared; addrs are not needed.
+func (p *Pending) Connect(ctx context.Context, _ []string, reach []bool) (transport.Endpoint, error) {
+	ep, err := p.Attach(ctx, reach)
+	if err != nil {
+		return nil, err
+	}
+	return ep, nil
+}
+
 // Attach maps the segment of every rank r with local[r] true (len(local) ==
 // Size; this rank's own entry is ignored), registers with it, waits until
 // every such peer has mapped this rank's segment and then unlinks the file:

@@ -25,6 +25,14 @@ const DefaultHandshakeTimeout = 30 * time.Second
 // every connection unless Options.SocketBufferBytes says otherwise.
 const DefaultSocketBufferBytes = 4 << 20
 
+// SocketBufferSetting is the environment variable MPBENCH_SOCKBUF, which
+// sets Options.SocketBufferBytes for ranks started by a launcher: bytes >
+// 0, or -1 for the kernel's default (0 when unset:
+// DefaultSocketBufferBytes).
+var SocketBufferSetting = transport.IntSetting{Env: "MPBENCH_SOCKBUF",
+	Want:  "a socket buffer size in bytes > 0, or -1 for the kernel default",
+	Valid: func(n int) bool { return n > 0 || n == -1 }}
+
 // Options configure one rank's endpoint.
 type Options struct {
 	// Rank is this rank, 0 <= Rank < Size.
