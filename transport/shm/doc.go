@@ -28,6 +28,9 @@
 // than a fragment (an eighth of the ring, at most 16 KiB) moves through
 // the ring a fragment at a time, the receiver copying one out while the
 // sender copies the next in (a pipelined double copy, see stream.go). A
+// payload of 4 KiB or more copied through the ring starts on a cache line
+// of it (flagAlign), and its copies in and out use the CPU's string-move
+// instruction where that is faster than Go's copy (moveBytes). A
 // payload of at least Options.CMABytes is not copied into the
 // ring when the receiver has found at start-up that process_vm_readv works
 // on the sender (cross-memory attach; it needs ptrace permission, which

@@ -138,22 +138,44 @@ func markAt(data []byte, pos uint64) *atomic.Uint64 {
 	return (*atomic.Uint64)(unsafe.Pointer(&data[pos&uint64(len(data)-1)]))
 }
 
+// ringSpans returns the ring bytes at stream positions [pos, pos+n)
+// (n <= len(data)): one slice, and a second that is empty unless the span
+// wraps around the ring's end.
+func ringSpans(data []byte, pos uint64, n int) ([]byte, []byte) {
+	off := int(pos & uint64(len(data)-1))
+	if off+n <= len(data) {
+		return data[off : off+n], nil
+	}
+	return data[off:], data[:off+n-len(data)]
+}
+
 // copyToRing copies b into the ring data at stream position pos (wrapping).
 func copyToRing(data []byte, pos uint64, b []byte) {
-	off := int(pos & uint64(len(data)-1))
-	n := copy(data[off:], b)
-	if n < len(b) {
-		copy(data, b[n:])
-	}
+	a, c := ringSpans(data, pos, len(b))
+	copy(a, b)
+	copy(c, b[len(a):])
 }
 
 // copyFromRing copies len(b) bytes at stream position pos out of the ring.
 func copyFromRing(data []byte, pos uint64, b []byte) {
-	off := int(pos & uint64(len(data)-1))
-	n := copy(b, data[off:])
-	if n < len(b) {
-		copy(b[n:], data)
-	}
+	a, c := ringSpans(data, pos, len(b))
+	copy(b, a)
+	copy(b[len(a):], c)
+}
+
+// moveToRing and moveFromRing are copyToRing and copyFromRing for
+// payloads, with moveBytes; headers are copied with copy, so that the
+// arrays they are built in stay on the stack.
+func moveToRing(data []byte, pos uint64, b []byte) {
+	a, c := ringSpans(data, pos, len(b))
+	moveBytes(a, b)
+	moveBytes(c, b[len(a):])
+}
+
+func moveFromRing(data []byte, pos uint64, b []byte) {
+	a, c := ringSpans(data, pos, len(b))
+	moveBytes(b, a)
+	moveBytes(b[len(a):], c)
 }
 
 // pad8 rounds n up to a multiple of 8: frames start 8-byte aligned.

@@ -49,7 +49,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	if mark == 0 {
 		return false, nil
 	}
-	p.known = start + min(mark, fragmentBytes(uint64(len(p.data))))
+	p.known = start + pieceBytes(start, mark, fragmentBytes(uint64(len(p.data))))
 	var hb [maxHeader]byte
 	base := start + markBytes
 	copyFromRing(p.data, base, hb[:transport.HeaderSize])
@@ -72,6 +72,9 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 		if (!carriesPayload(h.Kind) || h.Length == 0) && p.check.sum != p.check.want {
 			return false, p.check.corrupt(p.rank)
 		}
+	}
+	if hb[1]&flagAlign != 0 {
+		hl += alignGap(base + hl)
 	}
 	p.head = base + hl
 	if h.Kind == kindGoodbye {
@@ -165,7 +168,7 @@ func (p *inPeer) read(dst []byte) error {
 		}
 		k := min(avail, n-off, frag)
 		if dst != nil {
-			copyFromRing(p.data, p.head, dst[off:off+k])
+			moveFromRing(p.data, p.head, dst[off:off+k])
 		}
 		p.head += k
 		off += k

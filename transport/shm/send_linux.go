@@ -33,6 +33,20 @@ const (
 	crcExt  = 8
 )
 
+// flagAlign in header byte 1 marks a frame whose payload starts on a
+// cache line of the ring: zero bytes (alignGap) follow the header and its
+// extensions. The sender sets it for payloads of at least alignPayload
+// bytes copied through the ring, whose copies in and out then run on
+// whole lines (see moveBytes).
+const (
+	flagAlign    = 4
+	alignPayload = longMove
+)
+
+// alignGap is the number of bytes from stream position pos to the next
+// cache line.
+func alignGap(pos uint64) uint64 { return -pos & (cacheLine - 1) }
+
 // carriesPayload reports whether frames of kind k are followed by
 // Header.Length payload bytes.
 func carriesPayload(k transport.Kind) bool {
@@ -120,6 +134,9 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 		binary.LittleEndian.PutUint64(hb[hl:], addrOf(body))
 		hl += cmaExt
 	}
+	if !cma && len(body) >= alignPayload {
+		hb[1] |= flagAlign
+	}
 	if e.verify {
 		hb[1] |= flagCRC
 		sum := crc32.Update(headerSum([transport.HeaderSize]byte(hb[:transport.HeaderSize])), transport.CRC32C, body)
@@ -178,8 +195,12 @@ func (e *Endpoint) peerState(peer int) error {
 // deadline it waits for space until the peer fails or leaves or Close
 // begins; with a deadline (Close's goodbye) it waits until then.
 func (e *Endpoint) write(p *outPeer, hdr, body []byte, deadline time.Time) error {
-	p.strm = stream{body: body, total: markBytes + uint64(len(hdr)) + pad8(uint64(len(body)))}
-	p.strm.hlen = markBytes + copy(p.strm.hdr[markBytes:], hdr)
+	hlen := markBytes + uint64(len(hdr))
+	if hdr[1]&flagAlign != 0 {
+		hlen += alignGap(p.tail + hlen)
+	}
+	p.strm = stream{body: body, total: hlen + pad8(uint64(len(body))), hlen: int(hlen)}
+	copy(p.strm.hdr[markBytes:], hdr)
 	if e.advance(p) {
 		p.strm = stream{}
 		return nil
@@ -206,7 +227,7 @@ func (e *Endpoint) fill(p *outPeer, hdr, body []byte, from, k uint64) {
 	hl := uint64(len(hdr))
 	if bl := uint64(len(body)); from < hl+bl && from < end {
 		n := min(hl+bl, end) - from
-		copyToRing(p.data, pos, body[from-hl:from-hl+n])
+		moveToRing(p.data, pos, body[from-hl:from-hl+n])
 	}
 	// Padding bytes are never read: nothing to write.
 }

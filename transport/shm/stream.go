@@ -8,11 +8,12 @@ import (
 )
 
 // stream is a frame being written into a ring: the bytes
-// hdr[:hlen]|body|padding, done of total written so far. The header and
-// its extensions are copied in: a slice of the sender's array kept here
-// would move that array to the heap on every frame.
+// hdr[:hlen]|body|padding, done of total written so far. The header, its
+// extensions and the gap that aligns the payload (flagAlign, zero bytes)
+// are copied in: a slice of the sender's array kept here would move that
+// array to the heap on every frame.
 type stream struct {
-	hdr         [maxHeader]byte
+	hdr         [maxHeader + cacheLine]byte
 	hlen        int
 	body        []byte
 	done, total uint64
@@ -51,6 +52,20 @@ const maxFragment = 16 << 10
 // whole.
 func fragmentBytes(ringBytes uint64) uint64 { return min(ringBytes/8, maxFragment) }
 
+// pieceBytes is the length of the next piece the producer publishes of
+// a frame whose next left bytes go to stream position pos: all of them if
+// they fit in a fragment of frag bytes, else the fragment less what
+// makes it end on a cache line, so that every later piece, and with
+// flagAlign the payload, starts and is copied on one (a copy to or from
+// an unaligned ring position is slower, see moveBytes). The consumer
+// knows a frame's first piece is there when its mark is.
+func pieceBytes(pos, left, frag uint64) uint64 {
+	if left <= frag {
+		return left
+	}
+	return frag - pos&(cacheLine-1)
+}
+
 // advance writes as much of p.strm as the ring's free space allows, a
 // fragment at a time, publishing each, and reports whether the frame is
 // complete. The caller holds p.strmTok, or p.mu while p.strmOn is false.
@@ -59,7 +74,7 @@ func (e *Endpoint) advance(p *outPeer) bool {
 	ringBytes := uint64(len(p.data))
 	frag := fragmentBytes(ringBytes)
 	for s.done < s.total {
-		k := min(s.total-s.done, frag) // the first holds the whole header
+		k := pieceBytes(p.tail, s.total-s.done, frag) // the first holds the whole header
 		// Room for k bytes and for the next frame's mark after them.
 		if ringBytes-(p.tail-p.headSeen) < k+markBytes {
 			// Read the consumer's counter only when the last value seen
