@@ -19,12 +19,20 @@ const (
 	// Shared: they are serialised, q Bcasts cost q times one (expression
 	// 4.5, hub and wifi).
 	Shared
+	// MultiMeasured: p simultaneous Bcasts cost what a Multi-Bcast of p
+	// groups measured on the same ranks costs (IMB -multi 0), whatever
+	// shares the transfers: the network, or on one host its CPUs.
+	MultiMeasured
 )
 
-// String names the medium as the report prints it ("switched" or "shared").
+// String names the medium as the report prints it ("switched", "shared"
+// or "measured Multi-Bcast").
 func (m Medium) String() string {
-	if m == Shared {
+	switch m {
+	case Shared:
 		return "shared"
+	case MultiMeasured:
+		return "measured Multi-Bcast"
 	}
 	return "switched"
 }
@@ -51,6 +59,36 @@ func NewBcastTimes(rows []result.Row) BcastTimes {
 		sort.Slice(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
 	}
 	return bt
+}
+
+// MultiBcastTimes holds measured Multi-Bcast times by number of groups:
+// the rows of IMB's -multi 0 (every group at once, one row per size over
+// all groups, the slowest group's time) with more than one group, keyed
+// by Groups, each a BcastTimes by group size.
+type MultiBcastTimes map[int]BcastTimes
+
+// NewMultiBcastTimes collects the Multi-Bcast rows (IMB -multi 0, more
+// than one group, a positive time) of rows.
+func NewMultiBcastTimes(rows []result.Row) MultiBcastTimes {
+	mt := MultiBcastTimes{}
+	for i := range rows {
+		r := &rows[i]
+		if normBenchmark(r.Benchmark) != "bcast" || r.Multi != result.MultiWorst || r.Groups < 2 || r.Bytes <= 0 || !(r.Time() > 0) {
+			continue
+		}
+		bt, ok := mt[r.Groups]
+		if !ok {
+			bt = BcastTimes{byProcs: map[int][]Point{}}
+			mt[r.Groups] = bt
+		}
+		bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, r.Time()})
+	}
+	for _, bt := range mt {
+		for _, pts := range bt.byProcs {
+			sort.Slice(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
+		}
+	}
+	return mt
 }
 
 // Usec returns the Bcast time in usec for the given bytes on procs ranks:
@@ -96,7 +134,8 @@ type MatmulPrediction struct {
 	ColsUsec    float64 // p x multi_q Bcast_p(M/n), usec
 	TotalS      float64 // (RowsUsec + ColsUsec) / 10^6, seconds
 	// BcastQ and BcastP are the Bcast times used, Bcast_q and Bcast_p of
-	// one block, with their sources.
+	// one block (for MultiMeasured multi_p Bcast_q and multi_q Bcast_p),
+	// with their sources.
 	BcastQ, BcastP BcastEstimate
 }
 
@@ -122,6 +161,24 @@ func PredictMatmulComm(matrixBytes int64, n int, medium Medium, bt BcastTimes) (
 // example BcastEstimator.Estimate: measured, interpolated or modelled).
 // Errors: n < 1, matrixBytes <= 0, or est's error for p or q ranks.
 func PredictMatmul(matrixBytes int64, n int, medium Medium, est func(procs int, bytes int64) (BcastEstimate, error)) (MatmulPrediction, error) {
+	return predictMatmul(matrixBytes, n, medium, func(_, procs int, bytes int64) (BcastEstimate, error) { return est(procs, bytes) })
+}
+
+// PredictMatmulMulti is expression 4.4 with multi_p Bcast_q taken as a
+// whole from est(p, q, bytes): the time of p simultaneous Bcasts among q
+// ranks each, as a Multi-Bcast of p groups measures it on the ranks that
+// run the product (for one group, a plain Bcast). Where the groups share
+// something (a hub; on one host the CPUs that make every copy) this
+// measures what expression 4.5 can only classify. Errors: n < 1,
+// matrixBytes <= 0, or est's error.
+func PredictMatmulMulti(matrixBytes int64, n int, est func(groups, procs int, bytes int64) (BcastEstimate, error)) (MatmulPrediction, error) {
+	return predictMatmul(matrixBytes, n, MultiMeasured, est)
+}
+
+// predictMatmul is expression 4.4 with est(groups, procs, bytes) the time
+// of one of groups simultaneous Bcasts among procs ranks (for Switched
+// and Shared, one plain Bcast, multiplied by groups for Shared).
+func predictMatmul(matrixBytes int64, n int, medium Medium, est func(groups, procs int, bytes int64) (BcastEstimate, error)) (MatmulPrediction, error) {
 	if n < 1 || matrixBytes <= 0 {
 		return MatmulPrediction{}, fmt.Errorf("matrix product prediction: need n >= 1 nodes and a matrix > 0 bytes (got %d, %d)", n, matrixBytes)
 	}
@@ -129,10 +186,10 @@ func PredictMatmul(matrixBytes int64, n int, medium Medium, est func(procs int, 
 	block := int64(math.Round(float64(matrixBytes) / float64(n)))
 	pr := MatmulPrediction{Nodes: n, P: p, Q: q, Medium: medium, BlockBytes: block}
 	var err error
-	if pr.BcastQ, err = est(q, block); err != nil {
+	if pr.BcastQ, err = est(p, q, block); err != nil {
 		return pr, fmt.Errorf("matrix product on %d = %dx%d nodes: %w", n, p, q, err)
 	}
-	if pr.BcastP, err = est(p, block); err != nil {
+	if pr.BcastP, err = est(q, p, block); err != nil {
 		return pr, fmt.Errorf("matrix product on %d = %dx%d nodes: %w", n, p, q, err)
 	}
 	multiP, multiQ := 1.0, 1.0

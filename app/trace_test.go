@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +78,11 @@ func TestGatherTrace(t *testing.T) {
 		want := []string{"Sync half 0", "Bcast half 1000", "Sync half 0", "Bcast half 1000", "sum  0"}[k]
 		if s.Rank != r || s.Op+" "+s.Group+" "+strconv.FormatInt(s.Bytes, 10) != want || s.Kernel != (k == 4) {
 			t.Errorf("span %d: %+v, want rank %d %q", i, s, r, want)
+		}
+		// (a thread exiting between the two readings can make the
+		// difference negative: only NaN is wrong)
+		if _, err := os.Stat("/proc/self/schedstat"); err == nil && math.IsNaN(s.RunDelay) {
+			t.Errorf("span %d: run delay %g with schedstat present", i, s.RunDelay)
 		}
 		if !(s.Wall >= 0) || !(s.Start > 1e9) || math.IsNaN(s.CPU) || s.CPU < 0 || s.OthersComputing > s.Wall+1e-9 {
 			t.Errorf("span %d: times %+v", i, s)

@@ -65,11 +65,13 @@ type Config struct {
 	// Verify compares C with a serial product on rank 0; N must be at
 	// most MaxVerify.
 	Verify bool
-	// Sync enters every Bcast together: a barrier of the row (column)
-	// before each row (column) Bcast, its time counted as waiting
-	// (app.Comm.Sync), so that the communication time is the Bcasts'
-	// transfers alone, as IMB measures Bcast and as expression 4.4
-	// predicts it.
+	// Sync enters every Bcast step together on the whole grid: a barrier
+	// of all ranks before each row (column) Bcast, its time counted as
+	// waiting (app.Comm.Sync). The p rows' Bcasts then run at once and no
+	// rank computes meanwhile, so that the communication time is the
+	// simultaneous Bcasts' transfers alone: expression 4.4's
+	// multi_p Bcast_q, as IMB measures a (Multi-)Bcast with every group's
+	// ranks entering it together.
 	Sync bool
 	// Cold skips the untimed warm-up pass (see Run): the timed Bcasts are
 	// then the first to move each block through the kernel, and include
@@ -154,6 +156,10 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		return nil, err
 	}
 	rowComm, colComm = rowComm.Named("row"), colComm.Named("col")
+	var grid *app.Comm // the barrier of Sync
+	if cfg.Sync {
+		grid = c.Named("grid")
+	}
 	r0, r1 := Part(n, p, gi)
 	c0, c1 := Part(n, q, gj)
 	ownA := block(ElementA, r0, r1, c0, c1)
@@ -189,7 +195,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		if aEnd <= bEnd && ka < q { // next A block along the row
 			lo, hi := Part(n, q, ka)
 			aBlk = blas64.General{Rows: r1 - r0, Cols: hi - lo, Stride: max(hi-lo, 1), Data: abuf[:(r1-r0)*(hi-lo)]}
-			if aBlk, err = bcastBlock(rowComm, cfg.Sync, aBlk, ownA, ka, gj); err != nil {
+			if aBlk, err = bcastBlock(rowComm, grid, aBlk, ownA, ka, gj); err != nil {
 				return nil, fmt.Errorf("row Bcast %d of %d: %w", ka+1, q, err)
 			}
 			aLo, aEnd = lo, hi
@@ -197,7 +203,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		} else { // next B block along the column
 			lo, hi := Part(n, p, kb)
 			bBlk = blas64.General{Rows: hi - lo, Cols: c1 - c0, Stride: max(c1-c0, 1), Data: bbuf[:(hi-lo)*(c1-c0)]}
-			if bBlk, err = bcastBlock(colComm, cfg.Sync, bBlk, ownB, kb, gi); err != nil {
+			if bBlk, err = bcastBlock(colComm, grid, bBlk, ownB, kb, gi); err != nil {
 				return nil, fmt.Errorf("column Bcast %d of %d: %w", kb+1, p, err)
 			}
 			bLo, bEnd = lo, hi
@@ -264,7 +270,7 @@ func warmUp(rowComm, colComm *app.Comm, n, p, q, gi, gj int, abuf, bbuf []float6
 	for k := 0; k < q; k++ {
 		lo, hi := Part(n, q, k)
 		blk := blas64.General{Data: abuf[:rows*(hi-lo)]}
-		if _, err := bcastBlock(rowComm, false, blk, ownA, k, gj); err != nil {
+		if _, err := bcastBlock(rowComm, nil, blk, ownA, k, gj); err != nil {
 			return fmt.Errorf("warm-up row Bcast %d of %d: %w", k+1, q, err)
 		}
 	}
@@ -272,7 +278,7 @@ func warmUp(rowComm, colComm *app.Comm, n, p, q, gi, gj int, abuf, bbuf []float6
 	for k := 0; k < p; k++ {
 		lo, hi := Part(n, p, k)
 		blk := blas64.General{Data: bbuf[:(hi-lo)*cols]}
-		if _, err := bcastBlock(colComm, false, blk, ownB, k, gi); err != nil {
+		if _, err := bcastBlock(colComm, nil, blk, ownB, k, gi); err != nil {
 			return fmt.Errorf("warm-up column Bcast %d of %d: %w", k+1, p, err)
 		}
 	}
@@ -280,15 +286,17 @@ func warmUp(rowComm, colComm *app.Comm, n, p, q, gi, gj int, abuf, bbuf []float6
 }
 
 // bcastBlock broadcasts block root of a grid row or column over c (whose
-// rank me holds own) into buf, after a barrier when sync is set (its time
-// counted as waiting), and returns the block received: own on the root,
-// buf elsewhere.
-func bcastBlock(c *app.Comm, sync bool, buf, own blas64.General, root, me int) (blas64.General, error) {
+// rank me holds own) into buf, after a barrier of grid when grid is not
+// nil and c has more than one rank (its time counted as waiting; every
+// rank of the grid makes the same sequence of Bcasts, so every rank
+// enters the same barriers), and returns the block received: own on the
+// root, buf elsewhere.
+func bcastBlock(c, grid *app.Comm, buf, own blas64.General, root, me int) (blas64.General, error) {
 	if root == me {
 		buf = own
 	}
-	if sync && c.Size() > 1 {
-		if err := c.Sync(); err != nil {
+	if grid != nil && c.Size() > 1 {
+		if err := grid.Sync(); err != nil {
 			return buf, err
 		}
 	}

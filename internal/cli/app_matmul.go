@@ -24,8 +24,11 @@ A x A; the default is a general A x B. For n <= 2000 rank 0 checks the result
 against a serial product and fails above a max relative error of 1e-10.
 Communication time is the time measured inside the Bcasts; compute time the
 time in the local products. Without --sync, comm includes the time a rank
-waits in a Bcast for its root to finish computing; --sync enters every Bcast
-through a barrier and reports that waiting separately. Before the timed
+waits in a Bcast for its root to finish computing (and, with more ranks than
+CPUs, for a CPU another rank's product holds); --sync enters every Bcast
+step through a barrier of the whole grid, so that the rows' (columns')
+Bcasts run at once with no rank computing, and reports that waiting
+separately: comm is then the simultaneous Bcasts of expression 4.4. Before the timed
 phase every rank makes one untimed pass of the same Bcasts on the same
 buffers, so that the timed ones do not pay the first transfer's costs
 (page faults, a virtual machine's page-table fills); --cold skips it.`,
@@ -49,7 +52,7 @@ buffers, so that the timed ones do not pay the first transfer's costs
 	fs.IntVarP(&n, "n", "n", 2000, "matrix order n (n x n float64 matrices)")
 	fs.BoolVar(&square, "square", false, "compute A x A, as the study did (default A x B)")
 	fs.BoolVar(&noVerify, "no-verify", false, "skip the serial product on rank 0 (done by default for n <= 2000)")
-	fs.BoolVar(&sync, "sync", false, "a barrier before every Bcast, its time reported as wait: comm is then the Bcasts' transfers alone, as IMB and 'mpbench predict matmul' count them")
+	fs.BoolVar(&sync, "sync", false, "a barrier of the whole grid before every Bcast step, its time reported as wait: comm is then the simultaneous Bcasts' transfers alone, as IMB's (Multi-)Bcast and 'mpbench predict matmul' count them")
 	fs.BoolVar(&cold, "cold", false, "skip the untimed warm-up pass of the Bcasts: the timed Bcasts then include each block's first transfer")
 	addAppFlags(fs, &f)
 	return cmd

@@ -37,13 +37,16 @@ type predictFlags struct {
 func newPredictMatmulCmd() *cobra.Command {
 	var f predictFlags
 	cmd := &cobra.Command{
-		Use:   "matmul --bench FILE [-n 2000] [--np 2,4,8,16] [--net switch|shared|auto] [--scaling FILE]",
+		Use:   "matmul --bench FILE [-n 2000] [--np 2,4,8,16] [--net switch|shared|multi|auto] [--scaling FILE]",
 		Short: "Predict the block matrix product's communication from measured Bcast tables (the study's expressions 4.4 and 4.5)",
 		Long: `Predicts the communication time of "mpbench app matmul" on N = p x q ranks as the
 study does (section 4.3.3, expression 4.4): q x multi_p Bcast_q(M/N) +
 p x multi_q Bcast_p(M/N), M the bytes of one n x n float64 matrix, where p
 simultaneous Bcasts cost one Bcast on a switched network and p of them on a
-shared one (expression 4.5).
+shared one (expression 4.5). --net multi takes multi_p Bcast_q as measured:
+the files' Multi-Bcast of p groups of q ranks (mpbench run or IMB-MPI1 with
+-multi 0, on the ranks that run the product), which counts whatever the
+simultaneous Bcasts share, a hub or one host's CPUs.
 
 Bcast times come from the --bench files (IMB, OSU or mpbench output of any
 version): measured at the block size, or interpolated on a log scale between
@@ -68,7 +71,7 @@ the prediction.`,
 	fs.StringSliceVar(&f.scaling, "scaling", nil, "result files of mpbench app matmul or mpbench scaling: the measured communication")
 	fs.IntVarP(&f.n, "n", "n", 2000, "matrix order n")
 	fs.IntSliceVar(&f.np, "np", []int{2, 4, 8, 16}, "process counts to predict for")
-	fs.StringVar(&f.net, "net", "auto", "switch (simultaneous Bcasts in parallel), shared (serialised: hub, wifi), or auto (from the files' ABG)")
+	fs.StringVar(&f.net, "net", "auto", "switch (simultaneous Bcasts in parallel), shared (serialised: hub, wifi), multi (as the files' measured Multi-Bcast), or auto (from the files' ABG)")
 	return cmd
 }
 
@@ -85,8 +88,8 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 			return usageErrorf("--np: process count %d must be >= 1", np)
 		}
 	}
-	if f.net != "switch" && f.net != "shared" && f.net != "auto" {
-		return usageErrorf("--net %s: use switch, shared or auto", f.net)
+	if f.net != "switch" && f.net != "shared" && f.net != "auto" && f.net != "multi" {
+		return usageErrorf("--net %s: use switch, shared, multi or auto", f.net)
 	}
 	rows, err := loadRows(cmd, f.bench)
 	if err != nil {
@@ -107,6 +110,8 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	switch f.net {
 	case "shared":
 		medium, verdict = analysis.Shared, "given (--net shared)"
+	case "multi":
+		medium, verdict = analysis.MultiMeasured, "given (--net multi: simultaneous Bcasts from the files' Multi-Bcast)"
 	case "auto":
 		var ev string
 		if medium, ev, err = analysis.MediumFromABG(rows); err != nil {
@@ -125,7 +130,12 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	matrix := int64(f.n) * int64(f.n) * 8
 	var preds []matmul.Predicted
 	for _, np := range f.np {
-		pr, err := analysis.PredictMatmul(matrix, np, medium, est.Estimate)
+		var pr analysis.MatmulPrediction
+		if medium == analysis.MultiMeasured {
+			pr, err = analysis.PredictMatmulMulti(matrix, np, multiEstimate(rows, est))
+		} else {
+			pr, err = analysis.PredictMatmul(matrix, np, medium, est.Estimate)
+		}
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -140,6 +150,27 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	fmt.Fprintf(out, "# Network: %s, %s\n", medium, verdict)
 	fmt.Fprintf(out, "# Bcast times measured on %v ranks; model: %s\n", bt.Procs(), modelNote)
 	return matmul.WritePredictions(out, preds)
+}
+
+// multiEstimate returns the time of one of groups simultaneous Bcasts
+// among procs ranks: est's plain Bcast for one group, else the files'
+// Multi-Bcast of that many groups, measured at bytes or interpolated on a
+// log scale. Error (naming the run that would measure it) when the files
+// have no such Multi-Bcast around bytes.
+func multiEstimate(rows []result.Row, est analysis.BcastEstimator) func(groups, procs int, bytes int64) (analysis.BcastEstimate, error) {
+	multi := analysis.NewMultiBcastTimes(rows)
+	return func(groups, procs int, bytes int64) (analysis.BcastEstimate, error) {
+		if groups <= 1 || procs <= 1 {
+			return est.Estimate(procs, bytes)
+		}
+		e := analysis.BcastEstimate{Procs: procs, Bytes: bytes}
+		u, ok := multi[groups].Interp(procs, bytes)
+		if !ok {
+			return e, fmt.Errorf("--net multi: no Multi-Bcast of %d groups of %d ranks around %d bytes in the files; measure it with 'mpbench run -np %d -npmin %d -multi 0 Bcast --json FILE' on the ranks that run the product", groups, procs, bytes, groups*procs, procs)
+		}
+		e.Usec, e.Source = u, fmt.Sprintf("multi x%d interpolated", groups)
+		return e, nil
+	}
 }
 
 // loadRows reads every row of the files (one usage error naming a file

@@ -71,6 +71,37 @@ func TestPredictMatmul(t *testing.T) {
 	}
 }
 
+// TestPredictMatmulMulti predicts with --net multi from bench.jsonl and
+// the Multi-Bcast table multi.jsonl (2 groups of 2 ranks: 2000 usec at
+// 1 MiB, 8000 usec at 4 MiB). n = 1024 on 4 ranks (2 x 2) makes 2 MiB
+// blocks: 2 x multi_2 Bcast_2 + 2 x multi_2 Bcast_2 = 4 x 4000 usec
+// (interpolated on a log scale). On 2 ranks (1 x 2, one group) the plain
+// Bcast_2 of bench.jsonl counts. On 8 ranks (2 x 4) the 2 groups of 4 were
+// never measured: a usage error naming the run that measures them.
+func TestPredictMatmulMulti(t *testing.T) {
+	files := filepath.Join("testdata", "predict", "bench.jsonl") + "," + filepath.Join("testdata", "predict", "multi.jsonl")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"predict", "matmul", "--bench", files, "-n", "1024", "--np", "2,4", "--net", "multi"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "# Network: measured Multi-Bcast, given (--net multi") {
+		t.Errorf("network line missing:\n%s", out.String())
+	}
+	if r2 := predictRow(t, out.String(), "2"); r2[3] != "4244" || r2[4] != "measured" || r2[9] != "0.008489" {
+		t.Errorf("N = 2: %v", r2)
+	}
+	// N grid block Bcast_q source (3 words) Bcast_p source (3 words) predicted
+	if r4 := predictRow(t, out.String(), "4"); r4[1] != "2x2" || r4[3] != "4000" || r4[4] != "multi" || r4[5] != "x2" || r4[7] != "4000" || r4[11] != "0.016" {
+		t.Errorf("N = 4: %v", r4)
+	}
+	out.Reset()
+	errb.Reset()
+	code := Main([]string{"predict", "matmul", "--bench", files, "-n", "1024", "--np", "8", "--net", "multi"}, &out, &errb)
+	if code != ExitUsage || !strings.Contains(errb.String(), "no Multi-Bcast of 2 groups of 4 ranks") || !strings.Contains(errb.String(), "-np 8 -npmin 4 -multi 0 Bcast") {
+		t.Errorf("N = 8 without its Multi-Bcast: exit %d, %s", code, errb.String())
+	}
+}
+
 // TestBcastChoiceIsCollsTable: predict's model takes the algorithm from
 // coll's decision table (MPICH's choice: binomial for short messages,
 // scatter + allgather for long ones on 8 ranks).
