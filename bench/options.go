@@ -183,8 +183,8 @@ func (o *Options) Validate() error {
 	if o.OverallVolBytes < 1 {
 		return fmt.Errorf("-iter volume %d bytes: expected -iter n,MiB with MiB >= 1", o.OverallVolBytes)
 	}
-	if !(o.TimeLimit > 0) || math.IsInf(o.TimeLimit, 0) {
-		return fmt.Errorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", o.TimeLimit)
+	if err := CheckTimeLimit(o.TimeLimit); err != nil {
+		return err
 	}
 	if o.OffCache < -1 {
 		return fmt.Errorf("-off_cache %d: expected -off_cache -1 or a cache size > 0", o.OffCache)
@@ -234,4 +234,14 @@ func (o *Options) dataTypeSize() int64 {
 // unknownBenchmark is the error for a name that is not registered.
 func unknownBenchmark(name string) error {
 	return fmt.Errorf("unknown benchmark %q: accepted names are %s", name, strings.Join(Names(), ", "))
+}
+
+// CheckTimeLimit checks IMB's -time value, seconds per message size: a
+// finite number above 0 (NaN and infinities are refused). The error names
+// the option and an example.
+func CheckTimeLimit(seconds float64) error {
+	if !(seconds > 0) || math.IsInf(seconds, 0) {
+		return fmt.Errorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", seconds)
+	}
+	return nil
 }

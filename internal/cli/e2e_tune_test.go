@@ -65,6 +65,8 @@ func TestE2ETuneBadInput(t *testing.T) {
 		{[]string{"tune", "--rounds", "1", "-o", dir}, "--rounds 1"},
 		{[]string{"tune", "-np", "99999", "-o", dir}, "99998 process counts to measure, at most 64"},
 		{[]string{"tune", "-iter", "abc", "-o", dir}, "-iter abc"},
+		{[]string{"tune", "-time", "NaN", "-o", dir}, "-time NaN: expected -time seconds with a finite number"},
+		{[]string{"tune", "-msglog", "3:x", "-o", dir}, "-msglog 3:x: expected -msglog a:b"},
 		{[]string{"tune", "--colls", "bcast"}, "tune needs -o DIR"},
 		{[]string{"tune", "--transport", "mpi", "-o", dir}, "needs a binary built with -tags mpi"},
 		{[]string{"tune", "--verify", filepath.Join(dir, "nothing")}, "tune.json"},

@@ -195,11 +195,9 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 	if _, _, err := bench.ParseIter(f.iter); err != nil {
 		return p, usageErrorf("%v", err)
 	}
-	a, b, ok := strings.Cut(f.msglog, ":")
-	lo, err1 := strconv.Atoi(a)
-	hi, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || lo < 0 || hi < lo || hi > 30 {
-		return p, usageErrorf("-msglog %s: expected -msglog a:b with 0 <= a <= b <= 30", f.msglog)
+	lo, hi, err := bench.ParseMsgLog(f.msglog)
+	if err != nil {
+		return p, usageErrorf("%v", err)
 	}
 	if f.msgstep < 1 {
 		return p, usageErrorf("--msgstep %d: must be 1 or more", f.msgstep)
@@ -221,8 +219,8 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 	if f.minGain < 0 || f.minGain >= 1 {
 		return p, usageErrorf("--min-gain %g: must be a fraction in [0, 1), e.g. 0.03", f.minGain)
 	}
-	if f.timeLimit <= 0 {
-		return p, usageErrorf("-time %g: must be positive", f.timeLimit)
+	if err := bench.CheckTimeLimit(f.timeLimit); err != nil {
+		return p, usageErrorf("%v", err)
 	}
 	if f.out == "" {
 		return p, usageErrorf("tune needs -o DIR: the directory for the tuning files")
