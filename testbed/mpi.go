@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -50,14 +51,38 @@ exec '%[3]s' testbed exec --name %[1]s --node "$host" -- sh -c "$*"
 	return os.WriteFile(AgentPath(st.Name), []byte(agent), 0o755)
 }
 
+// MPILauncher returns the argv of an MPI library's launcher that starts np
+// processes of a program (appended by the caller) on the nodes of st, one
+// per node in node order, over TCP on the testbed's addresses: flavor
+// "openmpi" (mpirun.openmpi with the hostfile and the agent as
+// plm_rsh_agent, the TCP BTL and OOB on CIDR) or "mpich" (mpiexec.mpich
+// with hostfile.mpich and the agent as hydra's -launcher-exec, -iface eth0
+// because the nodes' hostnames do not resolve, and UCX restricted to TCP
+// on eth0, since UCX would otherwise join the namespaces through shared
+// memory and bypass the emulated network). The launcher must run on a
+// node (node 1: the nodes reach each other, not the host). An unknown
+// flavor returns nil.
+func MPILauncher(st State, flavor string, np int) []string {
+	n := strconv.Itoa(np)
+	switch flavor {
+	case "openmpi":
+		return []string{"mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-np", n, "--hostfile", HostfilePath(st.Name),
+			"--mca", "plm_rsh_agent", AgentPath(st.Name), "--mca", "btl", "tcp,self",
+			"--mca", "btl_tcp_if_include", CIDR, "--mca", "oob_tcp_if_include", CIDR}
+	case "mpich":
+		return []string{"env", "UCX_TLS=tcp,self", "UCX_NET_DEVICES=eth0", "mpiexec.mpich", "-n", n, "-f", MPICHHostfilePath(st.Name),
+			"-launcher", "ssh", "-launcher-exec", AgentPath(st.Name), "-iface", "eth0"}
+	}
+	return nil
+}
+
 // MPICommands returns example command lines that run an MPI program
-// (PROGRAM) across every node of st with Open MPI and with MPICH; the
-// launcher runs on node 1, so run them through mpbench testbed exec --node 1.
+// (PROGRAM) across every node of st with Open MPI and with MPICH
+// (MPILauncher), run on node 1 through mpbench testbed exec --node 1.
 func MPICommands(st State) (openmpi, mpich string) {
 	exec := fmt.Sprintf("mpbench testbed exec --name %s --node 1 -- ", st.Name)
-	openmpi = exec + fmt.Sprintf("mpirun.openmpi --allow-run-as-root --oversubscribe -np %d --hostfile %s --mca plm_rsh_agent %s --mca btl tcp,self --mca btl_tcp_if_include %s --mca oob_tcp_if_include %s PROGRAM",
-		st.Nodes, HostfilePath(st.Name), AgentPath(st.Name), CIDR, CIDR)
-	mpich = exec + fmt.Sprintf("env UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 mpiexec.mpich -n %d -f %s -launcher ssh -launcher-exec %s -iface eth0 PROGRAM",
-		st.Nodes, MPICHHostfilePath(st.Name), AgentPath(st.Name))
-	return openmpi, mpich
+	line := func(flavor string) string {
+		return exec + strings.Join(MPILauncher(st, flavor, st.Nodes), " ") + " PROGRAM"
+	}
+	return line("openmpi"), line("mpich")
 }
