@@ -1,8 +1,6 @@
 package shm
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -12,15 +10,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// JobPrefix returns the file name prefix of every segment of the job with
-// this secret: "mpbench-" and 16 hex digits of SHA-256("mpbench-shm\x00" +
-// secret). It does not reveal the secret, and a launcher that knows the
-// secret can remove whatever a crashed job left behind (RemoveJob).
-func JobPrefix(secret []byte) string {
-	sum := sha256.Sum256(append([]byte("mpbench-shm\x00"), secret...))
-	return "mpbench-" + hex.EncodeToString(sum[:8]) + "-"
-}
 
 // segmentPath is rank's segment file in dir.
 func segmentPath(dir string, secret []byte, rank int) string {

@@ -119,9 +119,8 @@ func newEndpoint(o *Options, conns []*net.TCPConn, local int) (*Endpoint, error)
 	case o.FrameStall > 0:
 		e.frameStall = o.FrameStall
 	}
-	var p [2]int
-	err := unix.Pipe2(p[:], unix.O_NONBLOCK|unix.O_CLOEXEC)
-	e.wakeR, e.wakeW = p[0], p[1]
+	var err error
+	e.wakeR, e.wakeW, err = wakePipe()
 	for r, c := range conns {
 		if r == o.Rank || c == nil {
 			continue
