@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
+	"strings"
 	"syscall"
 )
 
@@ -16,13 +18,35 @@ type RankError struct {
 }
 
 // Error returns "launch: rank N: <what happened>", or "launch: rank N on
-// host H: <what happened>" when the job names hosts.
+// host H: <what happened>" when the job names hosts. When what happened is
+// a lack of file descriptors (EMFILE, in the launcher or in the rank), the
+// fix follows: "(raise the open-file limit, ulimit -n, or lower -np)".
 func (e *RankError) Error() string {
-	if e.Host != "" {
-		return fmt.Sprintf("launch: rank %d on host %s: %v", e.Rank, e.Host, e.Err)
+	what := e.Err.Error()
+	if outOfDescriptors(what) {
+		what += descriptorHint
 	}
-	return fmt.Sprintf("launch: rank %d: %v", e.Rank, e.Err)
+	if e.Host != "" {
+		return fmt.Sprintf("launch: rank %d on host %s: %s", e.Rank, e.Host, what)
+	}
+	return fmt.Sprintf("launch: rank %d: %s", e.Rank, what)
 }
+
+// descriptorHint is the fix for a rank that ran out of file descriptors.
+const descriptorHint = " (raise the open-file limit, ulimit -n, or lower -np)"
+
+// outOfDescriptors reports whether msg, a failure as text (a rank's error
+// crosses processes as text), says that a process had no file descriptor
+// left: Go's "too many open files" (EMFILE), or the Go runtime's own
+// start-up failure with errno 24 ("runtime: epollcreate failed with 24").
+func outOfDescriptors(msg string) bool {
+	if strings.Contains(msg, "ulimit -n") {
+		return false // the fix is named already
+	}
+	return strings.Contains(msg, syscall.EMFILE.Error()) || runtimeEMFILE.MatchString(msg)
+}
+
+var runtimeEMFILE = regexp.MustCompile(`\bfailed with 24\b`)
 
 // Unwrap returns Err.
 func (e *RankError) Unwrap() error { return e.Err }

@@ -98,7 +98,17 @@ func TestE2EResultDiskFull(t *testing.T) {
 // the ranks start, naming the limit.
 func TestE2EOutOfDescriptors(t *testing.T) {
 	runExhausted(t, nil, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv`,
-		"too many open files")
+		"too many open files", "ulimit -n")
+}
+
+// TestE2ERankOutOfDescriptors: ranks whose open-file limit is too low for
+// their TCP connections (set on the ranks of a second "host" only, through
+// its launch agent) fail at wire-up in one line naming the rank, the lack
+// of descriptors and the fix.
+func TestE2ERankOutOfDescriptors(t *testing.T) {
+	agent := `AGENT=sh -c 'ulimit -n 10 && exec "$@"' {host}`
+	runExhausted(t, []string{agent}, `exec "$MPBENCH" run --transport tcp --host localhost,limited:7 --launch-agent "$AGENT" --if 127.0.0.0/8 -msglog 0:2 -time 0.1 --timeout 60s Sendrecv`,
+		"on host limited: ", "too many open files", "(raise the open-file limit, ulimit -n, or lower -np)")
 }
 
 // TestE2ERankOutOfMemory: a rank whose buffers (two 512 MiB messages) do
