@@ -2,8 +2,8 @@ package app
 
 import "unsafe"
 
-// Float64Bytes views v as the bytes of its elements in the machine's
-// native layout (8 bytes each, what coll.Float64 reduces), without a copy:
+// Float64Bytes views v as the bytes of its elements in the host's
+// byte order (8 bytes each, what coll.Float64 reduces), without a copy:
 // writes through either alias are seen by the other.
 func Float64Bytes(v []float64) []byte {
 	if len(v) == 0 {

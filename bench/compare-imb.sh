@@ -4,32 +4,34 @@
 # Runs, after one warm-up pass that is thrown away, ROUNDS (default 9)
 # interleaved passes of every configuration (the order rotates each pass,
 # so drifting load on the machine hits all alike):
-#   native-shm     mpbench run, its own runtime over shared memory
-#   native-tcp     mpbench run --transport tcp (loopback)
+#   mpbench-shm    mpbench run, its own runtime over shared memory
+#   mpbench-tcp    mpbench run --transport tcp (loopback)
 #   imb-ompi-shm   IMB-MPI1 on Open MPI, shared memory (btl vader,self)
 #   imb-ompi-tcp   IMB-MPI1 on Open MPI, TCP only (btl tcp,self on lo)
 #   imb-mpich-shm  IMB-MPI1 on MPICH
 #   imb-mpich-tcp  IMB-MPI1 on MPICH, TCP only (MPIR_CVAR_NOLOCAL=1, UCX_TLS=tcp,self)
-#   native-shm-copy   as native-shm with single copy turned off
+#   mpbench-shm-copy  as mpbench-shm with single copy turned off
 #                  (MPBENCH_SHM_CMA=-1): every payload is copied through the
 #                  rings, the path a kernel that refuses process_vm_readv
 #                  leaves (Yama ptrace_scope, a container's seccomp profile)
 #   imb-ompi-shm-copy as imb-ompi-shm with single copy turned off
 #                  (btl_vader_single_copy_mechanism none): the library's
-#                  copy-in/copy-out path, to compare native-shm-copy with
+#                  copy-in/copy-out path, to compare mpbench-shm-copy with
 #   mpi-ompi-shm   mpbench built with -tags mpi on Open MPI, as imb-ompi-shm
 #   mpi-mpich-shm  mpbench built with -tags mpi,mpich on MPICH, as imb-mpich-shm
 #   base-ompi-shm  an earlier mpbench built with -tags mpi, from BASE_OMPI=path,
 #                  as mpi-ompi-shm (only when BASE_OMPI is set): did a change
 #                  of mpbench move its numbers?
 #   base-shm       with BASE=path: that mpbench binary (another build, e.g. of
-#   base-tcp       an earlier commit) as native-shm, native-tcp and
-#   base-shm-copy  native-shm-copy; the table then adds the ratios
-#                  native-X / base-X (after / before)
+#   base-tcp       an earlier commit) as mpbench-shm, mpbench-tcp and
+#   base-shm-copy  mpbench-shm-copy; the table then adds the ratios
+#                  mpbench-X / base-X (after / before)
+# (The mpbench-* configurations were once called native-*; CONFIGS still
+# takes those names, and TABLE_ONLY=1 reads an older OUT's native-* files.)
 # with the same IMB options for every one (-npmin NP -msglog MSGLOG -time TIME
 # and the benchmark list), and prints with bench/imbtable: per benchmark and
 # size each configuration's median time and spread (max/min over the
-# rounds), the ratios native-shm / best library shm, native-tcp / best
+# rounds), the ratios mpbench-shm / best library shm, mpbench-tcp / best
 # library tcp, and each MPI build / IMB on the same library (> 1: mpbench
 # slower), each followed by its paired ratio "(p R)", the median over the
 # rounds of the two configurations' round-by-round ratios, then every
@@ -65,13 +67,23 @@ NP=${NP:-2}
 MSGLOG=${MSGLOG:-0:22}
 TIME=${TIME:-1}
 BENCHMARKS=${BENCHMARKS:-"PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall Allgather Reduce Barrier"}
-ALL="native-shm native-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm base-ompi-shm"
+ALL="mpbench-shm mpbench-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm base-ompi-shm"
 [ -n "${BASE:-}" ] && ALL="$ALL base-shm base-tcp"
 # Not in the default list (CONFIGS names them): the copy path without single copy.
-COPY="native-shm-copy imb-ompi-shm-copy"
+COPY="mpbench-shm-copy imb-ompi-shm-copy"
 [ -n "${BASE:-}" ] && COPY="$COPY base-shm-copy"
 CONFIGS=${CONFIGS:-$ALL}
 OUT=${OUT:-$(mktemp -d /tmp/mpbench-compare-imb.XXXXXX)}
+# The old names native-X of mpbench-X: renamed, unless TABLE_ONLY reads an
+# OUT whose files carry the old name.
+renamed=""
+for c in $CONFIGS; do
+	case $c in
+	native-*) [ -n "${TABLE_ONLY:-}" ] && compgen -G "$OUT/$c.*.txt" >/dev/null || c=mpbench-${c#native-} ;;
+	esac
+	renamed="$renamed $c"
+done
+CONFIGS=$renamed
 here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
 log() { printf '%s\n' "$*" >&2; }
@@ -85,7 +97,7 @@ for c in $CONFIGS; do
 	base-ompi-*) [ -x "${BASE_OMPI:-}" ] || { log "leaving out $c: BASE_OMPI is not an executable mpbench built with -tags mpi"; continue; } ;;
 	*ompi*) command -v mpirun.openmpi >/dev/null || { log "leaving out $c: mpirun.openmpi not found"; continue; } ;;
 	*mpich*) command -v mpiexec.mpich >/dev/null || { log "leaving out $c: mpiexec.mpich not found"; continue; } ;;
-	native-*) ;;
+	mpbench-* | native-*) ;;
 	base-*) [ -x "${BASE:-}" ] || { log "leaving out $c: BASE is not an executable mpbench"; continue; } ;;
 	*) log "unknown configuration $c; known: $ALL $COPY"; exit 2 ;;
 	esac
@@ -110,9 +122,9 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 	ompi_tcp=(--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo)
 	run_one() { # config outfile
 		case $1 in
-		native-shm) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
-		native-tcp) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
-		native-shm-copy) MPBENCH_SHM_CMA=-1 "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
+		mpbench-shm) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
+		mpbench-tcp) "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
+		mpbench-shm-copy) MPBENCH_SHM_CMA=-1 "${to[@]}" "$OUT/mpbench" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		base-shm-copy) MPBENCH_SHM_CMA=-1 "${to[@]}" "$BASE" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		base-shm) "${to[@]}" "$BASE" run -np "$NP" --transport shm "${imbargs[@]}" ;;
 		base-tcp) "${to[@]}" "$BASE" run -np "$NP" --transport tcp "${imbargs[@]}" ;;
@@ -152,16 +164,21 @@ lib() { # config prefix and medium: the IMB configurations present
 	for c in imb-ompi-$1 imb-mpich-$1; do has "$c" && out="$out|$c"; done
 	echo "${out#|}"
 }
+own() { # medium: mpbench's configuration on it, by its name or its old one
+	if has "native-$1"; then echo "native-$1"; else echo "mpbench-$1"; fi
+}
 ratios=""
 for m in shm tcp; do
 	b=$(lib "$m")
-	has "native-$m" && [ -n "$b" ] && ratios="$ratios,native-$m=$b"
+	o=$(own "$m")
+	has "$o" && [ -n "$b" ] && ratios="$ratios,$o=$b"
 	has "base-$m" && [ -n "$b" ] && ratios="$ratios,base-$m=$b"
-	has "native-$m" && has "base-$m" && ratios="$ratios,native-$m=base-$m"
+	has "$o" && has "base-$m" && ratios="$ratios,$o=base-$m"
 done
-has native-shm-copy && has imb-ompi-shm-copy && ratios="$ratios,native-shm-copy=imb-ompi-shm-copy"
+o=$(own shm-copy)
+has "$o" && has imb-ompi-shm-copy && ratios="$ratios,$o=imb-ompi-shm-copy"
 has base-shm-copy && has imb-ompi-shm-copy && ratios="$ratios,base-shm-copy=imb-ompi-shm-copy"
-has native-shm-copy && has base-shm-copy && ratios="$ratios,native-shm-copy=base-shm-copy"
+has "$o" && has base-shm-copy && ratios="$ratios,$o=base-shm-copy"
 has mpi-ompi-shm && has imb-ompi-shm && ratios="$ratios,mpi-ompi-shm=imb-ompi-shm"
 has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpich-shm"
 has base-ompi-shm && has imb-ompi-shm && ratios="$ratios,base-ompi-shm=imb-ompi-shm"

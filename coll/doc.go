@@ -9,8 +9,8 @@
 //
 // Buffers are byte slices; sizes, counts and displacements are in bytes.
 // Reductions combine elements of a Datatype (float32, float64, int32,
-// int64, and char, whose sums wrap modulo 2^8 as C's do, in the machine's
-// native, little-endian layout; element count =
+// int64, and char, whose sums wrap modulo 2^8 as C's do, in the host's
+// byte order, little endian; element count =
 // bytes / element size, and a length that is not a whole number of
 // elements is an error) with an Op (Sum, Prod, Min, Max).
 //

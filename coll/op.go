@@ -10,7 +10,7 @@ import (
 )
 
 // Datatype is comm's element type of a reduction buffer; coll's
-// functions take it as they take buffers: in the machine's native layout,
+// functions take it as they take buffers: in the host's byte order,
 // len(buf)/Size() elements.
 type Datatype = comm.Datatype
 
@@ -108,7 +108,7 @@ func aligned(buf []byte, size int) bool {
 
 // combineAs combines through typed slices when the three buffers are
 // aligned for T (the common case: buffers from make), else element by
-// element through the native byte order.
+// element through the host's byte order.
 func combineAs[T number](op Op, dst, a, b []byte, size int, get func([]byte) T, put func([]byte, T)) {
 	n := len(dst) / size
 	if aligned(dst, size) && aligned(a, size) && aligned(b, size) {

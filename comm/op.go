@@ -9,7 +9,7 @@ import "fmt"
 
 // Datatype is the element type of a reduction buffer (MPI_FLOAT, MPI_DOUBLE,
 // MPI_INT32_T, MPI_INT64_T, MPI_CHAR). Buffers are byte slices holding elements in the
-// machine's native layout (little endian on every platform mpbench targets);
+// host's byte order (little endian on every platform mpbench targets);
 // the element count is len(buf)/Size().
 type Datatype int
 

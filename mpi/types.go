@@ -24,7 +24,7 @@ const (
 )
 
 // Datatype is comm's element type of a reduction's byte buffer, read in
-// the machine's native byte order. The zero value is invalid. shim.h maps
+// the host's byte order. The zero value is invalid. shim.h maps
 // the numeric values (comm's: Float32 1, Float64 2, Int32 3, Int64 4, Char
 // 5) to the library's handles.
 type Datatype = comm.Datatype

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	go run ./bench/imbtable -dir DIR -configs native-shm,imb-ompi-shm,... -ratios 'native-shm=imb-ompi-shm|imb-mpich-shm,...' [-step 3]
+//	go run ./bench/imbtable -dir DIR -configs mpbench-shm,imb-ompi-shm,... -ratios 'mpbench-shm=imb-ompi-shm|imb-mpich-shm,...' [-step 3]
 //
 // DIR holds one file per configuration and round, CONFIG.ROUND.txt, each the
 // IMB-format output of one job (mpbench's or IMB-MPI1's; result/imb reads

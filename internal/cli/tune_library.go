@@ -39,13 +39,13 @@ type tuneLibrary interface {
 	ownDefault(collective string, ranks, bytes int) (tune.Config, bool)
 }
 
-// nativeLibrary is mpbench's own runtime: its algorithms, forced with
-// --coll, tuned with --coll-rules.
-type nativeLibrary struct{ transport string }
+// mpbenchRuntime is mpbench's own runtime (package comm): coll's
+// algorithms, forced with --coll, tuned with --coll-rules.
+type mpbenchRuntime struct{ transport string }
 
-func (n nativeLibrary) describe() string { return "mpbench (transport " + n.transport + ")" }
+func (n mpbenchRuntime) describe() string { return "mpbench (transport " + n.transport + ")" }
 
-func (nativeLibrary) configs(collective string, _ int, segments []int) []tune.Config {
+func (mpbenchRuntime) configs(collective string, _ int, segments []int) []tune.Config {
 	names, err := coll.AlgorithmNames(collective)
 	if err != nil {
 		return nil
@@ -63,7 +63,7 @@ func (nativeLibrary) configs(collective string, _ int, segments []int) []tune.Co
 	return cs
 }
 
-func (nativeLibrary) force(configs map[string]tune.Config) ([]string, []string) {
+func (mpbenchRuntime) force(configs map[string]tune.Config) ([]string, []string) {
 	var items []string
 	for c, cfg := range configs {
 		items = append(items, c+"="+cfg.String())
@@ -75,13 +75,13 @@ func (nativeLibrary) force(configs map[string]tune.Config) ([]string, []string) 
 	return []string{"--coll", strings.Join(items, ",")}, nil
 }
 
-func (n nativeLibrary) tuned(dir string) ([]string, []string) {
+func (n mpbenchRuntime) tuned(dir string) ([]string, []string) {
 	return []string{"--coll-rules", filepath.Join(dir, n.rulesFile())}, nil
 }
 
-func (nativeLibrary) rulesFile() string { return "mpbench.rules" }
+func (mpbenchRuntime) rulesFile() string { return "mpbench.rules" }
 
-func (nativeLibrary) ownDefault(collective string, ranks, bytes int) (tune.Config, bool) {
+func (mpbenchRuntime) ownDefault(collective string, ranks, bytes int) (tune.Config, bool) {
 	ch, err := coll.Algorithms{}.Select(collective, ranks, bytes)
 	if err != nil {
 		return tune.Config{}, false
@@ -89,7 +89,7 @@ func (nativeLibrary) ownDefault(collective string, ranks, bytes int) (tune.Confi
 	return tune.Config{Algorithm: ch.Algorithm, Segment: ch.Segment}, true
 }
 
-func (nativeLibrary) write(path string, header []string, tables []tune.Table) error {
+func (mpbenchRuntime) write(path string, header []string, tables []tune.Table) error {
 	return writeFileWith(path, func(f *os.File) error { return tune.WriteRules(f, header, tune.RulesFromTables(tables)) })
 }
 

@@ -25,7 +25,7 @@ func tuneLibraryFor(transport string, h *hostFlags) (tuneLibrary, error) {
 	}
 	switch {
 	case checkTransport(transport, false) == nil: // auto or a launchable transport
-		return nativeLibrary{transport: transport}, nil
+		return mpbenchRuntime{transport: transport}, nil
 	case transport == "mpi":
 		switch tuneFlavor {
 		case "":

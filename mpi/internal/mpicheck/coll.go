@@ -38,7 +38,7 @@ func elem(r, i int) int64 {
 	return g - 3
 }
 
-// encode writes vals as elements of dt in native byte order.
+// encode writes vals as elements of dt in the host's byte order.
 func encode(dt mpi.Datatype, vals []int64) []byte {
 	var b []byte
 	for _, v := range vals {

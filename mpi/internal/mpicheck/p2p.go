@@ -25,7 +25,7 @@ func pattern(n int, seed int) []byte {
 	return b
 }
 
-// u64 encodes v as 8 native-order bytes.
+// u64 encodes v as 8 bytes in the host's byte order.
 func u64(v int) []byte { return binary.NativeEndian.AppendUint64(nil, uint64(v)) }
 
 // wantStatus compares a receive status.
