@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/mpbench/mpbench/result"
 )
@@ -61,7 +62,7 @@ type BcastModel struct {
 
 // BcastChoice is a broadcast algorithm whose cost formula BcastModel
 // knows: Algorithm is one of coll's Bcast names ("linear", "binomial",
-// "pipeline", "scatter_allgather"; any other is taken as binomial) and
+// "pipeline", "scatter_allgather"; any other is an error of Usec) and
 // Segment the pipeline's segment size in bytes (> 0 for "pipeline").
 type BcastChoice struct {
 	Algorithm string
@@ -70,27 +71,36 @@ type BcastChoice struct {
 
 // Usec returns the modelled Bcast time in usec of bytes on p ranks, and
 // the algorithm whose formula gave it ("pipeline:seg=16384" for a
-// pipeline, in coll's override syntax).
-func (m BcastModel) Usec(p int, bytes int64) (float64, string) {
+// pipeline, in coll's override syntax). Error when Choose picks an
+// algorithm whose formula the model does not know (a Bcast algorithm
+// added to coll without its formula here): never another algorithm's
+// time.
+func (m BcastModel) Usec(p int, bytes int64) (float64, string, error) {
 	if p <= 1 {
-		return 0, "none"
+		return 0, "none", nil
 	}
 	a, b, n, pf := m.Fit.AlphaUsec, m.Fit.BetaInv, float64(bytes), float64(p)
-	var ch BcastChoice
+	ch := BcastChoice{Algorithm: "binomial"}
 	if m.Choose != nil {
 		ch = m.Choose(p, bytes)
 	}
 	switch ch.Algorithm {
 	case "linear":
-		return (pf - 1) * (a + n*b), ch.Algorithm
+		return (pf - 1) * (a + n*b), ch.Algorithm, nil
+	case "binomial":
+		return math.Ceil(math.Log2(pf)) * (a + n*b), ch.Algorithm, nil
 	case "pipeline":
 		seg := min(float64(max(ch.Segment, 1)), max(n, 1))
-		return (pf - 1 + math.Ceil(n/seg) - 1) * (a + seg*b), fmt.Sprintf("pipeline:seg=%d", ch.Segment)
+		return (pf - 1 + math.Ceil(n/seg) - 1) * (a + seg*b), fmt.Sprintf("pipeline:seg=%d", ch.Segment), nil
 	case "scatter_allgather":
-		return (math.Log2(pf)+pf-1)*a + 2*(pf-1)/pf*n*b, ch.Algorithm
+		return (math.Log2(pf)+pf-1)*a + 2*(pf-1)/pf*n*b, ch.Algorithm, nil
 	}
-	return math.Ceil(math.Log2(pf)) * (a + n*b), "binomial"
+	return math.NaN(), ch.Algorithm, fmt.Errorf("no cost formula for the Bcast algorithm %q (the model knows %s)", ch.Algorithm, strings.Join(bcastModelled, ", "))
 }
+
+// bcastModelled lists the Bcast algorithms whose cost formula BcastModel
+// knows, by coll's names.
+var bcastModelled = []string{"linear", "binomial", "pipeline", "scatter_allgather"}
 
 // FitBcastModel fits the point-to-point model of a BcastModel to rows:
 // the PingPong rows (t = alpha + n beta, half the round trip) when there
@@ -160,7 +170,10 @@ func (e BcastEstimator) Estimate(procs int, bytes int64) (BcastEstimate, error) 
 	if e.Model == nil {
 		return est, fmt.Errorf("no Bcast measured on %d ranks around %d bytes, and no model to fall back on", procs, bytes)
 	}
-	u, alg := e.Model.Usec(procs, bytes)
+	u, alg, err := e.Model.Usec(procs, bytes)
+	if err != nil {
+		return est, fmt.Errorf("no Bcast measured on %d ranks around %d bytes, and the model cannot estimate it: %w", procs, bytes, err)
+	}
 	est.Usec, est.Source = u, "model ("+alg+")"
 	return est, nil
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -60,16 +61,27 @@ func TestBcastModelFormulas(t *testing.T) {
 		{BcastChoice{Algorithm: "pipeline", Segment: 16384}, 4, 100, 3 * (10 + 1), "pipeline:seg=16384"},
 	} {
 		m := BcastModel{Fit: fit, Choose: func(int, int64) BcastChoice { return c.ch }}
-		if u, name := m.Usec(c.p, c.bytes); name != c.name || math.Abs(u-c.want) > 1e-6 {
-			t.Errorf("%s, %d ranks, %d B: %g us by %s, want %g by %s", c.ch.Algorithm, c.p, c.bytes, u, name, c.want, c.name)
+		if u, name, err := m.Usec(c.p, c.bytes); name != c.name || math.Abs(u-c.want) > 1e-6 || err != nil {
+			t.Errorf("%s, %d ranks, %d B: %g us by %s (%v), want %g by %s", c.ch.Algorithm, c.p, c.bytes, u, name, err, c.want, c.name)
 		}
 	}
 	m := BcastModel{Fit: fit}
-	if u, name := m.Usec(8, 100); name != "binomial" || math.Abs(u-33) > 1e-9 {
-		t.Errorf("no choice: %g us by %s, want binomial 33", u, name)
+	if u, name, err := m.Usec(8, 100); name != "binomial" || math.Abs(u-33) > 1e-9 || err != nil {
+		t.Errorf("no choice: %g us by %s (%v), want binomial 33", u, name, err)
 	}
-	if u, _ := m.Usec(1, n); u != 0 {
-		t.Errorf("one rank: %g", u)
+	if u, _, err := m.Usec(1, n); u != 0 || err != nil {
+		t.Errorf("one rank: %g %v", u, err)
+	}
+	// An algorithm without a formula is an error, never binomial's time.
+	for _, alg := range []string{"ring", ""} {
+		m := BcastModel{Fit: fit, Choose: func(int, int64) BcastChoice { return BcastChoice{Algorithm: alg} }}
+		if u, _, err := m.Usec(8, 100); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", alg)) {
+			t.Errorf("algorithm %q: %g us, %v; want an error naming it", alg, u, err)
+		}
+		e := BcastEstimator{Model: &m}
+		if got, err := e.Estimate(8, 100); err == nil {
+			t.Errorf("algorithm %q: estimated %+v", alg, got)
+		}
 	}
 }
 

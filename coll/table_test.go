@@ -1,6 +1,7 @@
 package coll
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,15 +41,32 @@ func mustParse(t *testing.T, s string) Algorithms {
 	return a
 }
 
+// validList is the "(valid: ...)" list an error names for collective's
+// algorithms: the table's names in order, then auto. It fails the test
+// unless the table holds each of known.
+func validList(t *testing.T, collective string, known ...string) string {
+	t.Helper()
+	names, err := AlgorithmNames(collective)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range known {
+		if !slices.Contains(names, k) {
+			t.Errorf("%s's algorithms %v lack %s", collective, names, k)
+		}
+	}
+	return "(valid: " + strings.Join(append(names, "auto"), ", ") + ")"
+}
+
 func TestParseAlgorithmsErrors(t *testing.T) {
 	cases := map[string]string{
 		"bcst=linear":            "unknown collective \"bcst\" in \"bcst=linear\" (valid: bcast, reduce, allreduce",
-		"bcast=ring":             "unknown bcast algorithm \"ring\" (valid: linear, binomial, pipeline, scatter_allgather, auto)",
+		"bcast=ring":             "unknown bcast algorithm \"ring\" " + validList(t, "bcast", "linear", "binomial", "pipeline", "scatter_allgather"),
 		"bcast":                  "expected collective=algorithm[:seg=BYTES]",
 		"bcast=binomial:seg=100": "unknown option \"seg=100\"",
 		"bcast=pipeline:seg=-1":  "seg must be a positive number of bytes, got \"-1\"",
 		"bcast=pipeline:seg=x":   "got \"x\"",
-		"allreduce=pipeline":     "valid: recursive_doubling, ring, rabenseifner, auto",
+		"allreduce=pipeline":     "unknown allreduce algorithm \"pipeline\" " + validList(t, "allreduce", "recursive_doubling", "ring", "rabenseifner"),
 	}
 	for in, want := range cases {
 		_, err := ParseAlgorithms(in)

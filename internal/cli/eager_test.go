@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mpbench/mpbench/transport"
 )
 
 // TestDefaultEager: each transport gets its measured threshold, a mixed
@@ -16,10 +19,16 @@ func TestDefaultEager(t *testing.T) {
 }
 
 // TestTransportFlag: --transport accepts auto, each registered transport
-// the launcher starts ranks on, and mpi where it is meant; the help names
-// every one of them with its summary.
+// the launcher starts ranks on (shm and tcp among them), and mpi where it is
+// meant; the help names every one of them with its summary.
 func TestTransportFlag(t *testing.T) {
-	for _, ok := range []string{"auto", "shm", "tcp"} {
+	launchable := transport.Launchable()
+	for _, want := range []string{"shm", "tcp"} {
+		if !slices.Contains(launchable, want) {
+			t.Fatalf("launchable transports %v lack %s", launchable, want)
+		}
+	}
+	for _, ok := range append([]string{"auto"}, launchable...) {
 		if err := checkTransport(ok, false); err != nil {
 			t.Errorf("checkTransport(%q): %v", ok, err)
 		}
@@ -27,14 +36,20 @@ func TestTransportFlag(t *testing.T) {
 	if err := checkTransport("mpi", true); err != nil {
 		t.Errorf("checkTransport(mpi) where MPI is accepted: %v", err)
 	}
+	list := "auto, " + strings.Join(launchable, ", ")
 	for _, bad := range []string{"mpi", "inmem", "udp", ""} {
 		err := checkTransport(bad, false)
-		if err == nil || !strings.Contains(err.Error(), "expected one of auto, shm, tcp") {
-			t.Errorf("checkTransport(%q) = %v, want an error listing auto, shm, tcp", bad, err)
+		if err == nil || !strings.HasSuffix(err.Error(), "expected one of "+list) {
+			t.Errorf("checkTransport(%q) = %v, want an error listing %s", bad, err, list)
 		}
 	}
 	help := transportHelp(true)
-	for _, want := range []string{"auto, shm, tcp, mpi:", "shm: shared memory", "tcp: TCP", "mpi: the linked MPI library"} {
+	wants := []string{list + ", mpi:", "shm: shared memory", "tcp: TCP", "mpi: the linked MPI library"}
+	for _, name := range launchable {
+		d, _ := transport.Lookup(name)
+		wants = append(wants, name+": "+d.Properties().Summary)
+	}
+	for _, want := range wants {
 		if !strings.Contains(help, want) {
 			t.Errorf("help %q lacks %q", help, want)
 		}
