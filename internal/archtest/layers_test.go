@@ -1,11 +1,11 @@
 package archtest
 
 import (
-	"encoding/json"
-	"io"
-	"os/exec"
+	"errors"
+	"fmt"
+	"go/build"
+	"io/fs"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -80,33 +80,60 @@ type goPackage struct {
 	Imports    []string
 }
 
-// listPackages runs go list on the module with the given build tags and
-// returns its packages (non-test imports).
+// moduleRoot is the module's directory, relative to this test's.
+const moduleRoot = "../.."
+
+// listPackages reads, in this process, the imports of every package of the
+// module under the given build tags (comma-separated; cgo counted as on,
+// so the MPI builds' cgo files are read), non-test imports only: each
+// directory below the module root but testdata, hidden and "_" ones, as
+// "go list module/..." finds them. The test opens every file itself
+// (go/build's Context reads through os), so Go's test cache notes each
+// file and directory it read and runs the test again when one changes.
 func listPackages(t *testing.T, tags string) []goPackage {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	cmd := exec.Command(goTool, "list", "-e", "-tags", tags, "-json=ImportPath,Imports", module+"/...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list -tags %q: %v", tags, err)
+	ctx := build.Default
+	ctx.CgoEnabled = true
+	ctx.BuildTags = nil
+	if tags != "" {
+		ctx.BuildTags = strings.Split(tags, ",")
 	}
 	var pkgs []goPackage
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for {
-		var p goPackage
-		if err := dec.Decode(&p); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatalf("go list output: %v", err)
+	err := filepath.WalkDir(moduleRoot, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
 		}
-		pkgs = append(pkgs, p)
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if dir != moduleRoot && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		bp, err := ctx.ImportDir(dir, 0)
+		var noGo *build.NoGoError
+		if errors.As(err, &noGo) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("-tags %q: %s: %w", tags, dir, err)
+		}
+		rel, err := filepath.Rel(moduleRoot, dir)
+		if err != nil {
+			return err
+		}
+		path := module
+		if rel != "." {
+			path += "/" + filepath.ToSlash(rel)
+		}
+		pkgs = append(pkgs, goPackage{ImportPath: path, Imports: bp.Imports})
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("reading the module's packages: %v", err)
 	}
 	if len(pkgs) < 20 {
-		t.Fatalf("go list found %d packages; expected the whole module", len(pkgs))
+		t.Fatalf("found %d packages; expected the whole module", len(pkgs))
 	}
 	return pkgs
 }
