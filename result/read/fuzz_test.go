@@ -39,10 +39,10 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		format := Detect(data)
 		if again := Detect(append([]byte("\n \n"), data...)); again != format {
-			t.Fatalf("blank lines before the text change the format from %v to %v", format, again)
+			t.Fatalf("blank lines before the text change the format from %q to %q", format, again)
 		}
 		runs, err := Read(bytes.NewReader(data), "fuzz")
-		if format == Unknown && !errors.Is(err, ErrNotBenchmark) {
+		if format == "" && !errors.Is(err, ErrNotBenchmark) {
 			t.Fatalf("input in no format read as %d runs, error %v", len(runs), err)
 		}
 		if err != nil {
@@ -56,9 +56,9 @@ func FuzzRead(f *testing.F) {
 		}
 		var own []result.Run
 		switch format {
-		case JSONLines:
+		case "jsonl":
 			own, _ = rowfile.ReadJSONL(bytes.NewReader(data), "fuzz")
-		case CSV:
+		case "csv":
 			own, _ = rowfile.ReadCSV(bytes.NewReader(data), "fuzz")
 		}
 		if own != nil && (len(own) != len(runs) || rowCount(own) != rowCount(runs)) {

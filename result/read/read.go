@@ -1,10 +1,12 @@
 // Package read is the entry point for reading any benchmark result file
-// mpbench understands: it detects the format from the text and hands the
-// file to the reader of that format.
+// mpbench understands: it detects the format from the text among the
+// formats registered with result.RegisterFormat and hands the file to that
+// format's reader.
 //
 // Formats: IMB text output (result/imb, every IMB version and mpbench's own
 // IMB-format output), OSU Micro-Benchmarks output (result/osu), and
-// mpbench's JSON Lines and CSV result files (result/rowfile).
+// mpbench's JSON Lines and CSV result files (result/rowfile). A format's
+// package registers it from init; this package imports each for that.
 //
 // It is a package of its own, above package result, because the readers
 // import result: result cannot import them without an import cycle.
@@ -16,14 +18,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/internal/textline"
-	"github.com/mpbench/mpbench/result/osu"
-	"github.com/mpbench/mpbench/result/rowfile"
+
+	// The formats, registered by their packages' init.
+	_ "github.com/mpbench/mpbench/result/imb"
+	_ "github.com/mpbench/mpbench/result/osu"
+	_ "github.com/mpbench/mpbench/result/rowfile"
 )
 
 // ErrNotBenchmark is returned, wrapped as "<file>: not IMB or OSU output
@@ -31,75 +34,48 @@ import (
 // The CLI maps it to exit status 2 (bad input).
 var ErrNotBenchmark = errors.New("not IMB or OSU output (no benchmark table found)")
 
-// Format is a result file format.
-type Format int
-
-// The formats Detect tells apart.
-const (
-	Unknown   Format = iota
-	IMB              // IMB text output (any IMB executable and version, PMB)
-	OSU              // OSU Micro-Benchmarks output
-	JSONLines        // mpbench JSON Lines (first line a "meta" object)
-	CSV              // mpbench CSV (first line "# format=mpbench-csv")
-)
-
-// String returns the format's name: "imb", "osu", "jsonl", "csv" or
-// "unknown".
-func (f Format) String() string {
-	switch f {
-	case IMB:
-		return "imb"
-	case OSU:
-		return "osu"
-	case JSONLines:
-		return "jsonl"
-	case CSV:
-		return "csv"
-	}
-	return "unknown"
-}
-
-var (
-	imbMarkRE = regexp.MustCompile(`^#-?\s*(Benchmarking\s|#processes\s*=)|^#-{40}|MPI Benchmark|#repetitions|All processes entering MPI_Finalize`)
-	osuMarkRE = regexp.MustCompile(`^#?\s*OSU\s+.+\s+Test\b`)
-)
-
-// Detect returns the format of a file's contents. mpbench's own files are
-// known by their first non-blank line ("# format=mpbench-csv", or a JSON
-// object of type "meta" with format "mpbench-jsonl"); IMB and OSU text by
-// the first line that only one of them prints (IMB: banner, separator
-// rule, "# Benchmarking", "#repetitions" heading, MPI_Finalize line; OSU:
-// the "OSU ... Test" title), wherever it is in the file, after any
-// launcher or shell noise.
-func Detect(data []byte) Format {
+// Detect returns the name of the registered format of a file's contents
+// (result.Format.Name: "imb", "osu", "jsonl", "csv"), or "" when it is in
+// none. A format with a Signature is known by the file's first non-blank
+// line (mpbench's own files); a tool's text by the first line that only
+// that tool prints (its Mark: IMB's banner, separator rule, "#
+// Benchmarking", "#repetitions" heading, MPI_Finalize line; OSU's "OSU
+// ... Test" title), wherever it is in the file, after any launcher or
+// shell noise. Formats are asked in result.Formats' order.
+func Detect(data []byte) string {
 	first := bytes.TrimSpace(data)
 	if i := bytes.IndexByte(first, '\n'); i >= 0 {
 		first = bytes.TrimSpace(first[:i])
 	}
-	switch {
-	case bytes.HasPrefix(first, []byte("# format=mpbench-csv")):
-		return CSV
-	case bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"`+rowfile.JSONLFormat+`"`)):
-		return JSONLines
+	for _, f := range result.Formats() {
+		if f.Signature != nil && f.Signature(first) {
+			return f.Name
+		}
 	}
 	for _, l := range textline.Lines(data) {
 		// A CR inside a line ends a segment, as it ends a line in a
 		// file with no LF at all: a mark is never read across one, so
 		// the format does not depend on whether the file has an LF.
 		for _, seg := range strings.Split(l, "\r") {
-			t := strings.TrimSpace(seg)
-			if t == "" {
-				continue
-			}
-			if osuMarkRE.MatchString(t) {
-				return OSU
-			}
-			if imbMarkRE.MatchString(t) {
-				return IMB
+			if t := strings.TrimSpace(seg); t != "" {
+				if name := markOf(t); name != "" {
+					return name
+				}
 			}
 		}
 	}
-	return Unknown
+	return ""
+}
+
+// markOf returns the name of the first registered format whose Mark line
+// is, or "".
+func markOf(line string) string {
+	for _, f := range result.Formats() {
+		if f.Mark != nil && f.Mark(line) {
+			return f.Name
+		}
+	}
+	return ""
 }
 
 // Read reads all of r, detects its format and returns its runs (all runs
@@ -113,36 +89,47 @@ func Read(r io.Reader, name string) ([]result.Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	var runs []result.Run
-	switch Detect(data) {
-	case IMB, OSU:
-		runs, err = parseText(data, name)
-	case JSONLines:
-		runs, err = rowfile.ReadJSONL(bytes.NewReader(data), name)
-	case CSV:
-		runs, err = rowfile.ReadCSV(bytes.NewReader(data), name)
-	default:
+	f, ok := result.LookupFormat(Detect(data))
+	if !ok {
 		return nil, fmt.Errorf("%s: %w", name, ErrNotBenchmark)
 	}
-	if errors.Is(err, imb.ErrNotIMB) || errors.Is(err, osu.ErrNotOSU) || err == nil && len(runs) == 0 {
+	var runs []result.Run
+	if f.Mark != nil {
+		runs, err = parseText(data, name, f)
+	} else {
+		runs, err = f.Parse(data, name)
+	}
+	if err == nil && len(runs) == 0 || notFormat(err) {
 		return nil, fmt.Errorf("%s: %w", name, ErrNotBenchmark)
 	}
 	return runs, err
 }
 
+// notFormat reports whether err says that a format's reader found no run
+// of its format (result.Format.NotFormat).
+func notFormat(err error) bool {
+	for _, f := range result.Formats() {
+		if f.NotFormat != nil && errors.Is(err, f.NotFormat) {
+			return true
+		}
+	}
+	return false
+}
+
 // part is the text of one tool within a file: the file's lines, those of
-// other tools blanked, so that line numbers stay the file's.
+// other tools blanked, so that line numbers stay the file's. format is the
+// tool's format name, "" when no line without a CR carries a mark.
 type part struct {
-	format Format
+	format string
 	data   []byte
 }
 
-// splitTools cuts IMB and OSU text into the parts of each tool, in file
-// order: a part ends at the last line the tool printed ('#' lines and
-// table rows) before the other tool's first marker (IMB's banner, rule,
-// "# Benchmarking" line; OSU's title), and the lines in between (a
-// launcher line, a shell prompt) go to the part that follows. Text of one
-// tool is one part.
+// splitTools cuts the text of tools (formats with a Mark: IMB, OSU) into
+// the parts of each tool, in file order: a part ends at the last line the
+// tool printed ('#' lines and table rows) before another tool's first
+// marker (IMB's banner, rule, "# Benchmarking" line; OSU's title), and the
+// lines in between (a launcher line, a shell prompt) go to the part that
+// follows. Text of one tool is one part.
 func splitTools(data []byte) []part {
 	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0 {
 		data = bytes.ReplaceAll(data, []byte{'\r'}, []byte{'\n'}) // as textline.Lines
@@ -150,27 +137,21 @@ func splitTools(data []byte) []part {
 	raw := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	lines := textline.Lines(data)
 	type cut struct {
-		format Format
+		format string
 		start  int
 	}
 	var cuts []cut
-	cur, lastOwn := Unknown, -1
+	cur, lastOwn := "", -1
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" {
 			continue
 		}
-		f := Unknown
+		f := markOf(t)
 		switch {
-		case osuMarkRE.MatchString(t):
-			f = OSU
-		case imbMarkRE.MatchString(t):
-			f = IMB
-		}
-		switch {
-		case f != Unknown && cur == Unknown:
+		case f != "" && cur == "":
 			cuts, cur = append(cuts, cut{f, 0}), f
-		case f != Unknown && f != cur:
+		case f != "" && f != cur:
 			cuts, cur = append(cuts, cut{f, lastOwn + 1}), f
 		}
 		if t[0] == '#' || t[0] >= '0' && t[0] <= '9' {
@@ -192,21 +173,21 @@ func splitTools(data []byte) []part {
 	return out
 }
 
-// parseText reads IMB and OSU text, each tool's part with its reader
-// (splitTools): a log of an IMB run then an OSU run, or the reverse,
-// gives all of them in file order. A part its reader finds no run in
-// (a quoted marker) is left out when other parts have runs.
-func parseText(data []byte, name string) ([]result.Run, error) {
+// parseText reads the text of tools, each tool's part with its format's
+// Parse (splitTools): a log of an IMB run then an OSU run, or the
+// reverse, gives all of them in file order. A part of no tool's mark
+// (one found by Detect only after a CR) is read as detected, the format
+// Detect found. A part its reader finds no run in (a quoted marker) is
+// left out when other parts have runs.
+func parseText(data []byte, name string, detected result.Format) ([]result.Run, error) {
 	var runs []result.Run
 	var firstErr error
 	for _, p := range splitTools(data) {
-		var rs []result.Run
-		var err error
-		if p.format == OSU {
-			rs, err = osu.Parse(p.data, name)
-		} else {
-			rs, err = imb.Parse(p.data, name)
+		f, ok := result.LookupFormat(p.format)
+		if !ok {
+			f = detected
 		}
+		rs, err := f.Parse(p.data, name)
 		if err != nil && firstErr == nil {
 			firstErr = err
 		}

@@ -21,40 +21,40 @@ import (
 // The per-file details are tested in result/imb and result/osu.
 var corpusSummary = []struct {
 	file                            string
-	format                          Format
+	format                          string // Detect's name
 	runs, rows, problems, abortions int
 }{
-	{"001-imb41-mpi1-full-aarch64.txt", IMB, 1, 379, 0, 0},
-	{"002-imb41-ext-intranode.txt", IMB, 1, 242, 0, 0},
-	{"003-osu532-bibw.txt", OSU, 1, 23, 0, 0},
-	{"004-osu532-latency.txt", OSU, 1, 24, 0, 0},
-	{"005-imb2018u1-pingpong-wrapped.txt", IMB, 1, 24, 1, 0},
-	{"006-imb2019u3-pingpong.txt", IMB, 1, 24, 1, 0},
-	{"007-osu58-bw.txt", OSU, 1, 23, 0, 0},
-	{"008-imb2017-pingpong-wrapped-callseq.txt", IMB, 1, 26, 1, 0},
-	{"010-imb2019u6-multi-pingpong.txt", IMB, 1, 2, 0, 0},
-	{"011-imb2019u6-multi-barrier.txt", IMB, 1, 2, 0, 0},
-	{"013-imb2019-impi-debug-prefix.txt", IMB, 1, 0, 2, 1},
-	{"014-imb2019u6-pingpong-showtail.txt", IMB, 1, 2, 0, 0},
-	{"015-imbrma2019-invalid-benchmark-names.txt", IMB, 1, 2, 3, 1},
-	{"016-osu571-allreduce-full-impi-debug.txt", OSU, 1, 2, 1, 0},
-	{"017-osu571-ialltoall-nbc.txt", OSU, 1, 2, 1, 0},
-	{"018-osu571-mbw-mr.txt", OSU, 1, 2, 1, 0},
-	{"020-osu571-latency-mt.txt", OSU, 1, 2, 1, 0},
-	{"021-osu571-put-bibw.txt", OSU, 1, 2, 1, 0},
-	{"022-osu571-barrier.txt", OSU, 1, 1, 1, 0},
-	{"023-osu571-latency-mp.txt", OSU, 1, 2, 1, 0},
-	{"025-imb2017u2-alltoallv-darwin.txt", IMB, 1, 24, 0, 0},
-	{"027-imb2021.3-allreduce-np1-prompt.txt", IMB, 1, 22, 0, 0},
-	{"028-imbp2p-pingpong-msgsec-snippet.txt", IMB, 1, 9, 2, 1},
-	{"030-imb-uniband-csd3-impi19.txt", IMB, 1, 120, 1, 0},
-	{"031-imb2017-alltoall-spreadsheet-paste-issue.txt", IMB, 1, 10, 2, 1},
-	{"032-imb-allreduce-check-defects-timestamped-issue.txt", IMB, 1, 7, 2, 1},
-	{"033-imb-allreduce-np1024-hang-truncated-issue.txt", IMB, 1, 13, 2, 1},
-	{"034-osu75-alltoallv-full-tail-markdown-issue.txt", OSU, 1, 1, 1, 0},
-	{"036-osu532-alltoall-full-two-runs-issue.txt", OSU, 2, 8, 3, 2},
-	{"037-imb23-sendrecv-segfault-mailinglist.txt", IMB, 1, 0, 5, 1},
-	{"038-osu70-alltoallw-avgonly-customver-issue.txt", OSU, 1, 13, 0, 0},
+	{"001-imb41-mpi1-full-aarch64.txt", "imb", 1, 379, 0, 0},
+	{"002-imb41-ext-intranode.txt", "imb", 1, 242, 0, 0},
+	{"003-osu532-bibw.txt", "osu", 1, 23, 0, 0},
+	{"004-osu532-latency.txt", "osu", 1, 24, 0, 0},
+	{"005-imb2018u1-pingpong-wrapped.txt", "imb", 1, 24, 1, 0},
+	{"006-imb2019u3-pingpong.txt", "imb", 1, 24, 1, 0},
+	{"007-osu58-bw.txt", "osu", 1, 23, 0, 0},
+	{"008-imb2017-pingpong-wrapped-callseq.txt", "imb", 1, 26, 1, 0},
+	{"010-imb2019u6-multi-pingpong.txt", "imb", 1, 2, 0, 0},
+	{"011-imb2019u6-multi-barrier.txt", "imb", 1, 2, 0, 0},
+	{"013-imb2019-impi-debug-prefix.txt", "imb", 1, 0, 2, 1},
+	{"014-imb2019u6-pingpong-showtail.txt", "imb", 1, 2, 0, 0},
+	{"015-imbrma2019-invalid-benchmark-names.txt", "imb", 1, 2, 3, 1},
+	{"016-osu571-allreduce-full-impi-debug.txt", "osu", 1, 2, 1, 0},
+	{"017-osu571-ialltoall-nbc.txt", "osu", 1, 2, 1, 0},
+	{"018-osu571-mbw-mr.txt", "osu", 1, 2, 1, 0},
+	{"020-osu571-latency-mt.txt", "osu", 1, 2, 1, 0},
+	{"021-osu571-put-bibw.txt", "osu", 1, 2, 1, 0},
+	{"022-osu571-barrier.txt", "osu", 1, 1, 1, 0},
+	{"023-osu571-latency-mp.txt", "osu", 1, 2, 1, 0},
+	{"025-imb2017u2-alltoallv-darwin.txt", "imb", 1, 24, 0, 0},
+	{"027-imb2021.3-allreduce-np1-prompt.txt", "imb", 1, 22, 0, 0},
+	{"028-imbp2p-pingpong-msgsec-snippet.txt", "imb", 1, 9, 2, 1},
+	{"030-imb-uniband-csd3-impi19.txt", "imb", 1, 120, 1, 0},
+	{"031-imb2017-alltoall-spreadsheet-paste-issue.txt", "imb", 1, 10, 2, 1},
+	{"032-imb-allreduce-check-defects-timestamped-issue.txt", "imb", 1, 7, 2, 1},
+	{"033-imb-allreduce-np1024-hang-truncated-issue.txt", "imb", 1, 13, 2, 1},
+	{"034-osu75-alltoallv-full-tail-markdown-issue.txt", "osu", 1, 1, 1, 0},
+	{"036-osu532-alltoall-full-two-runs-issue.txt", "osu", 2, 8, 3, 2},
+	{"037-imb23-sendrecv-segfault-mailinglist.txt", "imb", 1, 0, 5, 1},
+	{"038-osu70-alltoallw-avgonly-customver-issue.txt", "osu", 1, 13, 0, 0},
 }
 
 func TestCorpusEveryFile(t *testing.T) {
@@ -71,7 +71,7 @@ func TestCorpusEveryFile(t *testing.T) {
 			path := filepath.Join(dir, c.file)
 			data := testcorpus.Read(t, c.file)
 			if f := Detect(data); f != c.format {
-				t.Errorf("Detect = %v, want %v", f, c.format)
+				t.Errorf("Detect = %q, want %q", f, c.format)
 			}
 			runs, err := File(path)
 			if err != nil {
@@ -129,11 +129,11 @@ func TestRowFileAndIMBWriterRoundTrip(t *testing.T) {
 	row.Repetitions, row.TMax, row.MBps = 1000, 2.01, 509.55
 
 	for _, c := range []struct {
-		format Format
+		format string
 		w      func(*bytes.Buffer) rowfile.Writer
 	}{
-		{JSONLines, func(b *bytes.Buffer) rowfile.Writer { return rowfile.NewJSONLWriter(b) }},
-		{CSV, func(b *bytes.Buffer) rowfile.Writer { return rowfile.NewCSVWriter(b) }},
+		{"jsonl", func(b *bytes.Buffer) rowfile.Writer { return rowfile.NewJSONLWriter(b) }},
+		{"csv", func(b *bytes.Buffer) rowfile.Writer { return rowfile.NewCSVWriter(b) }},
 	} {
 		var b bytes.Buffer
 		w := c.w(&b)
@@ -147,7 +147,7 @@ func TestRowFileAndIMBWriterRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f := Detect(b.Bytes()); f != c.format {
-			t.Errorf("Detect = %v, want %v", f, c.format)
+			t.Errorf("Detect = %q, want %q", f, c.format)
 		}
 		runs, err := Read(&b, "r")
 		if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Rows[0].MBps != 509.55 || runs[0].Aborted {

@@ -1,0 +1,15 @@
+package osu
+
+import "github.com/mpbench/mpbench/result"
+
+// OSU output is known by its title line ("# OSU MPI Latency Test v7.1",
+// titleRE), which only OSU prints.
+func init() {
+	result.RegisterFormat(result.Format{
+		Name:      "osu",
+		Mark:      titleRE.MatchString,
+		Order:     10,
+		Parse:     Parse,
+		NotFormat: ErrNotOSU,
+	})
+}
