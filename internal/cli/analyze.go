@@ -157,7 +157,7 @@ func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile,
 }
 
 // loadDir reads every regular, non-hidden file directly in dir, in name
-// order. Files in no known format are skipped and named in one line on
+// order. Files in no known format (or over 256 MiB) are skipped and named in one line on
 // stderr (when at least one result file was read); a file that fails otherwise (unreadable) is an error like a named
 // file's. A directory without any result file is a usage error.
 func loadDir(dir string, stderr io.Writer) ([]loadedFile, error) {
@@ -175,7 +175,7 @@ func loadDir(dir string, stderr io.Writer) ([]loadedFile, error) {
 		p := filepath.Join(dir, e.Name())
 		runs, err := read.File(p)
 		switch {
-		case errors.Is(err, read.ErrNotBenchmark):
+		case errors.Is(err, read.ErrNotBenchmark), errors.Is(err, read.ErrTooLarge):
 			skipped = append(skipped, e.Name())
 		case err != nil:
 			if last != nil {
@@ -203,6 +203,8 @@ func fileError(path string, err error) error {
 		return usageErrorf("%s: not IMB or OSU output (no benchmark table found); accepted: IMB or OSU text output, mpbench JSON Lines or CSV", path)
 	case errors.Is(err, fs.ErrNotExist):
 		return usageErrorf("%s: no such file", path)
+	case errors.Is(err, read.ErrTooLarge):
+		return usageErrorf("%s: %v", path, read.ErrTooLarge)
 	}
 	return usageErrorf("%s: %v", path, err)
 }

@@ -78,16 +78,30 @@ func markOf(line string) string {
 	return ""
 }
 
+// ErrTooLarge is returned, wrapped as "<file>: more than 256 MiB ...", for
+// input longer than any benchmark output (a device such as /dev/zero, or a
+// stream that does not end), instead of reading it until memory runs out.
+// The CLI maps it to exit status 2 (bad input).
+var ErrTooLarge = errors.New("more than 256 MiB, longer than any benchmark output: not a result file (a device or a stream that does not end?)")
+
+// maxInput is the most bytes Read takes: 256 MiB, hundreds of times the
+// output of a full IMB-MPI1 run (a few hundred KiB) and some 10^6 rows of
+// a JSON Lines file. A variable so that tests can lower it.
+var maxInput int64 = 256 << 20
+
 // Read reads all of r, detects its format and returns its runs (all runs
 // of IMB and OSU text in file order, whichever tool printed them); name
 // names the input in errors, problems and Row.File. The error wraps
-// ErrNotBenchmark when the text is in no known format, and is non-nil
-// when r fails; runs that are truncated or aborted are returned with
-// Run.Aborted set, not as errors.
+// ErrNotBenchmark when the text is in no known format, ErrTooLarge when r
+// has more than 256 MiB, and is non-nil when r fails; runs that are
+// truncated or aborted are returned with Run.Aborted set, not as errors.
 func Read(r io.Reader, name string) ([]result.Run, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if int64(len(data)) > maxInput {
+		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 	}
 	f, ok := result.LookupFormat(Detect(data))
 	if !ok {
@@ -200,12 +214,16 @@ func parseText(data []byte, name string, detected result.Format) ([]result.Run, 
 }
 
 // File reads the result file at path (see Read); problems and rows name
-// the file by path.
+// the file by path. A regular file over 256 MiB is refused (ErrTooLarge)
+// without being read.
 func File(path string) ([]result.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > maxInput {
+		return nil, fmt.Errorf("%s: %w", path, ErrTooLarge) // without reading it
+	}
 	return Read(f, path)
 }

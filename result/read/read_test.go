@@ -269,3 +269,39 @@ func TestMixedToolsOneFile(t *testing.T) {
 		}
 	}
 }
+
+// endless is a stream of zeros that never ends, as /dev/zero reads.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	clear(p)
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestReadTooLarge: input beyond maxInput (lowered here to 1 MiB) fails
+// with ErrTooLarge after reading maxInput+1 bytes, for a stream that never
+// ends and for a regular file (refused from its size, unread); input of
+// exactly maxInput bytes is read as usual (here: in no format).
+func TestReadTooLarge(t *testing.T) {
+	defer func(m int64) { maxInput = m }(maxInput)
+	maxInput = 1 << 20
+	src := &endless{}
+	_, err := Read(src, "/dev/zero")
+	if !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), "/dev/zero: more than 256 MiB") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("Read of an endless stream: %v, want one line wrapping ErrTooLarge", err)
+	}
+	if src.n > maxInput+64<<10 {
+		t.Errorf("read %d bytes of an endless stream, want about %d", src.n, maxInput+1)
+	}
+	if _, err := Read(bytes.NewReader(make([]byte, maxInput)), "z"); !errors.Is(err, ErrNotBenchmark) {
+		t.Errorf("Read of %d zero bytes: %v, want ErrNotBenchmark", maxInput, err)
+	}
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, make([]byte, maxInput+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := File(path); !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), path+": ") {
+		t.Errorf("File of %d bytes: %v, want ErrTooLarge naming the path", maxInput+1, err)
+	}
+}
