@@ -24,7 +24,11 @@
 //
 // A ring carries the same frames as transport/tcp, each behind an 8-byte
 // mark that the consumer polls (see markBytes): a 32-byte
-// transport.Header, then the payload, padded to 8 bytes. A frame longer
+// transport.Header, then the payload, padded to 8 bytes. A frame of at
+// most a fragment that fits in the free space before the ring's end is
+// written straight into the ring (header encoded in place, payload copied
+// once) and published by one store of its mark, the only full barrier
+// of its send (writeWhole). A frame longer
 // than a fragment (an eighth of the ring, at most 16 KiB) moves through
 // the ring a fragment at a time, the receiver copying one out while the
 // sender copies the next in (a pipelined double copy, see stream.go). A

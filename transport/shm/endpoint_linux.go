@@ -246,7 +246,11 @@ func (e *Endpoint) Progress(done func() bool) {
 		return
 	}
 	c := e.own.ctl()
-	e.blocked.Store(false)
+	// Flags are written only when they change: a store is a full barrier
+	// (XCHG) on the path of every message.
+	if e.blocked.Load() {
+		e.blocked.Store(false)
+	}
 	e.fg.Add(1)
 	if e.parked.Load() {
 		c.clearWant()
@@ -255,7 +259,9 @@ func (e *Endpoint) Progress(done func() bool) {
 	if ok {
 		// The rank got what it waited for and will most likely be back
 		// soon: the poller stays quiet meanwhile.
-		e.fgRecent.Store(true)
+		if !e.fgRecent.Load() {
+			e.fgRecent.Store(true)
+		}
 		e.fg.Add(-1)
 		return
 	}

@@ -125,24 +125,22 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 	if p.err != nil {
 		return nil, 0, false, p.err
 	}
-	var hb [maxHeader]byte
-	h.Encode(hb[:])
 	cma := e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1
-	hl := transport.HeaderSize
-	if cma {
-		hb[1] |= flagCMA
-		binary.LittleEndian.PutUint64(hb[hl:], addrOf(body))
-		hl += cmaExt
-	}
-	if !cma && len(body) >= alignPayload {
-		hb[1] |= flagAlign
+	var flags byte
+	switch {
+	case cma:
+		flags = flagCMA
+	case len(body) >= alignPayload:
+		flags = flagAlign
 	}
 	if e.verify {
-		hb[1] |= flagCRC
-		sum := crc32.Update(headerSum([transport.HeaderSize]byte(hb[:transport.HeaderSize])), transport.CRC32C, body)
-		binary.LittleEndian.PutUint32(hb[hl:], sum)
-		hl += crcExt
+		flags |= flagCRC
 	}
+	if !cma && e.writeWhole(p, &h, flags, body) {
+		return p, 0, false, nil
+	}
+	var hb [maxHeader]byte
+	hl := encodeHeader(hb[:], &h, flags, body)
 	if !cma {
 		err = e.write(p, hb[:hl], body, time.Time{})
 		if err != nil && err != transport.ErrClosed {
@@ -164,6 +162,65 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 	}
 	p.cmaSent = ticket
 	return p, ticket, true, nil
+}
+
+// encodeHeader writes h, flags (header byte 1) and the extensions they
+// call for into b (at least maxHeader-markBytes bytes) and returns their
+// length: for flagCMA the payload's address and 8 zero bytes, for flagCRC
+// the checksum of the header and body and 4 zero bytes.
+func encodeHeader(b []byte, h *transport.Header, flags byte, body []byte) int {
+	h.Encode(b)
+	b[1] = flags
+	hl := transport.HeaderSize
+	if flags&flagCMA != 0 {
+		binary.LittleEndian.PutUint64(b[hl:], addrOf(body))
+		binary.LittleEndian.PutUint64(b[hl+8:], 0)
+		hl += cmaExt
+	}
+	if flags&flagCRC != 0 {
+		sum := crc32.Update(headerSum([transport.HeaderSize]byte(b[:transport.HeaderSize])), transport.CRC32C, body)
+		binary.LittleEndian.PutUint64(b[hl:], uint64(sum))
+		hl += crcExt
+	}
+	return hl
+}
+
+// writeWhole writes a frame that is published in one piece (at most a
+// fragment), fits in the ring's free space and does not wrap around the
+// ring's end straight into the ring: the header is encoded in place, the
+// payload copied once, and the frame published by one store of its mark
+// that orders everything before it. It reports false, having written
+// nothing, for any other frame (write then streams it). Caller holds p.mu
+// (so no streamed frame of p is unfinished) and flags has no flagCMA.
+func (e *Endpoint) writeWhole(p *outPeer, h *transport.Header, flags byte, body []byte) bool {
+	ringBytes := uint64(len(p.data))
+	hl := uint64(markBytes + transport.HeaderSize)
+	if flags&flagCRC != 0 {
+		hl += crcExt
+	}
+	if flags&flagAlign != 0 {
+		hl += alignGap(p.tail + hl)
+	}
+	total := hl + pad8(uint64(len(body)))
+	off := p.tail & (ringBytes - 1)
+	if total > fragmentBytes(ringBytes) || off+total > ringBytes {
+		return false
+	}
+	if ringBytes-(p.tail-p.headSeen) < total+markBytes {
+		p.headSeen = p.hdr.head.Load() // see advance
+		if ringBytes-(p.tail-p.headSeen) < total+markBytes {
+			return false
+		}
+	}
+	frame := p.data[off : off+total : off+total]
+	encodeHeader(frame[markBytes:], h, flags, body)
+	moveBytes(frame[hl:], body)
+	p.tail += total
+	storeRelease(markAt(p.data, p.tail), 0) // the next frame's, before this one is there
+	storeRelease(&p.hdr.tail, p.tail)
+	markAt(p.data, p.tail-total).Store(total) // the frame is there; orders the loads of notify after it
+	p.dst.ctl().notify()
+	return true
 }
 
 // headerSum is the CRC-32C of an encoded header. It takes the header by

@@ -88,17 +88,23 @@ func complete(done []startedSend, err error) {
 // reap completes every acknowledged started send; it returns how many it
 // completed. Any goroutine may call it.
 func (e *Endpoint) reap() int {
-	var buf [8]startedSend
 	n := 0
 	for _, p := range e.outList {
-		if p.npend.Load() == 0 {
-			continue
+		if p.npend.Load() != 0 {
+			n += p.reap()
 		}
-		done := p.take(buf[:0], false)
-		complete(done, nil)
-		n += len(done)
 	}
 	return n
+}
+
+// reap completes p's acknowledged started sends and returns how many. It
+// is apart from Endpoint.reap, which every poll calls, so that a poll
+// finding no started send does not clear the buffer.
+func (p *outPeer) reap() int {
+	var buf [8]startedSend
+	done := p.take(buf[:0], false)
+	complete(done, nil)
+	return len(done)
 }
 
 // acksReady reports whether some started send is acknowledged but not yet

@@ -93,11 +93,16 @@ func (e *Endpoint) advance(p *outPeer) bool {
 		p.tail += k
 		s.done += k
 		if s.done == s.total {
-			markAt(p.data, p.tail).Store(0) // the next frame's, before this one ends
+			storeRelease(markAt(p.data, p.tail), 0) // the next frame's, before this one ends
 		}
-		p.hdr.tail.Store(p.tail)
+		// The last store of a piece is a full barrier (Store, not
+		// storeRelease): notify's loads must not pass it, or a consumer
+		// that registered as a sleeper just then would not be woken.
 		if s.done == k {
+			storeRelease(&p.hdr.tail, p.tail)
 			markAt(p.data, start).Store(s.total) // the frame is there
+		} else {
+			p.hdr.tail.Store(p.tail)
 		}
 		p.dst.ctl().notify()
 	}

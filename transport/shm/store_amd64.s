@@ -1,0 +1,8 @@
+#include "textflag.h"
+
+// func storeRelease(w *atomic.Uint64, v uint64)
+TEXT ·storeRelease(SB), NOSPLIT, $0-16
+	MOVQ	w+0(FP), AX
+	MOVQ	v+8(FP), BX
+	MOVQ	BX, (AX)
+	RET

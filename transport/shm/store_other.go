@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package shm
+
+import "sync/atomic"
+
+// storeRelease is w.Store where no cheaper release store is written.
+func storeRelease(w *atomic.Uint64, v uint64) { w.Store(v) }
