@@ -73,12 +73,12 @@ func JoinJob(ctx context.Context) (transport.Endpoint, Job, error) {
 	var d net.Dialer
 	ctl, err := d.DialContext(ctx, "tcp", w.rendezvous)
 	if err != nil {
-		return nil, Job{}, fmt.Errorf("launch: rank %d on host %s: connecting to the rendezvous at %s (%s): %w", w.rank, hostName(), w.rendezvous, EnvRendezvous, err)
+		return nil, Job{}, &WorkerError{Op: "launch", Rank: w.rank, Host: hostName(), Err: fmt.Errorf("connecting to the rendezvous at %s (%s): %w", w.rendezvous, EnvRendezvous, err)}
 	}
 	ep, job, err := join(ctx, w, ctl)
 	if err != nil {
 		ctl.Close()
-		return nil, Job{}, fmt.Errorf("launch: rank %d: %w", w.rank, err)
+		return nil, Job{}, &WorkerError{Op: "launch", Rank: w.rank, Err: err}
 	}
 	go watchLauncher(ctl, w)
 	startStats(os.Stderr, w.rank)

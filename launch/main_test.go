@@ -31,7 +31,7 @@ const exitLauncherLost = 1
 
 func TestMain(m *testing.M) {
 	if _, err := BootstrapFromStdin(os.Args[1:], ""); err != nil { // a rank started through a launch agent
-		ReportError(os.Stderr, err.Error())
+		ReportError(os.Stderr, err)
 		os.Exit(2)
 	}
 	go func() { <-Fatal(); os.Exit(exitLauncherLost) }() // as cmd/mpbench does
@@ -142,7 +142,7 @@ func testWorker(mode string) int {
 		}
 	case "report":
 		fmt.Fprintf(os.Stderr, "rank %d: an ordinary line\n", rank)
-		ReportError(os.Stderr, fmt.Sprintf("problem seen by rank %d\nsecond line", rank))
+		ReportError(os.Stderr, fmt.Errorf("problem seen by rank %d\nsecond line", rank))
 		return 1
 	case "hang":
 		if os.Getenv(envIgnoreTerm) != "" {

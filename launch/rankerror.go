@@ -51,6 +51,38 @@ var runtimeEMFILE = regexp.MustCompile(`\bfailed with 24\b`)
 // Unwrap returns Err.
 func (e *RankError) Unwrap() error { return e.Err }
 
+// WorkerError is an error this rank of a job ran into, as the rank itself
+// tells it: Error is "[Op: ]rank N[ on host H]: <Err>", e.g. "launch: rank
+// 1: reading the job table: EOF" (JoinJob) or "rank 0: PingPong: ..." (a
+// run). ReportError leaves the rank and host out, since the launcher's
+// *RankError names them.
+type WorkerError struct {
+	Op   string // the package or step that failed ("launch" for joining the job), "" for the run itself
+	Rank int    // this rank
+	Host string // this rank's host when worth naming, else ""
+	Err  error  // what happened
+}
+
+// Error returns "[Op: ]rank N[ on host H]: <Err>".
+func (e *WorkerError) Error() string {
+	where := fmt.Sprintf("rank %d", e.Rank)
+	if e.Host != "" {
+		where += " on host " + e.Host
+	}
+	return e.opPrefix() + where + ": " + e.Err.Error()
+}
+
+// Unwrap returns Err.
+func (e *WorkerError) Unwrap() error { return e.Err }
+
+// opPrefix is "Op: ", or "" without Op.
+func (e *WorkerError) opPrefix() string {
+	if e.Op == "" {
+		return ""
+	}
+	return e.Op + ": "
+}
+
 // ErrTimeout is wrapped by the error Run returns when the job ran longer
 // than Spec.Timeout.
 var ErrTimeout = errors.New("launch: job exceeded its timeout")

@@ -207,17 +207,12 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 		return usageErrorf("--coll: %v", err)
 	}
 	start := time.Now()
-	var files []rowfile.Writer
-	var closers []io.Closer
-	defer func() {
-		for _, cl := range closers {
-			cl.Close()
-		}
-	}()
+	files := &rowfile.Open{} // rank 0's --json and --csv
 	if c.Rank() == 0 {
-		if files, closers, err = openAppFiles(f, inv, tr, c.Size(), start); err != nil {
+		if files, err = openAppFiles(f, inv, tr, c.Size(), start); err != nil {
 			return err
 		}
+		defer files.Close()
 	}
 	if f.load > 0 {
 		exe, err := os.Executable()
@@ -257,10 +252,8 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 		if err == nil && f.traceFile != "" {
 			err = writeTrace(cmd.OutOrStdout(), f.traceFile, spans)
 		}
-		for _, w := range files {
-			if werr := w.WriteRow(rep.Row()); werr != nil && err == nil {
-				err = werr
-			}
+		if werr := files.WriteRow(rep.Row()); werr != nil && err == nil {
+			err = werr
 		}
 	}
 	if err == nil {
@@ -269,13 +262,11 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 	if err == nil && !verifiedEverywhere(ac, rep) {
 		err = errNotVerified
 	}
-	for _, w := range files {
-		if werr := w.WriteEnd(err); werr != nil && err == nil {
-			err = werr
-		}
+	if werr := files.WriteEnd(err); werr != nil && err == nil {
+		err = werr
 	}
 	if err != nil {
-		return fmt.Errorf("rank %d: %s: %w", c.Rank(), rep.Name(), err)
+		return &launch.WorkerError{Rank: c.Rank(), Err: fmt.Errorf("%s: %w", rep.Name(), err)}
 	}
 	return nil
 }
@@ -316,7 +307,7 @@ func verifiedEverywhere(c *app.Comm, rep *app.Report) bool {
 // record: the machine, the options, and (as mpbench run's files) the
 // ranks' hosts (rank_hosts, hosts, wireup) and the emulated network
 // (network) when there are.
-func openAppFiles(f *appFlags, inv *invocation, tr jobTransport, np int, start time.Time) ([]rowfile.Writer, []io.Closer, error) {
+func openAppFiles(f *appFlags, inv *invocation, tr jobTransport, np int, start time.Time) (*rowfile.Open, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: start.Format(time.RFC3339Nano),
@@ -329,37 +320,7 @@ func openAppFiles(f *appFlags, inv *invocation, tr jobTransport, np int, start t
 	}
 	addJobInfo(meta.Info, tr)
 	f.flags.Visit(func(fl *pflag.Flag) { meta.Options[fl.Name] = fl.Value.String() })
-	return openResultWriters(f.jsonFile, f.csvFile, meta)
-}
-
-// openResultWriters opens the JSON Lines file jsonPath and the CSV file
-// csvPath (either "" for none), truncating them, and writes meta to each.
-// The files are returned to be closed even when an error is.
-func openResultWriters(jsonPath, csvPath string, meta result.Meta) ([]rowfile.Writer, []io.Closer, error) {
-	var out []rowfile.Writer
-	var closers []io.Closer
-	for _, fl := range []struct {
-		path string
-		make func(io.Writer) rowfile.Writer
-	}{
-		{jsonPath, func(w io.Writer) rowfile.Writer { return rowfile.NewJSONLWriter(w) }},
-		{csvPath, func(w io.Writer) rowfile.Writer { return rowfile.NewCSVWriter(w) }},
-	} {
-		if fl.path == "" {
-			continue
-		}
-		file, err := os.OpenFile(fl.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
-			return nil, closers, err
-		}
-		closers = append(closers, file)
-		w := fl.make(file)
-		if err := w.WriteMeta(meta); err != nil {
-			return nil, closers, err
-		}
-		out = append(out, w)
-	}
-	return out, closers, nil
+	return rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile}.Create(meta)
 }
 
 // appMPIRank, when non-nil, runs one rank of "mpbench app" in a job started

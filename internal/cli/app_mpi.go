@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -33,8 +34,7 @@ func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBod
 		_ = mpi.Finalize()
 		return err
 	}
-	if f.flags.Changed("np") && f.np != world.Size() {
-		err := usageErrorf("-np %d: the launcher started %d ranks; give the process count to the launcher and leave -np out, or make them agree", f.np, world.Size())
+	if err := checkLauncherNP(f.flags.Changed("np"), f.np, world.Size(), strings.Join(mpi.LauncherCommand(f.np), " ")+" mpbench app"); err != nil {
 		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
 		_ = mpi.Finalize()
 		return err
@@ -45,7 +45,7 @@ func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBod
 	switch {
 	case err == nil:
 		return mpi.Finalize()
-	case strings.HasSuffix(err.Error(), errNotVerified.Error()):
+	case errors.Is(err, errNotVerified):
 		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
 		_ = mpi.Finalize()
 		return err

@@ -2,39 +2,34 @@ package cli
 
 import (
 	"errors"
-	"regexp"
-	"strings"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// badValue matches pflag's error for a value its type cannot parse:
-// `invalid argument "abc" for "--time" flag: strconv.ParseFloat: ...`
-// (the flag may be written "-t, --time").
-var badValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
-
 // flagError turns a parse error of c's options into a usage error of one
-// line. A value of the wrong type names the option as IMB spells it, the
-// value, and the accepted form from the option's help text, instead of Go's
-// parser message: "-time abc: expected a number: IMB -time seconds: time
-// limit per message size (> 0)". Other errors (unknown option, missing
-// value) keep pflag's text with a pointer to --help.
+// line. A value of the wrong type (a *pflag.InvalidValueError) names the
+// option as IMB spells it, the value, and the accepted form from the
+// option's help text, instead of Go's parser message: "-time abc: expected
+// a number: IMB -time seconds: time limit per message size (> 0)". Other
+// errors (unknown option, missing value) keep pflag's text with a pointer
+// to --help.
 func flagError(c *cobra.Command, err error) error {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return ue // the value's own check (switchFlag), already in the option's words
 	}
-	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
-		if fl := c.Flags().Lookup(m[2]); fl != nil {
-			return usageErrorf("-%s %s: expected %s: %s", fl.Name, m[1], valueKind(fl, err), fl.Usage)
-		}
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		fl := bad.GetFlag()
+		return usageErrorf("-%s %s: expected %s: %s", fl.Name, bad.GetValue(), valueKind(fl, err), fl.Usage)
 	}
 	return usageErrorf("%v; see '%s --help'", err, c.CommandPath())
 }
 
 // valueKind describes the type of value fl takes, and says when a number
-// was out of range.
+// was out of range (err wraps strconv.ErrRange).
 func valueKind(fl *pflag.Flag, err error) string {
 	kind := map[string]string{
 		"int": "an integer", "float64": "a number", "duration": "a duration such as 90s or 30m",
@@ -43,7 +38,7 @@ func valueKind(fl *pflag.Flag, err error) string {
 	if kind == "" {
 		kind = "a " + fl.Value.Type()
 	}
-	if strings.Contains(err.Error(), "out of range") {
+	if errors.Is(err, strconv.ErrRange) {
 		kind += " in range"
 	}
 	return kind

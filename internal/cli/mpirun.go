@@ -121,6 +121,22 @@ func reportOnce(stderr io.Writer, rank int, err error) error {
 	return &printedError{err}
 }
 
+// checkLauncherNP is the check of -np in a job whose ranks a launcher
+// started (mpirun, mpiexec, srun): the launcher decides the process count,
+// so -np, when given (given), must equal size, the job's. launcherCmd, when
+// not "", is the command line that starts np ranks, shown as the fix
+// ("mpirun.openmpi ... -np 4 mpbench run").
+func checkLauncherNP(given bool, np, size int, launcherCmd string) error {
+	if !given || np == size {
+		return nil
+	}
+	fix := "give the process count to the launcher"
+	if launcherCmd != "" {
+		fix += " (" + launcherCmd + " ...)"
+	}
+	return usageErrorf("-np %d: the launcher started %d ranks; %s and leave -np out, or make them agree", np, size, fix)
+}
+
 // pmixOnly refuses a run of the default build started by a launcher that
 // speaks only PMIx (PMIX_RANK and PMIX_NAMESPACE set, no PMI socket):
 // srun --mpi=pmix, or prrte's prterun. mpbench's own PMI client speaks

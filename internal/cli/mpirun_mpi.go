@@ -59,17 +59,7 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		_ = mpi.Finalize()
 		return err
 	}
-	if (f.given("timeout") || f.given("stall")) && os.Getenv(envMPIParent) == "" {
-		opt := "--timeout"
-		if !f.given("timeout") {
-			opt = "--stall"
-		}
-		err = usageErrorf("%s: under a launcher started by hand nothing watches the job; run 'mpbench run --transport mpi -np N %s ...' (mpbench starts the launcher and watches it), or use the launcher's own limit", opt, opt)
-	} else if f.given("np") && f.np != world.Size() {
-		err = usageErrorf("-np %d: the launcher started %d ranks; give the process count to the launcher (%s mpbench run ...) and leave -np out, or make them agree", f.np, world.Size(), strings.Join(mpi.LauncherCommand(f.np), " "))
-	} else if f.transport != "auto" && f.transport != "mpi" {
-		err = usageErrorf("--transport %s: under an MPI launcher the ranks communicate through the MPI library; give --transport mpi (or auto), or run 'mpbench run -np N --transport %s' without the launcher", f.transport, f.transport)
-	}
+	err = checkUnderLauncher(f, world.Size())
 	f.np, f.transport = world.Size(), "mpi"
 	var opts bench.Options
 	if err == nil {
@@ -118,6 +108,26 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		return err
 	}
 	return mpi.Finalize()
+}
+
+// checkUnderLauncher checks the options that an MPI launcher started by
+// hand decides itself: the process count (size, the world's), the
+// transport, and the limits only "mpbench run --transport mpi" enforces.
+func checkUnderLauncher(f *runFlags, size int) error {
+	if (f.given("timeout") || f.given("stall")) && os.Getenv(envMPIParent) == "" {
+		opt := "--timeout"
+		if !f.given("timeout") {
+			opt = "--stall"
+		}
+		return usageErrorf("%s: under a launcher started by hand nothing watches the job; run 'mpbench run --transport mpi -np N %s ...' (mpbench starts the launcher and watches it), or use the launcher's own limit", opt, opt)
+	}
+	if err := checkLauncherNP(f.given("np"), f.np, size, strings.Join(mpi.LauncherCommand(f.np), " ")+" mpbench run"); err != nil {
+		return err
+	}
+	if f.transport != "auto" && f.transport != "mpi" {
+		return usageErrorf("--transport %s: under an MPI launcher the ranks communicate through the MPI library; give --transport mpi (or auto), or run 'mpbench run -np N --transport %s' without the launcher", f.transport, f.transport)
+	}
+	return nil
 }
 
 // endGrace is how long rank 0 waits, after SIGINT or SIGTERM, for the run

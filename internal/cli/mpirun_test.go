@@ -138,3 +138,31 @@ func TestPMIxOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckLauncherNP: under a launcher -np may be left out or agree with
+// the job's size; a disagreeing -np is bad input naming both counts and,
+// when known, the launcher's command line.
+func TestCheckLauncherNP(t *testing.T) {
+	for _, tc := range []struct {
+		given    bool
+		np, size int
+		cmd      string
+		want     string
+	}{
+		{false, 1, 4, "", ""},
+		{true, 4, 4, "", ""},
+		{true, 4, 2, "", "-np 4: the launcher started 2 ranks; give the process count to the launcher and leave -np out, or make them agree"},
+		{true, 4, 2, "mpirun -np 4 mpbench run", "-np 4: the launcher started 2 ranks; give the process count to the launcher (mpirun -np 4 mpbench run ...) and leave -np out, or make them agree"},
+	} {
+		err := checkLauncherNP(tc.given, tc.np, tc.size, tc.cmd)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%+v: %v, want nil", tc, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.want || ExitStatus(err) != ExitUsage {
+			t.Errorf("%+v: %v (status %d), want %q (status 2)", tc, err, ExitStatus(err), tc.want)
+		}
+	}
+}

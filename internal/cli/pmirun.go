@@ -30,9 +30,9 @@ func runPMIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		return err
 	}
 	size := conn.Size()
-	if f.given("np") && f.np != size {
+	if err := checkLauncherNP(f.given("np"), f.np, size, ""); err != nil {
 		conn.Close()
-		return usageErrorf("-np %d, but the launcher started %d processes; give the same count to both, or leave -np out", f.np, size)
+		return err
 	}
 	f.np = size
 	if err := cmd.Flags().Set("np", strconv.Itoa(size)); err != nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -84,7 +83,7 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 		tr.Timer, tr.TimerRes = timerInfo(c, strings.HasPrefix(tr.Name, "mpi"))
 		out, closers, err = openSinks(cmd, f, tr, &opts, start)
 		if err != nil {
-			return fmt.Errorf("rank 0: %w", err)
+			return &launch.WorkerError{Rank: 0, Err: err}
 		}
 	}
 	var bs bench.Sink
@@ -113,7 +112,7 @@ func runRank(ctx context.Context, cmd *cobra.Command, f *workerFlags, c comm.Com
 		}
 	}
 	if runErr != nil && !errors.Is(runErr, errInterrupted) {
-		return fmt.Errorf("rank %d: %w", rank, runErr)
+		return &launch.WorkerError{Rank: rank, Err: runErr}
 	}
 	return runErr
 }

@@ -25,7 +25,7 @@ import (
 func Main(args []string, stdout, stderr io.Writer) int {
 	args, err := launch.BootstrapFromStdin(args, Version) // a rank started on another host
 	if err != nil {
-		launch.ReportError(stderr, err.Error()) // in the form the launcher shows
+		launch.ReportError(stderr, err) // in the form the launcher shows
 		return ExitStatus(err)
 	}
 	root := newRoot(&invocation{args: args}, stdout, stderr)

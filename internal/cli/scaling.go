@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -105,15 +104,11 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	if err != nil {
 		return fmt.Errorf("cannot find the mpbench executable: %w", err)
 	}
-	writers, closers, err := openScalingFiles(f, inv)
-	defer func() {
-		for _, c := range closers {
-			c.Close()
-		}
-	}()
+	files, err := openScalingFiles(f, inv)
 	if err != nil {
 		return err
 	}
+	defer files.Close()
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	tmp, err := os.MkdirTemp("", "mpbench-scaling")
@@ -140,21 +135,14 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 			comm = fmt.Sprintf(", communication %.4g s", m.CommS)
 		}
 		fmt.Fprintf(stderr, "scaling: N = %d, run %d of %d: T = %.4g s%s\n", m.NP, m.Repeat+1, f.repeats, m.T, comm)
-		for _, w := range writers {
-			if err := w.WriteRow(last); err != nil {
-				return err
-			}
-		}
-		return nil
+		return files.WriteRow(last)
 	}
 	ms, err := scaling.Sweep(f.np, f.repeats, run, each)
 	if ctx.Err() != nil {
 		err = cancelCause(ctx, errInterrupted)
 	}
-	for _, w := range writers {
-		if werr := w.WriteEnd(err); werr != nil && err == nil {
-			err = werr
-		}
+	if werr := files.WriteEnd(err); werr != nil && err == nil {
+		err = werr
 	}
 	if err != nil {
 		return err
@@ -223,7 +211,7 @@ func tail(s string, n int) string {
 }
 
 // openScalingFiles opens --json and --csv and writes their meta record.
-func openScalingFiles(f *scalingFlags, inv *invocation) ([]rowfile.Writer, []io.Closer, error) {
+func openScalingFiles(f *scalingFlags, inv *invocation) (*rowfile.Open, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: time.Now().Format(time.RFC3339Nano),
@@ -232,5 +220,5 @@ func openScalingFiles(f *scalingFlags, inv *invocation) ([]rowfile.Writer, []io.
 		Info: map[string]string{"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
 			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release},
 	}
-	return openResultWriters(f.jsonFile, f.csvFile, meta)
+	return rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile}.Create(meta)
 }

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +16,6 @@ import (
 	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/rowfile"
 	"github.com/mpbench/mpbench/transport"
 )
 
@@ -99,7 +96,7 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 		if ctx.Err() != nil && stoppedBySignal(err) {
 			err = cancelCause(ctx, errInterrupted)
 		} else {
-			err = fmt.Errorf("rank %d: %w", world.Rank(), err)
+			err = &launch.WorkerError{Rank: world.Rank(), Err: err}
 		}
 	} else {
 		err = runRank(ctx, cmd, f, world, tr, opts, start)
@@ -108,28 +105,17 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 	return err
 }
 
-// reportToLauncher hands a rank's error to the launcher (launch.ReportError)
-// instead of printing it, so that a failure every rank sees is printed once,
-// by the launcher, naming the rank; the error is returned as a
-// *printedError, which keeps its exit status. Without a launcher (the
-// worker command run by hand) err is returned unchanged.
+// reportToLauncher hands a rank's error to the launcher (launch.ReportError,
+// which leaves out the rank a *launch.WorkerError names) instead of
+// printing it, so that a failure every rank sees is printed once, by the
+// launcher, naming the rank; the error is returned as a *printedError,
+// which keeps its exit status. Without a launcher (the worker command run
+// by hand) err is returned unchanged.
 func reportToLauncher(stderr io.Writer, err error) error {
 	if err == nil || !launch.IsWorker() {
 		return err
 	}
-	msg := err.Error()
-	for _, prefix := range []string{"launch: rank ", "rank "} { // the launcher names the rank
-		if rest, ok := strings.CutPrefix(msg, prefix); ok {
-			if i := strings.Index(rest, ": "); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
-				msg = "launch: " + rest[i+2:]
-				if prefix == "rank " {
-					msg = rest[i+2:]
-				}
-				break
-			}
-		}
-	}
-	launch.ReportError(stderr, msg)
+	launch.ReportError(stderr, err)
 	return &printedError{err}
 }
 
@@ -194,8 +180,6 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	// The result files come before the text: a row printed on stdout is
 	// already in them when rank 0 is killed right after printing it.
-	var out sink.Fanout
-	var closers []io.Closer
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: opts.MByte, Date: start.Format(time.RFC3339Nano),
 		Host: m.Host, Transport: tr.Name, Command: f.calledAs,
@@ -212,29 +196,12 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 		meta.Info["timer"] = tr.Timer
 	}
 	addJobInfo(meta.Info, tr)
-	files := []struct {
-		path string
-		make func(io.Writer) rowfile.Writer
-	}{
-		{f.run.jsonFile, func(w io.Writer) rowfile.Writer { return rowfile.NewJSONLWriter(w) }},
-		{f.run.csvFile, func(w io.Writer) rowfile.Writer { return rowfile.NewCSVWriter(w) }},
+	files, err := f.run.rowFiles().Create(meta)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, fl := range files {
-		if fl.path == "" {
-			continue
-		}
-		file, err := os.OpenFile(fl.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
-			return nil, closers, err
-		}
-		closers = append(closers, file)
-		ns, err := sink.NewRowFile(fl.make(file), meta)
-		if err != nil {
-			return nil, closers, err
-		}
-		out = append(out, ns)
-	}
-	out = append(out, text)
+	out := sink.Fanout{sink.NewRowFile(files), text}
+	closers := []io.Closer{files}
 	if path := f.run.imb.dumpfile; path != "" {
 		file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {

@@ -63,15 +63,13 @@ func goldenRun(t *testing.T, np int, o bench.Options) (text, jsonl, csv []byte) 
 		t.Fatal(err)
 	}
 	meta := result.Meta{Tool: "mpbench", Version: "golden", MByte: o.MByte, Date: "2026-12-01T20:00:00Z", Host: "h", Transport: "inmem"}
-	js, err := NewRowFile(rowfile.NewJSONLWriter(&jb), meta)
-	if err != nil {
-		t.Fatal(err)
+	jw, cw := rowfile.NewJSONLWriter(&jb), rowfile.NewCSVWriter(&cb)
+	for _, w := range []rowfile.Writer{jw, cw} {
+		if err := w.WriteMeta(meta); err != nil {
+			t.Fatal(err)
+		}
 	}
-	cs, err := NewRowFile(rowfile.NewCSVWriter(&cb), meta)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := Fanout{ts, js, cs}
+	f := Fanout{ts, NewRowFile(jw), NewRowFile(cw)}
 	commtest.Run(t, np, comm.Config{}, func(c comm.Comm) error {
 		clock := stepClock{c, new(atomic.Int64), float64(c.Rank()+1) * 1e-6}
 		var s bench.Sink

@@ -6,20 +6,16 @@ import (
 	"github.com/mpbench/mpbench/result/rowfile"
 )
 
-// RowFile streams rows into a JSON Lines or CSV result file (package
-// result/rowfile): the meta record when created, a record per row, the end
-// record (ok or failed with the error) on Finish.
+// RowFile streams rows into JSON Lines or CSV result files (package
+// result/rowfile): a record per row, the end record (ok or failed with the
+// error) on Finish.
 type RowFile struct {
 	w rowfile.Writer
 }
 
-// NewRowFile writes meta with w and returns the sink.
-func NewRowFile(w rowfile.Writer, meta result.Meta) (*RowFile, error) {
-	if err := w.WriteMeta(meta); err != nil {
-		return nil, err
-	}
-	return &RowFile{w: w}, nil
-}
+// NewRowFile returns the sink writing to w, which has written its meta
+// record (rowfile.Files.Create does).
+func NewRowFile(w rowfile.Writer) *RowFile { return &RowFile{w: w} }
 
 // Begin does nothing: every row record carries its block's fields.
 func (s *RowFile) Begin(bench.Block) error { return nil }

@@ -80,11 +80,11 @@ func TestTextAndRowFileSinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ns, err := NewRowFile(rowfile.NewJSONLWriter(&jsonl), result.Meta{Tool: "mpbench", MByte: result.MB})
-		if err != nil {
+		jw := rowfile.NewJSONLWriter(&jsonl)
+		if err := jw.WriteMeta(result.Meta{Tool: "mpbench", MByte: result.MB}); err != nil {
 			t.Fatal(err)
 		}
-		f := Fanout{ts, ns}
+		f := Fanout{ts, NewRowFile(jw)}
 		blk := bench.Block{Benchmark: "PingPong", Class: bench.SingleTransfer, Processes: 2, Multi: result.MultiNone, Groups: [][]int{{0, 1}}, Idle: 1}
 		row := result.NewRow("PingPong", 2, 1)
 		row.Repetitions, row.TMax, row.MBps = 1000, 1.14, 0.88
