@@ -152,7 +152,7 @@ func (o *Options) checkParams() error {
 	params := Params()
 	for _, p := range params {
 		if v, ok := o.Params[p.Name]; ok && (v < p.Min || v > p.Max) {
-			return fmt.Errorf("-%s %d: expected -%s N with %d <= N <= %d", p.Name, v, p.Name, p.Min, p.Max)
+			return optionErrorf("-%s %d: expected -%s N with %d <= N <= %d", p.Name, v, p.Name, p.Min, p.Max)
 		}
 	}
 	for name := range o.Params {
@@ -161,7 +161,7 @@ func (o *Options) checkParams() error {
 			for i, p := range params {
 				names[i] = "-" + p.Name
 			}
-			return fmt.Errorf("-%s: no benchmark takes this option; the benchmarks' own options are %s", name, strings.Join(names, ", "))
+			return optionErrorf("-%s: no benchmark takes this option; the benchmarks' own options are %s", name, strings.Join(names, ", "))
 		}
 	}
 	return nil

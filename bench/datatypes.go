@@ -64,9 +64,9 @@ func ParseDataType(s string) (mpiName string, size int, err error) {
 		}
 	}
 	if dt == "float16" || dt == "bfloat16" {
-		return "", 0, fmt.Errorf("-data_type %s: mpbench has no %s (IMB offers it only on libraries defining the MPIX type); expected %s", s, dt, dataTypeNames())
+		return "", 0, optionErrorf("-data_type %s: mpbench has no %s (IMB offers it only on libraries defining the MPIX type); expected %s", s, dt, dataTypeNames())
 	}
-	return "", 0, fmt.Errorf("-data_type %s: expected %s", s, dataTypeNames())
+	return "", 0, optionErrorf("-data_type %s: expected %s", s, dataTypeNames())
 }
 
 // ParseRedDataType parses IMB's -red_data_type (float, double, int or
@@ -81,10 +81,10 @@ func ParseRedDataType(s string) (coll.Datatype, error) {
 	}
 	for _, name := range imbOnlyTypes {
 		if name == rt {
-			return 0, fmt.Errorf("-red_data_type %s: mpbench's reductions have no %s elements; expected %s", s, rt, redDataTypeNames())
+			return 0, optionErrorf("-red_data_type %s: mpbench's reductions have no %s elements; expected %s", s, rt, redDataTypeNames())
 		}
 	}
-	return 0, fmt.Errorf("-red_data_type %s: expected %s", s, redDataTypeNames())
+	return 0, optionErrorf("-red_data_type %s: expected %s", s, redDataTypeNames())
 }
 
 // ParseMap parses IMB's -map PxQ ("4x2", any case) for a job of np
@@ -95,10 +95,10 @@ func ParseMap(s string, np int) ([2]int, error) {
 	pi, err1 := strconv.Atoi(p)
 	qi, err2 := strconv.Atoi(q)
 	if !ok || err1 != nil || err2 != nil || pi < 1 || qi < 1 {
-		return [2]int{}, fmt.Errorf("-map %s: expected -map PxQ with integers P, Q >= 1, e.g. -map 4x2", s)
+		return [2]int{}, optionErrorf("-map %s: expected -map PxQ with integers P, Q >= 1, e.g. -map 4x2", s)
 	}
 	if pi*qi > np {
-		return [2]int{}, fmt.Errorf("-map %s: P x Q = %d is more than the %d processes running; expected P x Q <= -np", s, pi*qi, np)
+		return [2]int{}, optionErrorf("-map %s: P x Q = %d is more than the %d processes running; expected P x Q <= -np", s, pi*qi, np)
 	}
 	return [2]int{pi, qi}, nil
 }

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -143,72 +142,72 @@ func DefaultOptions() Options {
 // naming the option and its accepted form, or nil.
 func (o *Options) Validate() error {
 	if o.NPMin < 1 {
-		return fmt.Errorf("-npmin %d: expected -npmin P with an integer P >= 1", o.NPMin)
+		return optionErrorf("-npmin %d: expected -npmin P with an integer P >= 1", o.NPMin)
 	}
 	if o.MsgLens == nil {
 		if o.MsgLogMin < 0 || o.MsgLogMax > MaxMsgLog || o.MsgLogMin > o.MsgLogMax {
-			return fmt.Errorf("-msglog %d:%d: expected -msglog a:b with integers 0 <= a <= b <= %d", o.MsgLogMin, o.MsgLogMax, MaxMsgLog)
+			return optionErrorf("-msglog %d:%d: expected -msglog a:b with integers 0 <= a <= b <= %d", o.MsgLogMin, o.MsgLogMax, MaxMsgLog)
 		}
 	} else {
 		if len(o.MsgLens) == 0 {
-			return fmt.Errorf("-msglen: the file lists no sizes; expected one size in bytes per line")
+			return optionErrorf("-msglen: the file lists no sizes; expected one size in bytes per line")
 		}
 		for _, n := range o.MsgLens {
 			if n < 0 || n > MaxMsgLen {
-				return fmt.Errorf("-msglen: size %d: expected sizes 0 <= bytes <= %d", n, MaxMsgLen)
+				return optionErrorf("-msglen: size %d: expected sizes 0 <= bytes <= %d", n, MaxMsgLen)
 			}
 		}
 	}
 	if o.Settle < 0 {
-		return fmt.Errorf("--settle %v: expected a duration >= 0, e.g. 100ms, or 0 for none", o.Settle)
+		return optionErrorf("--settle %v: expected a duration >= 0, e.g. 100ms, or 0 for none", o.Settle)
 	}
 	if o.Settle > MaxSettle {
-		return fmt.Errorf("--settle %v: expected at most %v (the settle phase only has to outlast a job's start-up)", o.Settle, MaxSettle)
+		return optionErrorf("--settle %v: expected at most %v (the settle phase only has to outlast a job's start-up)", o.Settle, MaxSettle)
 	}
 	if err := o.checkParams(); err != nil {
 		return err
 	}
 	if o.RedType != 0 && o.RedType.Size() == 0 {
-		return fmt.Errorf("-red_data_type %v: expected %s", o.RedType, redDataTypeNames())
+		return optionErrorf("-red_data_type %v: expected %s", o.RedType, redDataTypeNames())
 	}
 	if o.DataTypeSize < 0 || o.DataTypeSize > 16 {
-		return fmt.Errorf("-data_type element of %d bytes: expected 1..16", o.DataTypeSize)
+		return optionErrorf("-data_type element of %d bytes: expected 1..16", o.DataTypeSize)
 	}
 	if o.Map[0] < 0 || o.Map[1] < 0 {
-		return fmt.Errorf("-map %dx%d: expected -map PxQ with integers P, Q >= 1", o.Map[0], o.Map[1])
+		return optionErrorf("-map %dx%d: expected -map PxQ with integers P, Q >= 1", o.Map[0], o.Map[1])
 	}
 	if o.MsgsPerSample < 1 {
-		return fmt.Errorf("-iter %d: expected -iter n[,MiB] with n >= 1", o.MsgsPerSample)
+		return optionErrorf("-iter %d: expected -iter n[,MiB] with n >= 1", o.MsgsPerSample)
 	}
 	if o.OverallVolBytes < 1 {
-		return fmt.Errorf("-iter volume %d bytes: expected -iter n,MiB with MiB >= 1", o.OverallVolBytes)
+		return optionErrorf("-iter volume %d bytes: expected -iter n,MiB with MiB >= 1", o.OverallVolBytes)
 	}
 	if err := CheckTimeLimit(o.TimeLimit); err != nil {
 		return err
 	}
 	if o.OffCache < -1 {
-		return fmt.Errorf("-off_cache %d: expected -off_cache -1 or a cache size > 0", o.OffCache)
+		return optionErrorf("-off_cache %d: expected -off_cache -1 or a cache size > 0", o.OffCache)
 	}
 	if o.CacheLine < 0 || o.CacheLine > 1<<20 {
-		return fmt.Errorf("-off_cache line %d: expected a cache line of 1..1048576 bytes", o.CacheLine)
+		return optionErrorf("-off_cache line %d: expected a cache line of 1..1048576 bytes", o.CacheLine)
 	}
 	if o.MemBytes < 1 {
-		return fmt.Errorf("-mem %d bytes: expected -mem GB with GB > 0", o.MemBytes)
+		return optionErrorf("-mem %d bytes: expected -mem GB with GB > 0", o.MemBytes)
 	}
 	switch o.Multi {
 	case result.MultiNone, result.MultiWorst, result.MultiEach:
 	default:
-		return fmt.Errorf("-multi %d: expected -multi 0 or -multi 1", o.Multi)
+		return optionErrorf("-multi %d: expected -multi 0 or -multi 1", o.Multi)
 	}
 	if o.MByte != result.MB && o.MByte != result.MiB {
-		return fmt.Errorf("Mbyte of %v bytes: expected %v (MB) or %v (MiB)", o.MByte, float64(result.MB), float64(result.MiB))
+		return optionErrorf("Mbyte of %v bytes: expected %v (MB) or %v (MiB)", o.MByte, float64(result.MB), float64(result.MiB))
 	}
 	switch o.IterPolicy {
 	case "", IterDynamic, IterOff:
 	case "multiple_np", "auto":
-		return fmt.Errorf("-iter_policy %s: not supported by mpbench; expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
+		return optionErrorf("-iter_policy %s: not supported by mpbench; expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
 	default:
-		return fmt.Errorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
+		return optionErrorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
 	}
 	for _, name := range o.Benchmarks {
 		if _, ok := Lookup(name); !ok {
@@ -233,7 +232,7 @@ func (o *Options) dataTypeSize() int64 {
 
 // unknownBenchmark is the error for a name that is not registered.
 func unknownBenchmark(name string) error {
-	return fmt.Errorf("unknown benchmark %q: accepted names are %s", name, strings.Join(Names(), ", "))
+	return optionErrorf("unknown benchmark %q: accepted names are %s", name, strings.Join(Names(), ", "))
 }
 
 // CheckTimeLimit checks IMB's -time value, seconds per message size: a
@@ -241,7 +240,7 @@ func unknownBenchmark(name string) error {
 // the option and an example.
 func CheckTimeLimit(seconds float64) error {
 	if !(seconds > 0) || math.IsInf(seconds, 0) {
-		return fmt.Errorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", seconds)
+		return optionErrorf("-time %v: expected -time seconds with a finite number of seconds > 0, e.g. -time 10", seconds)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -48,8 +49,9 @@ func TestValidate(t *testing.T) {
 		o := DefaultOptions()
 		tc.edit(&o)
 		err := o.Validate()
-		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("Validate() = %v, want one line starting %q", err, tc.want)
+		var oe *OptionError
+		if !errors.As(err, &oe) || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("Validate() = %v, want an *OptionError of one line starting %q", err, tc.want)
 		}
 	}
 	o := DefaultOptions()
@@ -101,3 +103,37 @@ func TestParseSwitch(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionErrors: every parser of an IMB option value, and CheckPlan's
+// process counts and -mem, refuse bad input with an *OptionError, which
+// a command line maps to its usage status.
+func TestOptionErrors(t *testing.T) {
+	pingpong := DefaultOptions()
+	pingpong.Benchmarks = []string{"PingPong"}
+	bigMem := DefaultOptions()
+	bigMem.MemBytes = 1 << 10
+	for name, err := range map[string]error{
+		"ParseMsgLog":      last(ParseMsgLog("9:x")),
+		"ParseIter":        last(ParseIter("0")),
+		"ParseOffCache":    last(ParseOffCache("abc")),
+		"ParseMem":         second(ParseMem("-1")),
+		"ParseSwitch":      second(ParseSwitch("sync", "maybe")),
+		"ParseDataType":    last(ParseDataType("quad")),
+		"ParseRedDataType": second(ParseRedDataType("quad")),
+		"ParseMap":         second(ParseMap("3x3", 4)),
+		"ReadMsgLen":       second(ReadMsgLen(strings.NewReader("12k\n"))),
+		"ProcessCounts":    second(ProcessCounts(4, 2)),
+		"CheckTimeLimit":   CheckTimeLimit(math.NaN()),
+		"CheckPlan np":     CheckPlan(pingpong, 1),
+		"CheckPlan -mem":   CheckPlan(bigMem, 2),
+	} {
+		var oe *OptionError
+		if !errors.As(err, &oe) || oe.Error() != err.Error() {
+			t.Errorf("%s: %T %v, want an *OptionError", name, err, err)
+		}
+	}
+}
+
+func second[A, B any](_ A, b B) B { return b }
+
+func last[A, B, C any](_ A, _ B, c C) C { return c }

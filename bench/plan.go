@@ -59,7 +59,7 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			}
 			for _, size := range bp.sizes {
 				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {
-					return nil, fmt.Errorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %s (%d bytes); run with -mem %s or more, or lower -msglog/-msglen",
+					return nil, optionErrorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %s (%d bytes); run with -mem %s or more, or lower -msglog/-msglen",
 						spec.Name, size, p, need, FormatMem(o.MemBytes), o.MemBytes, FormatMem(need))
 				}
 			}
@@ -95,7 +95,7 @@ func CheckPlan(o Options, np int) error {
 // IMB_2018.c); else the -npmin sweep.
 func (s *Spec) processCounts(npmin, np int) ([]int, error) {
 	if (s.Pair || s.Class.Pairs) && np < 2 {
-		return nil, fmt.Errorf("%s needs 2 processes, %d running: run with -np 2 or more", s.Name, np)
+		return nil, optionErrorf("%s needs 2 processes, %d running: run with -np 2 or more", s.Name, np)
 	}
 	if s.Pair {
 		return []int{2}, nil

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -125,10 +124,10 @@ func WarmupRepetitions(n int) int {
 // error when npmin > np.
 func ProcessCounts(npmin, np int) ([]int, error) {
 	if npmin < 1 {
-		return nil, fmt.Errorf("-npmin %d: expected -npmin P with an integer P >= 1", npmin)
+		return nil, optionErrorf("-npmin %d: expected -npmin P with an integer P >= 1", npmin)
 	}
 	if npmin > np {
-		return nil, fmt.Errorf("-npmin %d: only %d processes are running; use -npmin 1..%d or run with -np %d or more", npmin, np, np, npmin)
+		return nil, optionErrorf("-npmin %d: only %d processes are running; use -npmin 1..%d or run with -np %d or more", npmin, np, np, npmin)
 	}
 	var out []int
 	for p := npmin; ; p *= 2 {
@@ -144,7 +143,7 @@ func ProcessCounts(npmin, np int) ([]int, error) {
 // "b" (meaning 0:b) into its exponents, with 0 <= a <= b <= MaxMsgLog.
 func ParseMsgLog(s string) (lo, hi int, err error) {
 	bad := func() (int, int, error) {
-		return 0, 0, fmt.Errorf("-msglog %s: expected -msglog a:b with integers 0 <= a <= b <= %d", shown(s), MaxMsgLog)
+		return 0, 0, optionErrorf("-msglog %s: expected -msglog a:b with integers 0 <= a <= b <= %d", shown(s), MaxMsgLog)
 	}
 	a, b, found := strings.Cut(strings.TrimSpace(s), ":")
 	if !found {
@@ -176,15 +175,15 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 		}
 		n, err := strconv.ParseInt(text, 10, 64)
 		if err != nil || n < 0 || n > MaxMsgLen {
-			return nil, fmt.Errorf("-msglen line %d: %q: expected a size in bytes 0..%d", line, text, MaxMsgLen)
+			return nil, optionErrorf("-msglen line %d: %q: expected a size in bytes 0..%d", line, text, MaxMsgLen)
 		}
 		sizes = append(sizes, n)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("-msglen: %w", err)
+		return nil, optionErrorf("-msglen: %w", err)
 	}
 	if len(sizes) == 0 {
-		return nil, fmt.Errorf("-msglen: the file lists no sizes; expected one size in bytes per line")
+		return nil, optionErrorf("-msglen: the file lists no sizes; expected one size in bytes per line")
 	}
 	return sizes, nil
 }
@@ -194,7 +193,7 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 // in bytes (MiB >= 1; DefaultOverallVolBytes when not given). The third
 // value is accepted and ignored: it only matters for IMB-EXT.
 func ParseIter(s string) (n int, volBytes int64, err error) {
-	bad := fmt.Errorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", shown(s))
+	bad := optionErrorf("-iter %s: expected -iter n[,MiB] with integers n >= 1 and MiB >= 1", shown(s))
 	parts := strings.Split(s, ",")
 	if len(parts) > 3 {
 		return 0, 0, bad
@@ -222,7 +221,7 @@ func ParseIter(s string) (n int, volBytes int64, err error) {
 // the cache size and line in bytes.
 func ParseOffCache(s string) (cacheBytes int64, line int, err error) {
 	bad := func() (int64, int, error) {
-		return 0, 0, fmt.Errorf("-off_cache %s: expected -off_cache -1 (8 MiB), 0 (off) or -off_cache MiB[,line_bytes] with MiB > 0", shown(s))
+		return 0, 0, optionErrorf("-off_cache %s: expected -off_cache -1 (8 MiB), 0 (off) or -off_cache MiB[,line_bytes] with MiB > 0", shown(s))
 	}
 	size, ls, hasLine := strings.Cut(strings.TrimSpace(s), ",")
 	mib, err := strconv.ParseFloat(strings.TrimSpace(size), 64)
@@ -262,7 +261,7 @@ func FormatMem(bytes int64) string {
 func ParseMem(s string) (int64, error) {
 	gb, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || !(gb > 0) || gb > 1<<20 || int64(gb*(1<<30)) < 1 {
-		return 0, fmt.Errorf("-mem %s: expected -mem GB with a number of GB > 0", shown(s))
+		return 0, optionErrorf("-mem %s: expected -mem GB with a number of GB > 0", shown(s))
 	}
 	return int64(gb * (1 << 30)), nil
 }
@@ -277,7 +276,7 @@ func ParseSwitch(option, s string) (bool, error) {
 	case "0", "off", "no", "false":
 		return false, nil
 	}
-	return false, fmt.Errorf("-%s %s: expected -%s 1 or -%s 0 (on/off)", option, shown(s), option, option)
+	return false, optionErrorf("-%s %s: expected -%s 1 or -%s 0 (on/off)", option, shown(s), option, option)
 }
 
 // shown is an option value as an error message prints it: as given, or

@@ -158,6 +158,10 @@ func TestExitStatus(t *testing.T) {
 	if ExitStatus(nil) != 0 || ExitStatus(errInterrupted) != 130 || ExitStatus(usageErrorf("x")) != 2 || ExitStatus(os.ErrClosed) != 1 {
 		t.Error("exit status mapping changed")
 	}
+	_, _, badIter := bench.ParseMsgLog("4:2")
+	if got := ExitStatus(fmt.Errorf("bench: %w", badIter)); got != ExitUsage {
+		t.Errorf("a wrapped *bench.OptionError gives exit status %d, want %d", got, ExitUsage)
+	}
 }
 
 func TestBenchmarkList(t *testing.T) {

@@ -20,12 +20,14 @@ const (
 var errInterrupted = errors.New("interrupted; rows measured so far were kept")
 
 // ExitStatus maps an error of a command, or one received from
-// launch.Fatal, to the process exit status, by the error's type only: a
-// *usageError (bad input; cobra's errors for unknown commands, flags and
-// arguments are made usage errors where they arise: execute, usageArgs,
-// flagError) or a *launch.BootstrapError (a host with another build) is
-// 2, an interruption 130 or 143, any other error (a
-// *launch.LauncherLostError included) 1.
+// launch.Fatal, to the process exit status, by the error's type only: bad
+// input is 2: a *usageError (cobra's errors for unknown commands, flags
+// and arguments are made usage errors where they arise: execute,
+// usageArgs, flagError), a *bench.OptionError (a benchmark option bench's
+// parsers or checks refuse) or a *launch.BootstrapError (a host with
+// another build); an interruption is 130 or 143; any other error (a
+// *launch.LauncherLostError included) 1. It is the only place that
+// decides an exit status.
 func ExitStatus(err error) int {
 	var in *interrupted
 	var boot *launch.BootstrapError

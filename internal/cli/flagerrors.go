@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/mpbench/mpbench/bench"
 )
 
 // flagError turns a parse error of c's options into a usage error of one
@@ -18,7 +20,11 @@ import (
 func flagError(c *cobra.Command, err error) error {
 	var ue *usageError
 	if errors.As(err, &ue) {
-		return ue // the value's own check (switchFlag), already in the option's words
+		return ue // the value's own check, already in the option's words
+	}
+	var opt *bench.OptionError
+	if errors.As(err, &opt) {
+		return opt // bench's check of the value (switchFlag)
 	}
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {

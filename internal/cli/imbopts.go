@@ -60,14 +60,14 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 	}
 	if f.mapPxQ != "" {
 		if o.Map, err = bench.ParseMap(f.mapPxQ, np); err != nil {
-			return &usageError{msg: err.Error()}
+			return err
 		}
 	}
 	if o.DataType, o.DataTypeSize, err = bench.ParseDataType(f.dataType); err != nil {
-		return &usageError{msg: err.Error()}
+		return err
 	}
 	if o.RedType, err = bench.ParseRedDataType(f.redDataType); err != nil {
-		return &usageError{msg: err.Error()}
+		return err
 	}
 	switch ct := strings.ToLower(f.contigType); ct {
 	case "base":

@@ -136,7 +136,7 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	}
 	var err error
 	if o.MsgLogMin, o.MsgLogMax, err = bench.ParseMsgLog(f.msglog); err != nil {
-		return o, &usageError{msg: err.Error()}
+		return o, err
 	}
 	if f.msglen != "" {
 		file, err := os.Open(f.msglen)
@@ -154,12 +154,12 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		}
 	}
 	if o.MsgsPerSample, o.OverallVolBytes, err = bench.ParseIter(f.iter); err != nil {
-		return o, &usageError{msg: err.Error()}
+		return o, err
 	}
 	o.TimeLimit = f.timeLimit
 	if f.offCache != "" {
 		if o.OffCache, o.CacheLine, err = bench.ParseOffCache(f.offCache); err != nil {
-			return o, &usageError{msg: err.Error()}
+			return o, err
 		}
 	}
 	o.Sync, o.Warmup = f.sync, f.warmup
@@ -170,7 +170,7 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		o.Params[name] = *v
 	}
 	if o.MemBytes, err = bench.ParseMem(f.mem); err != nil {
-		return o, &usageError{msg: err.Error()}
+		return o, err
 	}
 	o.NoZeroSize = !f.zeroSize
 	o.IterPolicy = strings.ToLower(strings.TrimSpace(f.iterPolicy))
@@ -205,16 +205,9 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if o.Benchmarks, err = f.imb.benchmarkList(f.benchmarks); err != nil {
 		return o, err
 	}
-	if err := o.Validate(); err != nil {
-		return o, &usageError{msg: err.Error()}
-	}
-	if err := checkProcesses(&o, f.np); err != nil {
-		return o, err
-	}
-	if err := bench.CheckPlan(o, f.np); err != nil { // -mem, before any rank starts
-		return o, &usageError{msg: err.Error()}
-	}
-	return o, nil
+	// Every option's range, the benchmarks' process counts and -mem,
+	// before any rank starts.
+	return o, bench.CheckPlan(o, f.np)
 }
 
 // given reports whether the option name was set on the command line.
@@ -234,29 +227,6 @@ func (f *runFlags) stallLimit(o bench.Options) time.Duration {
 		return 0
 	}
 	return max(2*time.Minute, time.Duration(10*o.TimeLimit*float64(time.Second)))
-}
-
-// checkProcesses rejects a process count some selected benchmark cannot
-// run with: single-transfer benchmarks need 2 processes, the others the
-// -npmin of the sweep.
-func checkProcesses(o *bench.Options, np int) error {
-	names := o.Benchmarks
-	if len(names) == 0 {
-		names = bench.DefaultNames()
-	}
-	for _, name := range names {
-		spec, _ := bench.Lookup(name)
-		if spec.Pair || spec.Class.Pairs {
-			if np < 2 {
-				return usageErrorf("%s needs 2 processes, -np is %d; run with -np 2 or more", spec.Name, np)
-			}
-			continue
-		}
-		if _, err := bench.ProcessCounts(o.NPMin, np); err != nil {
-			return usageErrorf("%s: %v", spec.Name, err)
-		}
-	}
-	return nil
 }
 
 // unwrapPath drops the *PathError prefix (the path is already named).

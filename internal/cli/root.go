@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/launch"
 )
 
@@ -162,8 +163,10 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// isUsage reports whether err is bad input.
+// isUsage reports whether err is bad input: a *usageError, or a
+// *bench.OptionError from bench's option parsers and checks.
 func isUsage(err error) bool {
 	var u *usageError
-	return errors.As(err, &u)
+	var opt *bench.OptionError
+	return errors.As(err, &u) || errors.As(err, &opt)
 }

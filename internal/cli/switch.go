@@ -33,11 +33,11 @@ func switchVar(fs *pflag.FlagSet, on *bool, name, def, usage string) pflag.Value
 // String returns the value as given.
 func (s *switchFlag) String() string { return s.text }
 
-// Set parses v (bench.ParseSwitch); a bad value is a *usageError.
+// Set parses v (bench.ParseSwitch); a bad value is a *bench.OptionError.
 func (s *switchFlag) Set(v string) error {
 	on, err := bench.ParseSwitch(s.name, v)
 	if err != nil {
-		return &usageError{msg: err.Error()}
+		return err
 	}
 	s.text, *s.on = v, on
 	return nil

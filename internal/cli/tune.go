@@ -193,11 +193,11 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 		p.procs = append(p.procs, n)
 	}
 	if _, _, err := bench.ParseIter(f.iter); err != nil {
-		return p, usageErrorf("%v", err)
+		return p, err
 	}
 	lo, hi, err := bench.ParseMsgLog(f.msglog)
 	if err != nil {
-		return p, usageErrorf("%v", err)
+		return p, err
 	}
 	if f.msgstep < 1 {
 		return p, usageErrorf("--msgstep %d: must be 1 or more", f.msgstep)
@@ -220,7 +220,7 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 		return p, usageErrorf("--min-gain %g: must be a fraction in [0, 1), e.g. 0.03", f.minGain)
 	}
 	if err := bench.CheckTimeLimit(f.timeLimit); err != nil {
-		return p, usageErrorf("%v", err)
+		return p, err
 	}
 	if f.out == "" {
 		return p, usageErrorf("tune needs -o DIR: the directory for the tuning files")
