@@ -28,27 +28,27 @@
 // Geijn & Watts, "SUMMA: scalable universal matrix multiplication
 // algorithm", 1997) with one block per panel.
 //
-// Local block products use gonum's BLAS (blas64.Gemm, which uses whatever
-// implementation blas64.Use installed; gonum's pure Go one by default).
+// Local block products call blas64.Gemm, which runs whatever
+// implementation blas64.Use installed: gonum's pure Go one by default, the
+// host's OpenBLAS after hostblas.Use.
 // The matrices' elements are a fixed function of their global indices, so
 // every rank makes its own blocks and rank 0 can make whole matrices for
 // the serial product that verifies the result.
 package matmul
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/app"
+	"github.com/mpbench/mpbench/app/hostblas"
 )
-
-// BLAS names the implementation of the local block products, for the
-// report: gonum's pure Go one, or OpenBLAS in builds with the openblas tag.
-var BLAS = "gonum (pure Go)"
 
 // MaxVerify is the largest order verified against a serial product on
 // rank 0 (which holds three n x n matrices for it).
@@ -77,6 +77,9 @@ type Config struct {
 	// then the first to move each block through the kernel, and include
 	// what that first pass costs on the host.
 	Cold bool
+	// BLAS names the implementation blas64.Gemm runs, for the report's
+	// "Local products" line (hostblas.Use's description; "" is gonum's).
+	BLAS string
 }
 
 // Part returns the bounds [lo, hi) of part k when n is cut into parts
@@ -227,7 +230,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 		OpType: "floating point (2 n^3)"}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("Process grid    = %24s", fmt.Sprintf("%d x %d", p, q)),
 		fmt.Sprintf("Bcasts per rank = %24s", fmt.Sprintf("%d in its row, %d in its column", q, p)),
-		fmt.Sprintf("Local products  = %24s", BLAS))
+		fmt.Sprintf("Local products  = %24s", cmp.Or(cfg.BLAS, hostblas.GonumName)))
 	if cfg.Cold {
 		rep.Notes = append(rep.Notes, "Warm-up         =               none (cold)")
 	} else {
@@ -337,8 +340,9 @@ func gatherC(c *app.Comm, cm blas64.General, n, p, q int) ([]float64, error) {
 	return whole, nil
 }
 
-// Serial is the product computed on one rank with one Gemm call (row-major
-// n x n).
+// Serial is the product computed on one rank with one call of gonum's
+// Dgemm (row-major n x n), whatever BLAS runs the local products, so that
+// the verification compares two implementations when OpenBLAS runs them.
 func Serial(n int, square bool) []float64 {
 	a := block(ElementA, 0, n, 0, n)
 	b := a
@@ -346,7 +350,7 @@ func Serial(n int, square bool) []float64 {
 		b = block(ElementB, 0, n, 0, n)
 	}
 	c := blas64.General{Rows: n, Cols: n, Stride: n, Data: make([]float64, n*n)}
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, a, b, 0, c)
+	gonum.Implementation{}.Dgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, a.Data, a.Stride, b.Data, b.Stride, 0, c.Data, c.Stride)
 	return c.Data
 }
 

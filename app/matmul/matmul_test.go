@@ -3,11 +3,13 @@ package matmul
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"testing"
 
 	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/app"
+	"github.com/mpbench/mpbench/app/hostblas"
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/comm/commtest"
@@ -121,4 +123,36 @@ func TestBadOrders(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestDistributedProductOpenBLAS runs the product with the host's OpenBLAS
+// in the local products on grids 1x1, 1x2 and 2x2 and checks it against
+// the serial product (gonum's Dgemm, itself checked against the triple
+// loop by TestSerialMatchesTripleLoop). Hosts without
+// OpenBLAS skip it; CI installs libopenblas0 and sets
+// MPBENCH_REQUIRE_OPENBLAS=1, which makes a missing library a failure.
+func TestDistributedProductOpenBLAS(t *testing.T) {
+	desc, err := hostblas.Use(hostblas.OpenBLAS, nil, 1)
+	if err != nil {
+		if os.Getenv("MPBENCH_REQUIRE_OPENBLAS") == "1" {
+			t.Fatalf("MPBENCH_REQUIRE_OPENBLAS=1 but %v", err)
+		}
+		t.Skipf("no OpenBLAS on this host: %v", err)
+	}
+	defer hostblas.Use(hostblas.Gonum, nil, 1)
+	for _, tc := range []struct{ np, n int }{{1, 45}, {2, 33}, {4, 61}} {
+		reps := make([]*app.Report, tc.np)
+		commtest.Run(t, tc.np, comm.Config{}, func(c comm.Comm) error {
+			ac := app.NewComm(c, coll.Algorithms{})
+			rep, err := Run(ac, Config{N: tc.n, Verify: true, BLAS: desc})
+			reps[c.Rank()] = rep
+			return err
+		})
+		if !reps[0].Verified {
+			t.Errorf("np %d n %d with %s: not verified: %s", tc.np, tc.n, desc, reps[0].Verification)
+		}
+		if line := "Local products  = " + desc; !slices.Contains(reps[0].Notes, line) {
+			t.Errorf("np %d: notes %q lack %q", tc.np, reps[0].Notes, line)
+		}
+	}
 }

@@ -13,23 +13,24 @@
 #      with other work the wall-time figure depends on the share of the
 #      CPU each process gets, the CPU-time one does not.
 #   2. The local block product, n = $MM_N (default 2000) on 1 rank: GFLOP/s
-#      of "mpbench app matmul -np 1" (2 n^3 over its compute time) in the
-#      default build (gonum's BLAS) and in the -tags openblas build (the
-#      local products through cblas_dgemm), against dgemmref.c, the same
-#      product with Debian's OpenBLAS cblas_dgemm on one thread
-#      (OPENBLAS_NUM_THREADS=1 for both; one rank of mpbench is bound to
-#      one CPU).
+#      of "mpbench app matmul -np 1" (2 n^3 over its compute time) as the
+#      default build runs it (--blas auto: the host's OpenBLAS loaded at
+#      run time, one thread per rank) and with --blas gonum (gonum's pure
+#      Go BLAS), against dgemmref.c, the same product with Debian's
+#      OpenBLAS cblas_dgemm on one thread (OPENBLAS_NUM_THREADS=1).
 #   3. EP (class $EP_SHM_CLASS, default W) and FT (class W) at np 1, 2 and 4
 #      over shared memory: time, communication share (communication time
 #      over total, the maximum over ranks) and EP's speedup T(1)/T(2).
 #
 # Usage: bench/appsperf/run.sh            (from the repository)
 # Environment: ROUNDS (default 3), EP_CLASS, EP_SHM_CLASS, MM_N,
+#   PARTS: the parts to run (default "1 2 3"; e.g. PARTS=2 for the product),
 #   NPB_DIR: the NPB3.4-MPI directory of the NAS Parallel Benchmarks 3.4
 #   source. It is not packaged; get it with
 #     git clone https://github.com/mbdevpl/nas-parallel-benchmarks
 #     NPB_DIR=$PWD/nas-parallel-benchmarks/NPB3.4-MPI bench/appsperf/run.sh
-#   Without it part 1 is skipped. Part 2 needs libopenblas-dev (Debian);
+#   Without it part 1 is skipped. Part 2 needs libopenblas-dev (Debian: the
+#   C reference's headers; mpbench itself needs only libopenblas0);
 #   without it part 2 is skipped. Needs Open MPI's mpif90 for part 1.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,6 +38,9 @@ ROUNDS=${ROUNDS:-3}
 EP_CLASS=${EP_CLASS:-A}
 EP_SHM_CLASS=${EP_SHM_CLASS:-W}
 MM_N=${MM_N:-2000}
+PARTS=${PARTS:-1 2 3}
+# part K: whether PARTS names part K.
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -62,7 +66,9 @@ echo "# appsperf on $(hostname), $(nproc) CPUs, $(date -u +%FT%TZ), load average
 echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 
 # --- 1. EP against NPB's EP ---------------------------------------------
-if [ -n "${NPB_DIR:-}" ] && [ -f "$NPB_DIR/EP/ep.f" ] && command -v mpif90.openmpi >/dev/null; then
+if ! part 1; then
+	:
+elif [ -n "${NPB_DIR:-}" ] && [ -f "$NPB_DIR/EP/ep.f" ] && command -v mpif90.openmpi >/dev/null; then
 	cp -r "$NPB_DIR" "$work/npb"
 	sed -e 's/^MPIFC = .*/MPIFC = mpif90.openmpi/' -e 's/^FFLAGS\t= .*/FFLAGS\t= -O2 -fallow-argument-mismatch/' \
 		-e 's/^MPICC = .*/MPICC = mpicc.openmpi/' -e 's/^RAND   = .*/RAND   = randdp/' \
@@ -95,36 +101,39 @@ else
 fi
 
 # --- 2. Local block product against OpenBLAS -----------------------------
-if cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -lopenblas 2>"$work/cc.log"; then
-	# The default build (gonum's BLAS) and the -tags openblas build (the
-	# local products through OpenBLAS's cblas_dgemm, one thread as the
-	# reference), each against the reference in the same round.
-	go build -tags openblas -o "$work/mpbench-openblas" ./cmd/mpbench
-	: >"$work/mm-mpb"; : >"$work/mm-obl"; : >"$work/mm-ref"; : >"$work/mm-ratio"; : >"$work/mm-ratio-obl"
+if ! part 2; then
+	:
+elif cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -lopenblas 2>"$work/cc.log"; then
+	# The default build as a user runs it (--blas auto: the host's OpenBLAS
+	# loaded at run time, one thread per rank) and the same binary with
+	# --blas gonum (gonum's pure Go BLAS), each against the reference in
+	# the same round.
+	: >"$work/mm-mpb"; : >"$work/mm-gonum"; : >"$work/mm-ref"; : >"$work/mm-ratio"; : >"$work/mm-ratio-gonum"
 	gflops() { awk -v n="$MM_N" -v c="$(maxrow "$1" 3)" 'BEGIN {print 2 * n^3 / c / 1e9}'; }
 	for r in $(seq "$ROUNDS"); do
 		"$MPB" app matmul -n "$MM_N" -np 1 --no-verify >"$work/o1"
-		OPENBLAS_NUM_THREADS=1 "$work/mpbench-openblas" app matmul -n "$MM_N" -np 1 --no-verify >"$work/o3"
+		"$MPB" app matmul -n "$MM_N" -np 1 --no-verify --blas gonum >"$work/o3"
 		OPENBLAS_NUM_THREADS=1 "$work/dgemmref" "$MM_N" >"$work/o2"
 		a=$(gflops "$work/o1"); c=$(gflops "$work/o3")
 		b=$(sed -n 's/.*GFLOP\/s=\([0-9.]*\).*/\1/p' "$work/o2")
-		echo "$a" >>"$work/mm-mpb"; echo "$c" >>"$work/mm-obl"; echo "$b" >>"$work/mm-ref"
+		echo "$a" >>"$work/mm-mpb"; echo "$c" >>"$work/mm-gonum"; echo "$b" >>"$work/mm-ref"
 		awk -v a="$a" -v b="$b" 'BEGIN {print a / b}' >>"$work/mm-ratio"
-		awk -v a="$c" -v b="$b" 'BEGIN {print a / b}' >>"$work/mm-ratio-obl"
-		echo "# round $r: product n=$MM_N mpbench $a GFLOP/s, mpbench -tags openblas $c GFLOP/s, OpenBLAS $b GFLOP/s"
+		awk -v a="$c" -v b="$b" 'BEGIN {print a / b}' >>"$work/mm-ratio-gonum"
+		echo "# round $r: product n=$MM_N mpbench default $a GFLOP/s, mpbench --blas gonum $c GFLOP/s, OpenBLAS $b GFLOP/s"
 	done
 	echo "## Local block product n = $MM_N, 1 rank, GFLOP/s (reference: OpenBLAS dgemm, 1 thread)"
-	stats "mpbench app matmul, gonum (default)" <"$work/mm-mpb"
-	stats "mpbench app matmul, -tags openblas" <"$work/mm-obl"
-	stats "OpenBLAS cblas_dgemm" <"$work/mm-ref"
-	stats "ratio gonum build/OpenBLAS" <"$work/mm-ratio"
-	stats "ratio openblas build/OpenBLAS" <"$work/mm-ratio-obl"
+	echo "# default build's$(grep 'Local products' "$work/o1")"
+	stats "mpbench app matmul (default)" <"$work/mm-mpb"
+	stats "mpbench app matmul --blas gonum" <"$work/mm-gonum"
+	stats "OpenBLAS cblas_dgemm (dgemmref)" <"$work/mm-ref"
+	stats "ratio default/OpenBLAS" <"$work/mm-ratio"
+	stats "ratio gonum/OpenBLAS" <"$work/mm-ratio-gonum"
 else
 	echo "## Block product against OpenBLAS: skipped (cc -lopenblas failed: apt-get install libopenblas-dev)"
 fi
 
 # --- 3. EP and FT over shared memory ------------------------------------
-for app in "ep --class $EP_SHM_CLASS" "ft --class W"; do
+if part 3; then for app in "ep --class $EP_SHM_CLASS" "ft --class W"; do
 	for np in 1 2 4; do : >"$work/t$np"; : >"$work/s$np"; done
 	: >"$work/speedup"
 	for r in $(seq "$ROUNDS"); do
@@ -144,3 +153,4 @@ for app in "ep --class $EP_SHM_CLASS" "ft --class W"; do
 	done
 	stats "speedup T(1)/T(2) (round by round)" <"$work/speedup"
 done
+fi

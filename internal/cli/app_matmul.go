@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/app"
+	"github.com/mpbench/mpbench/app/hostblas"
 	"github.com/mpbench/mpbench/app/matmul"
 )
 
@@ -12,14 +13,16 @@ func newAppMatmulCmd(inv *invocation) *cobra.Command {
 	var f appFlags
 	var n int
 	var square, noVerify, sync, cold bool
+	var blasName, blasLib string
+	var blasThreads int
 	cmd := &cobra.Command{
-		Use:   "matmul [-n N] [-np P] [--square] [--load K]",
+		Use:   "matmul [-n N] [-np P] [--square] [--load K] [--blas auto|gonum|openblas]",
 		Short: "Block matrix product over a p x q process grid (the study's section 4.3.3)",
 		Long: `The study's block matrix product: n x n float64 matrices distributed in blocks
 over a p x q process grid (p the largest divisor of -np not above its square
 root), each grid row broadcasting its A blocks (q Bcasts among q ranks) and
 each grid column its B blocks (p Bcasts among p ranks), with the local block
-products (gonum BLAS) between the broadcasts. --square computes the study's
+products between the broadcasts. --square computes the study's
 A x A; the default is a general A x B. For n <= 2000 rank 0 checks the result
 against a serial product and fails above a max relative error of 1e-10.
 Communication time is the time measured inside the Bcasts; compute time the
@@ -31,7 +34,13 @@ Bcasts run at once with no rank computing, and reports that waiting
 separately: comm is then the simultaneous Bcasts of expression 4.4. Before the timed
 phase every rank makes one untimed pass of the same Bcasts on the same
 buffers, so that the timed ones do not pay the first transfer's costs
-(page faults, a virtual machine's page-table fills); --cold skips it.`,
+(page faults, a virtual machine's page-table fills); --cold skips it.
+
+The local products run on the host's OpenBLAS when its shared library
+loads (libopenblas.so.0; Debian: apt-get install libopenblas0), on one
+thread per rank unless --blas-threads says otherwise, and on gonum's pure Go
+BLAS otherwise; the report's "Local products" line names the BLAS that ran
+and the file it came from. --blas gonum or --blas openblas insists on one.`,
 		Example: `  mpbench app matmul -n 1000 -np 4
   mpbench app matmul -n 2000 -np 2 --square --load 1 --json mm.jsonl`,
 		Args: cobra.NoArgs,
@@ -42,7 +51,11 @@ buffers, so that the timed ones do not pay the first transfer's costs
 			if n < f.np {
 				return usageErrorf("-n %d on %d ranks: every rank needs a block; use -n >= -np", n, f.np)
 			}
-			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold}
+			desc, err := useBLAS(blasName, blasLib, blasThreads)
+			if err != nil {
+				return err
+			}
+			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold, BLAS: desc}
 			return runApp(cmd, &f, inv, "matmul", func(c *app.Comm) (*app.Report, error) {
 				return matmul.Run(c, cfg)
 			})
@@ -54,6 +67,32 @@ buffers, so that the timed ones do not pay the first transfer's costs
 	fs.BoolVar(&noVerify, "no-verify", false, "skip the serial product on rank 0 (done by default for n <= 2000)")
 	fs.BoolVar(&sync, "sync", false, "a barrier of the whole grid before every Bcast step, its time reported as wait: comm is then the simultaneous Bcasts' transfers alone, as IMB's (Multi-)Bcast and 'mpbench predict matmul' count them")
 	fs.BoolVar(&cold, "cold", false, "skip the untimed warm-up pass of the Bcasts: the timed Bcasts then include each block's first transfer")
+	fs.StringVar(&blasName, "blas", string(hostblas.Auto), "BLAS of the local products: auto (the host's OpenBLAS if its shared library loads, else gonum), gonum, or openblas (fails if it does not load)")
+	fs.IntVar(&blasThreads, "blas-threads", 1, "OpenBLAS threads per rank (ranks share the CPUs; 0: OpenBLAS's own default, OPENBLAS_NUM_THREADS or one per CPU)")
+	fs.StringVar(&blasLib, "blas-lib", "", "OpenBLAS shared library to load, a name or a path (default: libopenblas.so.0, libopenblas.so, then libblas.so.3 if it is OpenBLAS)")
 	addAppFlags(fs, &f)
 	return cmd
+}
+
+// useBLAS installs the BLAS that --blas, --blas-lib and --blas-threads
+// choose (hostblas.Use) and returns its description for the report; bad
+// options and a --blas openblas whose library does not load are usage
+// errors (exit 2), before any rank starts.
+func useBLAS(name, lib string, threads int) (string, error) {
+	choice, err := hostblas.ParseChoice(name)
+	if err != nil {
+		return "", usageErrorf("--blas %s: %v", name, err)
+	}
+	if threads < 0 {
+		return "", usageErrorf("--blas-threads %d: expected >= 0 (0: OpenBLAS's own default)", threads)
+	}
+	var libs []string
+	if lib != "" {
+		libs = []string{lib}
+	}
+	desc, err := hostblas.Use(choice, libs, threads)
+	if err != nil {
+		return "", usageErrorf("--blas openblas: %v", err)
+	}
+	return desc, nil
 }

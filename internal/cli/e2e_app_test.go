@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpbench/mpbench/app/hostblas"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
 
@@ -75,11 +76,52 @@ func TestAppBadInput(t *testing.T) {
 		{"app", "matmul", "--load", "-1"},
 		{"app", "matmul", "--transport", "ib"},
 		{"app", "matmul", "--trace", "-"},
+		{"app", "matmul", "--blas", "mkl"},
+		{"app", "matmul", "--blas-threads", "-1"},
 	} {
 		cmd, out, errb := e2eCmd(t, args...)
 		err := cmd.Run()
 		if exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, exitCode(err), errb, out)
+		}
+	}
+}
+
+// TestAppMatmulBLAS checks the BLAS choice end to end: --blas openblas
+// with a library that does not load exits 2 with one line naming it and
+// the package to install; auto with it runs on gonum and says so; auto
+// with the default libraries names OpenBLAS, one thread and the file
+// (where OpenBLAS is installed; CI requires it).
+func TestAppMatmulBLAS(t *testing.T) {
+	const missing = "libmpbench-no-such-blas.so.0"
+	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "40", "-np", "2", "--blas", "openblas", "--blas-lib", missing)
+	err := cmd.Run()
+	if msg := errb.String(); exitCode(err) != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "--blas openblas: no OpenBLAS shared library loaded ("+missing) ||
+		!strings.Contains(msg, "apt-get install libopenblas0") || out.Len() != 0 {
+		t.Errorf("--blas openblas without the library: exit %d, stderr %q, stdout %q", exitCode(err), msg, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--blas-lib", missing}, "Local products  = gonum (pure Go); no OpenBLAS library loaded\n"},
+		{[]string{"--blas", "gonum"}, "Local products  =          gonum (pure Go)\n"},
+		{nil, "Local products  = OpenBLAS "},
+	} {
+		if tc.args == nil && os.Getenv("MPBENCH_REQUIRE_OPENBLAS") != "1" {
+			if _, err := hostblas.Open(hostblas.DefaultLibraries, 1); err != nil {
+				continue // no OpenBLAS on this host: auto is gonum, checked above
+			}
+		}
+		cmd, out, errb := e2eCmd(t, append([]string{"app", "matmul", "-n", "40", "-np", "2"}, tc.args...)...)
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: exit %d: %v\n%s%s", tc.args, exitCode(err), err, out, errb)
+		}
+		if !strings.Contains(out.String(), tc.want) || !strings.Contains(out.String(), "SUCCESSFUL") {
+			t.Errorf("%v: output lacks %q or SUCCESSFUL:\n%s", tc.args, tc.want, out)
+		}
+		if tc.args == nil && !strings.Contains(out.String(), "cblas_dgemm, 1 thread, /") {
+			t.Errorf("default BLAS line should name one thread and the library's path:\n%s", out)
 		}
 	}
 }
