@@ -3,9 +3,11 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
@@ -94,8 +96,12 @@ func TestCollFlags(t *testing.T) {
 			t.Errorf("--show-algorithms output lacks %q:\n%s", want, out)
 		}
 	}
+	bcasts, _ := coll.AlgorithmNames("bcast")
+	if !slices.Contains(bcasts, "binomial") {
+		t.Fatalf("bcast's algorithms %v lack binomial", bcasts)
+	}
 	for _, tc := range []struct{ args, want string }{
-		{"--coll bcast=fast", `unknown bcast algorithm "fast" (valid: linear, binomial, pipeline, scatter_allgather, auto)`},
+		{"--coll bcast=fast", `unknown bcast algorithm "fast" (valid: ` + strings.Join(bcasts, ", ") + `, auto)`},
 		{"--coll allreduce=ring:seg=8", "only seg=BYTES"},
 		{"-root_shift maybe", "expected -root_shift 1 or -root_shift 0"},
 	} {

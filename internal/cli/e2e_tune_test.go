@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,11 +95,20 @@ func TestE2ETune(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("tune: %v\nstderr:\n%s", err, errb)
 	}
-	// 2 rounds x 2 process counts x (2 x default + 4 bcast configurations:
-	// linear, binomial, pipeline:seg=1024, scatter_allgather; barrier's
-	// two ride along in the first two).
-	if !strings.Contains(errb.String(), "tune: [24/24] round 2/2, 3 procs") {
-		t.Errorf("progress does not end with job 24 of 24:\n%s", errb)
+	// 2 rounds x 2 process counts x (2 x default + one job per
+	// configuration index: bcast's algorithms, pipeline once with
+	// seg=1024 (linear, binomial, pipeline:seg=1024, scatter_allgather);
+	// barrier's ride along in the first ones).
+	perPoint := 0
+	for _, c := range []string{"bcast", "barrier"} {
+		perPoint = max(perPoint, len(mpbenchRuntime{}.configs(c, 3, []int{1024})))
+	}
+	if perPoint < 4 {
+		t.Fatalf("%d configurations per point, want at least bcast's linear, binomial, pipeline:seg=1024, scatter_allgather", perPoint)
+	}
+	jobs := 2 * 2 * (2 + perPoint)
+	if last := fmt.Sprintf("tune: [%d/%d] round 2/2, 3 procs", jobs, jobs); !strings.Contains(errb.String(), last) {
+		t.Errorf("progress does not end with %q:\n%s", last, errb)
 	}
 	if !strings.Contains(out.String(), "collective   procs  bytes") {
 		t.Errorf("no summary table on stdout:\n%s", out)
