@@ -65,10 +65,11 @@ type Config struct {
 	// Verify compares C with a serial product on rank 0; N must be at
 	// most MaxVerify.
 	Verify bool
-	// Sync enters every Bcast step together on the whole grid: a barrier
-	// of all ranks before each row (column) Bcast, its time counted as
-	// waiting (app.Comm.Sync). The p rows' Bcasts then run at once and no
-	// rank computes meanwhile, so that the communication time is the
+	// Sync runs every Bcast step alone on the whole grid: a barrier of
+	// all ranks before each row (column) Bcast and one after it, their
+	// time counted as waiting (app.Comm.Sync). The p rows' Bcasts then
+	// start together and no rank computes until all have ended, so that
+	// the communication time is the
 	// simultaneous Bcasts' transfers alone: expression 4.4's
 	// multi_p Bcast_q, as IMB measures a (Multi-)Bcast with every group's
 	// ranks entering it together.
@@ -289,21 +290,27 @@ func warmUp(rowComm, colComm *app.Comm, n, p, q, gi, gj int, abuf, bbuf []float6
 }
 
 // bcastBlock broadcasts block root of a grid row or column over c (whose
-// rank me holds own) into buf, after a barrier of grid when grid is not
-// nil and c has more than one rank (its time counted as waiting; every
-// rank of the grid makes the same sequence of Bcasts, so every rank
-// enters the same barriers), and returns the block received: own on the
-// root, buf elsewhere.
+// rank me holds own) into buf and returns the block received: own on the
+// root, buf elsewhere. When grid is not nil and c has more than one rank,
+// a barrier of grid comes before the Bcast and another after it (their
+// time counted as waiting; every rank of the grid makes the same sequence
+// of Bcasts, so every rank enters the same barriers): the step's Bcasts
+// start together and no rank starts its next product before the last of
+// them has ended.
 func bcastBlock(c, grid *app.Comm, buf, own blas64.General, root, me int) (blas64.General, error) {
 	if root == me {
 		buf = own
 	}
-	if grid != nil && c.Size() > 1 {
+	sync := grid != nil && c.Size() > 1
+	if sync {
 		if err := grid.Sync(); err != nil {
 			return buf, err
 		}
 	}
-	return buf, c.Bcast(app.Float64Bytes(buf.Data), root)
+	if err := c.Bcast(app.Float64Bytes(buf.Data), root); err != nil || !sync {
+		return buf, err
+	}
+	return buf, grid.Sync()
 }
 
 // gatherC collects every rank's C block into the whole n x n matrix on

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mpbench/mpbench/analysis"
@@ -153,6 +154,42 @@ func TestDistributedProductOpenBLAS(t *testing.T) {
 		}
 		if line := "Local products  = " + desc; !slices.Contains(reps[0].Notes, line) {
 			t.Errorf("np %d: notes %q lack %q", tc.np, reps[0].Notes, line)
+		}
+	}
+}
+
+// TestSyncClosesEveryStep checks the barriers of Sync on a 2 x 3 grid:
+// every Bcast of the timed part lies between a barrier of the whole grid
+// before it and one after it, so no rank computes while a Bcast of its
+// step is in flight; without Sync there is no barrier.
+func TestSyncClosesEveryStep(t *testing.T) {
+	for _, sync := range []bool{true, false} {
+		var spans []app.Span
+		commtest.Run(t, 6, comm.Config{}, func(c comm.Comm) error {
+			ac := app.NewComm(c, coll.Algorithms{})
+			ac.StartTrace()
+			if _, err := Run(ac, Config{N: 36, Sync: sync}); err != nil {
+				return err
+			}
+			s, err := app.GatherTrace(ac)
+			if c.Rank() == 0 {
+				spans = s
+			}
+			return err
+		})
+		ops := map[int][]string{}
+		for _, s := range spans {
+			ops[s.Rank] = append(ops[s.Rank], s.Op)
+		}
+		for r := range 6 {
+			seq := strings.Join(ops[r], " ")
+			bcasts, syncs := strings.Count(seq, "Bcast"), strings.Count(seq, "Sync")
+			if bcasts != 5 { // 3 row Bcasts and 2 column Bcasts
+				t.Fatalf("sync %v rank %d: %d Bcasts in %q, want 5", sync, r, bcasts, seq)
+			}
+			if want := 2 * bcasts; !sync && syncs != 0 || sync && (syncs != want || strings.Count(seq, "Sync Bcast Sync") != bcasts) {
+				t.Errorf("sync %v rank %d: spans %q, want every Bcast between two Syncs only with sync", sync, r, seq)
+			}
 		}
 	}
 }
