@@ -74,6 +74,8 @@ type forwarder struct {
 	hostQ    [][]hostFrame // per port: frames read, not yet given to the model
 	ackFirst bool          // pure ACKs go ahead of waiting data in hostQ
 	refs     map[*byte]int // deliveries left per frame buffer, for framePool
+	spin     afterFrame    // polls instead of sleeping just after a frame (Config.Poll)
+	pollFrom time.Duration // start of the current round of the loop
 
 	mu    sync.Mutex // guards stats and late (writeStats reads them)
 	stats Stats
@@ -166,7 +168,8 @@ func RunForwarder(name string, ready *os.File) error {
 func newForwarder(cfg Config, m medium.Medium) *forwarder {
 	return &forwarder{cfg: cfg, model: m, limit: cfg.QueueLimit(), queued: make([]int, cfg.Nodes), buf: make([]byte, 65536+14),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c6f7373)), refs: map[*byte]int{}, late: make([]time.Duration, 4096),
-		txAhead: TxAhead(cfg.RateBps, cfg.MTU), hostQ: make([][]hostFrame, cfg.Nodes), ackFirst: true}
+		txAhead: TxAhead(cfg.RateBps, cfg.MTU), hostQ: make([][]hostFrame, cfg.Nodes), ackFirst: true,
+		spin: newAfterFrame(cfg.Poll)}
 }
 
 // loop forwards frames until the stop eventfd is written, on one OS thread
@@ -176,7 +179,10 @@ func newForwarder(cfg Config, m medium.Medium) *forwarder {
 // every frame waiting, gives the models the frames their transmitters may
 // take, and writes every frame whose time has come. Within spinWindow of
 // an event it polls without sleeping, so frames that come meanwhile are
-// read (and timed) when they come.
+// read (and timed) when they come. Within Config.Poll of the last frame
+// read or delivered it polls too, within the CPU budget of afterFrame, so
+// that a reply coming soon after a frame costs no wake-up; the time spent
+// so is counted in Stats.PolledMs.
 func (f *forwarder) loop() {
 	runtime.LockOSThread()
 	realtime()
@@ -195,6 +201,16 @@ func (f *forwarder) loop() {
 		if next < math.MaxInt64 {
 			timeout = max(next-now-spinWindow, 0)
 		}
+		wasPolling := f.spin.polling
+		if f.spin.poll(now) {
+			timeout = 0
+		}
+		if wasPolling {
+			f.mu.Lock()
+			f.stats.PolledMs += float64(now-f.pollFrom) / 1e6
+			f.mu.Unlock()
+		}
+		f.pollFrom = now
 		ts := unix.NsecToTimespec(int64(timeout))
 		if _, err := unix.Ppoll(f.pfds, &ts, nil); errors.Is(err, unix.EINTR) {
 			continue
@@ -290,6 +306,7 @@ func (f *forwarder) enqueue(port int, frame []byte, now time.Duration) {
 	if dst != medium.Broadcast {
 		f.queued[dst]++
 	}
+	f.spin.frame(now)
 	hf := hostFrame{frame: append(framePool.Get().([]byte)[:0], frame...), dst: dst, at: now}
 	q := f.hostQ[port]
 	i := len(q)
@@ -373,6 +390,7 @@ func (f *forwarder) deliverDue() {
 		heap.Pop(&f.pending)
 		f.queued[d.port]--
 		unix.Write(f.fds[d.port], d.frame)
+		f.spin.frame(d.at + late)
 		f.release(d.frame)
 		f.mu.Lock()
 		f.stats.Delivered++

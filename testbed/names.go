@@ -35,6 +35,10 @@ type Config struct {
 	Loss    float64       // fraction of frames dropped, 0..1
 	Jitter  bool          // wifi: random backoff
 	Seed    uint64        // loss and backoff draws
+	// Poll is how long the forwarder polls its devices after a frame
+	// before it sleeps (DefaultPoll; 0 sleeps at once), within PollShare
+	// of one CPU.
+	Poll time.Duration
 	// Owner, when not 0, is the PID of the process that owns the testbed:
 	// the forwarder removes the testbed when it exits.
 	Owner int
@@ -51,6 +55,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--mtu %d: use 576..9000 (1500 standard Ethernet)", c.MTU)
 	case !(c.Loss >= 0 && c.Loss < 1):
 		return fmt.Errorf("--loss %g: use a fraction in [0, 1), e.g. 0.1%%", c.Loss)
+	case c.Poll < 0 || c.Poll > time.Millisecond:
+		return fmt.Errorf("--poll %v: use 0 (sleep at once) to 1ms; %v by default", c.Poll, DefaultPoll)
 	}
 	_, err := c.Medium()
 	return err

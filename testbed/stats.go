@@ -18,6 +18,7 @@ type Stats struct {
 	Oversize    uint64    `json:"oversize"`      // frames longer than MTU + 14 (offloads not off)
 	LateP50Usec float64   `json:"late_p50_usec"` // delivery after the model's time, median
 	LateP99Usec float64   `json:"late_p99_usec"` // and 99th percentile, of the last 4096 frames
+	PolledMs    float64   `json:"polled_ms"`     // time spent polling after frames (Config.Poll), milliseconds
 	Updated     time.Time `json:"updated"`
 }
 

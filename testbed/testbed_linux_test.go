@@ -51,7 +51,7 @@ func needRoot(t *testing.T) {
 }
 
 func testConfig(name string) Config {
-	return Config{Name: name, Nodes: 3, Net: "switch", RateBps: 20e6, MTU: 1500, Seed: 1}
+	return Config{Name: name, Nodes: 3, Net: "switch", RateBps: 20e6, MTU: 1500, Seed: 1, Poll: DefaultPoll}
 }
 
 // uniqueName returns a testbed name no other test run uses.
@@ -257,7 +257,7 @@ func TestCheckSwitchAddsHubShares(t *testing.T) {
 func checkSwitchHub(t *testing.T, net string) []string {
 	t.Helper()
 	name := uniqueName("c")
-	cfg := Config{Name: name, Nodes: 4, Net: net, RateBps: 10e6, MTU: 1500, Seed: 1}
+	cfg := Config{Name: name, Nodes: 4, Net: net, RateBps: 10e6, MTU: 1500, Seed: 1, Poll: DefaultPoll}
 	st, err := Up(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,8 @@
 # round trip is timed by the kernel (SO_TIMESTAMP) and answered by node 2's
 # kernel, so no user process's scheduling enters it but the forwarder's;
 # its model is four line times of a 98-byte frame plus ping's round trip on
-# node 1's loopback. On a busy host (and under nice) the PingPong figures
+# node 1's loopback; and back to back (ping -f, the mean round trip), where
+# the next echo leaves as soon as the reply came, as in a PingPong. On a busy host (and under nice) the PingPong figures
 # carry the ranks' scheduling; the ICMP one shows the forwarder's share.
 # The wire model is "mpbench analyze --wire eth:RATE" of the testbed's
 # PingPong file, plus one frame's store and forward (the switch receives a
@@ -18,9 +19,12 @@
 #
 # With BASE=<git revision>, every round measures that revision's build too,
 # right before the current one (before/after a change of the forwarder).
+# With POLLS="0s 50us" (values of up's --poll), every round measures each
+# build once per value, in that order: the same binary with and without
+# polling after frames.
 #
 # Usage: bench/testbedlat/run.sh          (from the repository, as root)
-# Environment: ROUNDS (default 3), RATE (default 100, Mbit/s), BASE.
+# Environment: ROUNDS (default 3), RATE (default 100, Mbit/s), BASE, POLLS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
@@ -33,6 +37,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'echo "testbedlat: a command failed at line $LINENO (status $?)" >&2' ERR
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -45,6 +50,15 @@ fi
 go build -o "$work/current" ./cmd/mpbench
 builds+=(current)
 MPB=$work/current
+# variants: "build" or "build:poll" (up --poll poll).
+variants=()
+for b in "${builds[@]}"; do
+	if [ -n "${POLLS:-}" ]; then
+		for p in $POLLS; do variants+=("$b:$p"); done
+	else
+		variants+=("$b")
+	fi
+done
 
 # stats NAME < values: "NAME median min..max" of the numbers on stdin.
 stats() {
@@ -59,48 +73,60 @@ col() { awk -v b="$2" -v c="$3" '$1 == b && NF >= 4 {v = $c} END {print v}' "$1"
 
 pp=(-msglog 20:20 --eager 4194304 -iter 1000 PingPong)
 echo "# testbedlat on $(hostname), $(nproc) CPUs, $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), nice $(nice)"
-echo "# switch of 2 nodes at ${RATE} Mbit/s; builds: ${builds[*]}"
-for b in "${builds[@]}"; do : >"$work/$b.lat"; : >"$work/$b.bw"; : >"$work/$b.lo"; : >"$work/$b.tb0"; : >"$work/$b.chk"; : >"$work/$b.icmp"; done
+echo "# switch of 2 nodes at ${RATE} Mbit/s; variants (build:poll): ${variants[*]}"
+for b in "${variants[@]}"; do : >"$work/$b.lat"; : >"$work/$b.bw"; : >"$work/$b.lo"; : >"$work/$b.tb0"; : >"$work/$b.chk"; : >"$work/$b.icmp"; : >"$work/$b.icmpus"; : >"$work/$b.flood"; done
 # icmp ADDR COUNT: median ICMP echo round trip in usec from node 1 of the testbed.
 icmp() {
 	ip netns exec "mpbtb-$tb-n1" ping -c "$2" -i 0.002 "$1" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -g |
 		awk '{v[NR]=$1 * 1000} END {print v[int((NR+1)/2)]}'
 }
 for r in $(seq "$ROUNDS"); do
-	for b in "${builds[@]}"; do
-		x=$work/$b
+	for b in "${variants[@]}"; do
+		x=$work/${b%%:*}
+		up=()
+		[ "$b" = "${b%%:*}" ] || up=(--poll "${b#*:}")
 		"$x" run -np 2 --transport tcp "${pp[@]}" >"$work/lo.txt"
-		"$x" testbed up --name "$tb" --nodes 2 --net switch --rate "${RATE}mbit" >/dev/null
+		"$x" testbed up --name "$tb" --nodes 2 --net switch --rate "${RATE}mbit" "${up[@]}" >/dev/null
 		"$x" testbed run --name "$tb" -- "${pp[@]}" --json "$work/tb.jsonl" >"$work/tb.txt"
 		"$x" testbed check --name "$tb" --seconds 1 >"$work/chk.txt" || true
 		if command -v ping >/dev/null; then
 			icmp 10.77.0.2 20 >/dev/null
-			echo "$(icmp 10.77.0.2 1000) $(icmp 127.0.0.1 200)" | awk -v rate="$RATE" '{
-				m = 4 * (98 + 24) * 8 / rate + $2; printf "%g\n", $1 / m
-				printf "# ICMP round trip %s usec, loopback %s usec, model %.1f usec\n", $1, $2, m >"/dev/stderr" }' >>"$x.icmp"
+			rtt=$(icmp 10.77.0.2 1000); lort=$(icmp 127.0.0.1 200)
+			echo "$rtt" >>"$work/$b.icmpus"
+			# Back to back (flood: the next echo leaves when the reply came),
+			# the mean: the PingPong's pattern, the forwarder never idle long.
+			flood=$(ip netns exec "mpbtb-$tb-n1" ping -f -q -c 2000 10.77.0.2 | awk -F/ '/^rtt/ {print $5 * 1000}')
+			echo "$flood" >>"$work/$b.flood"
+			echo "# ICMP back to back: mean round trip $flood usec" >&2
+			awk -v rtt="$rtt" -v lo="$lort" -v rate="$RATE" 'BEGIN {
+				m = 4 * (98 + 24) * 8 / rate + lo; printf "%g\n", rtt / m
+				printf "# ICMP round trip %s usec, loopback %s usec, model %.1f usec\n", rtt, lo, m >"/dev/stderr" }' >>"$work/$b.icmp"
 		fi
+		grep '^# forwarder' <("$x" testbed status --name "$tb") | sed "s/^/#   $b /" || true
 		"$x" testbed down --name "$tb" >/dev/null
 		"$MPB" analyze --wire "eth:${RATE}m" "$work/tb.jsonl" >"$work/an.txt"
 		lo0=$(col "$work/lo.txt" 0 3); lo1=$(col "$work/lo.txt" 1048576 3)
 		t0=$(col "$work/tb.txt" 0 3); t1=$(col "$work/tb.txt" 1048576 3); bw=$(col "$work/tb.txt" 1048576 4)
 		# The wire-time table: bytes, frames, total bytes, wire time, ...
-		w0=$(sed 's/│/ /g' "$work/an.txt" | awk '$1 == 0 && NF >= 7 {print $4; exit}')
-		w1=$(sed 's/│/ /g' "$work/an.txt" | awk '$1 == 1048576 && NF >= 7 {print $4; exit}')
+		w0=$(sed 's/│/ /g' "$work/an.txt" | awk '$1 == 0 && NF >= 7 && !done {print $4; done = 1}')
+		w1=$(sed 's/│/ /g' "$work/an.txt" | awk '$1 == 1048576 && NF >= 7 && !done {print $4; done = 1}')
 		read -r lat bwr < <(awk -v t0="$t0" -v t1="$t1" -v lo0="$lo0" -v lo1="$lo1" -v w0="$w0" -v w1="$w1" -v rate="$RATE" 'BEGIN {
 			m0 = w0 + 84 * 8 / rate + lo0; m1 = w1 + 1538 * 8 / rate + lo1
 			print t0 / m0, m1 / t1 }')
-		echo "$lat" >>"$x.lat"; echo "$bwr" >>"$x.bw"; echo "$lo0" >>"$x.lo"; echo "$t0" >>"$x.tb0"
-		awk '/^latency 1<->2/ {print $NF}' "$work/chk.txt" >>"$x.chk"
+		echo "$lat" >>"$work/$b.lat"; echo "$bwr" >>"$work/$b.bw"; echo "$lo0" >>"$work/$b.lo"; echo "$t0" >>"$work/$b.tb0"
+		awk '/^latency 1<->2/ {print $NF}' "$work/chk.txt" >>"$work/$b.chk"
 		echo "# round $r $b: loopback 0 B $lo0 us, 1 MiB $lo1 us; testbed 0 B $t0 us, 1 MiB $t1 us ($bw MB/s); wire 0 B $w0 us, 1 MiB $w1 us; latency/model $lat, bandwidth/model $bwr"
 		grep -E '^(loopback|latency|# forwarder)' "$work/chk.txt" | sed "s/^/#   check: /"
 	done
 done
-for b in "${builds[@]}"; do
+for b in "${variants[@]}"; do
 	echo "## $b"
 	stats "loopback PingPong 0 B t [usec]" <"$work/$b.lo"
 	stats "testbed PingPong 0 B t [usec]" <"$work/$b.tb0"
 	stats "0 B latency / (wire + loopback)" <"$work/$b.lat"
 	stats "1 MiB bandwidth / (wire + loopback) model" <"$work/$b.bw"
 	stats "testbed check latency 1<->2 measured / model" <"$work/$b.chk"
+	stats "ICMP round trip [usec]" <"$work/$b.icmpus"
 	stats "ICMP round trip / (wire + loopback)" <"$work/$b.icmp"
+	stats "ICMP back to back, mean round trip [usec]" <"$work/$b.flood"
 done

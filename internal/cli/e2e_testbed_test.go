@@ -35,7 +35,7 @@ func TestE2ETestbedCommands(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("up: %v\n%s", err, errb)
 	}
-	for _, want := range []string{"hub: one half-duplex medium at 10mbit", "latency 50µs", "mpbtb-" + name + "-n2", "10.77.0.2"} {
+	for _, want := range []string{"hub: one half-duplex medium at 10mbit", "latency 50µs", "mpbtb-" + name + "-n2", "10.77.0.2", "forwarder polls 50µs after a frame"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("up output lacks %q:\n%s", want, out)
 		}
@@ -90,6 +90,10 @@ func TestE2ETestbedCommands(t *testing.T) {
 	cmd, _, errb = e2eCmd(t, "testbed", "up", "--name", "x"+name, "--rate", "100")
 	if err := cmd.Run(); exitCode(err) != 2 || !strings.Contains(errb.String(), "100mbit") {
 		t.Errorf("up --rate 100: status %d, %s", exitCode(err), errb)
+	}
+	cmd, _, errb = e2eCmd(t, "testbed", "up", "--name", "x"+name, "--poll", "5ms")
+	if err := cmd.Run(); exitCode(err) != 2 || !strings.Contains(errb.String(), "--poll 5ms: use 0") {
+		t.Errorf("up --poll 5ms: status %d, %s", exitCode(err), errb)
 	}
 	cmd, out, _ = e2eCmd(t, "testbed", "down", "--name", name)
 	if err := cmd.Run(); err != nil || !strings.Contains(out.String(), "removed") {

@@ -45,6 +45,7 @@ func testbedError(err error) error {
 type testbedFlags struct {
 	name, net, rate, latency, loss string
 	nodes, mtu                     int
+	poll                           time.Duration
 	jitter                         bool
 	seed                           uint64
 }
@@ -60,6 +61,7 @@ func (f *testbedFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.loss, "loss", "0%", "frames dropped at random (e.g. 0.1%)")
 	fl.BoolVar(&f.jitter, "jitter", false, "wifi: draw each backoff at random (0..15 slots) instead of its mean")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the loss and backoff draws")
+	fl.DurationVar(&f.poll, "poll", testbed.DefaultPoll, fmt.Sprintf("the forwarder polls this long after a frame before it sleeps, within %g of a CPU (0: sleep at once)", testbed.PollShare))
 }
 
 // config checks the options and returns the testbed they describe.
@@ -77,7 +79,7 @@ func (f *testbedFlags) config() (testbed.Config, error) {
 		return testbed.Config{}, usageErrorf("--loss: %v", err)
 	}
 	c := testbed.Config{Name: f.name, Nodes: f.nodes, Net: f.net, RateBps: rate, Latency: lat, MTU: f.mtu,
-		Loss: loss, Jitter: f.jitter, Seed: f.seed}
+		Loss: loss, Jitter: f.jitter, Seed: f.seed, Poll: f.poll}
 	if err := c.Validate(); err != nil {
 		return c, usageErrorf("%v", err)
 	}
@@ -131,8 +133,8 @@ func printStatus(w io.Writer, st testbed.State) {
 	}
 	fmt.Fprintf(w, "# testbed %s: %s, built %s\n", st.Name, state, st.Created.UTC().Format(time.RFC3339))
 	fmt.Fprintf(w, "# network: %s\n", st.Model)
-	fmt.Fprintf(w, "# mtu %d, loss %g%%, queue limit %d frames per receiver, TCP timestamps off, offloads off (TAP)\n",
-		st.MTU, st.Loss*100, st.QueueLimit())
+	fmt.Fprintf(w, "# mtu %d, loss %g%%, queue limit %d frames per receiver, TCP timestamps off, offloads off (TAP), forwarder polls %v after a frame\n",
+		st.MTU, st.Loss*100, st.QueueLimit(), st.Poll)
 	fmt.Fprintf(w, "%-5s %-18s %s\n", "node", "hostname", "address")
 	for k := 1; k <= st.Nodes; k++ {
 		fmt.Fprintf(w, "%-5d %-18s %s\n", k, st.Node(k), testbed.Addr(k))
@@ -140,8 +142,8 @@ func printStatus(w io.Writer, st testbed.State) {
 	ompi, mpich := testbed.MPICommands(st)
 	fmt.Fprintf(w, "# MPI libraries (hostfile %s, launch agent %s):\n#   %s\n#   %s\n", testbed.HostfilePath(st.Name), testbed.AgentPath(st.Name), ompi, mpich)
 	if s, err := testbed.ReadStats(st.Name); err == nil {
-		fmt.Fprintf(w, "# forwarder: %d frames in, %d delivered, %d lost (--loss), %d queue drops, %d oversize; delivery late by p50 %.1f usec, p99 %.1f usec\n",
-			s.Frames, s.Delivered, s.Lost, s.QueueDrops, s.Oversize, s.LateP50Usec, s.LateP99Usec)
+		fmt.Fprintf(w, "# forwarder: %d frames in, %d delivered, %d lost (--loss), %d queue drops, %d oversize; delivery late by p50 %.1f usec, p99 %.1f usec; polled %.0f ms after frames\n",
+			s.Frames, s.Delivered, s.Lost, s.QueueDrops, s.Oversize, s.LateP50Usec, s.LateP99Usec, s.PolledMs)
 	}
 }
 
