@@ -44,9 +44,17 @@ func TestE2EMPITestbed(t *testing.T) {
 	argv := []string{mpbenchBin, "testbed", "exec", "--name", name, "--node", "1", "--"}
 	argv = append(append(argv, testbed.MPILauncher(st, mpi.Flavor, 2)...),
 		"sh", "-c", script, dir, bin, "run", "-msglog", "16:16", "-iter", "20", "-iter_policy", "off", "-time", "5", "PingPong")
-	stdout, stderr, code := jobWithin(t, argv, 2*time.Minute)
-	if code != 0 {
-		t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, stdout, stderr)
+	stdout, stderr, code, hung := jobOrFinalizeHang(argv, 75*time.Second)
+	switch {
+	case hung && strings.Contains(stdout, "# All processes entering MPI_Finalize") && rowTime(stdout, 65536) > 0:
+		// The job measured and printed everything, then stayed in
+		// MPI_Finalize: seen with MPICH 4.0.2 about one run in five on a
+		// busy host, every rank waiting in the PMI barrier of finalize
+		// (docs/testbed.md). The rest of the run is checked; the testbed's
+		// down ends the processes left on the nodes.
+		t.Logf("%s: the job printed its results and then hung in MPI_Finalize for 75 s; ended it", mpi.Flavor)
+	case hung || code != 0:
+		t.Fatalf("%s: exit status %d (hung: %v)\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, hung, stdout, stderr)
 	}
 	for r := 0; r < 2; r++ {
 		b, err := os.ReadFile(filepath.Join(dir, "rank."+strconv.Itoa(r)))
@@ -70,6 +78,30 @@ func TestE2EMPITestbed(t *testing.T) {
 	// 20 PingPongs of 64 KiB are 2 x 20 x 45 data frames through the forwarder.
 	if n := forwarderFrames(out.String()); n < 1800 {
 		t.Errorf("the forwarder counted %d frames in, want at least 1800 (the PingPong's data frames):\n%s", n, out)
+	}
+}
+
+// jobOrFinalizeHang runs argv for at most limit and returns its output,
+// its exit status and whether it was still running at limit (then it is
+// killed; the processes it started on other nodes stay for the testbed's
+// down to end).
+func jobOrFinalizeHang(argv []string, limit time.Duration) (stdout, stderr string, code int, hung bool) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.WaitDelay = 2 * time.Second // the ranks left on the nodes hold the output pipes
+	if err := cmd.Start(); err != nil {
+		return "", err.Error(), -1, false
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return out.String(), errb.String(), exitCode(err), false
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		return out.String(), errb.String(), -1, true
 	}
 }
 
