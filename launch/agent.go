@@ -30,7 +30,8 @@ var DefaultAgent = Agent{Words: []string{"ssh", "-o", "BatchMode=yes", "-o", "Co
 // for plain words and '...' or "..." quoting (no variables or escapes other
 // than \" inside double quotes), e.g. `ip netns exec {host}` or
 // `ssh -F 'my config' {host}`.
-func ParseAgent(s string) (Agent, error) {
+func ParseAgent(s string) (_ Agent, err error) {
+	defer asHostsError(&err)
 	var words []string
 	var cur strings.Builder
 	inWord := false

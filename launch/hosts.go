@@ -35,8 +35,8 @@ const MaxSlots = 1 << 20
 // slots, in the position of its first line. IPv6 addresses are written bare
 // ("fd00::2 slots=2") or in brackets with an MPICH count ("[fd00::2]:2").
 // Errors name the file (name, for messages only) and the line.
-func ParseHostfile(r io.Reader, name string) ([]Host, error) {
-	var hosts []Host
+func ParseHostfile(r io.Reader, name string) (hosts []Host, err error) {
+	defer asHostsError(&err)
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "#")
@@ -79,7 +79,7 @@ func ParseHostfile(r io.Reader, name string) ([]Host, error) {
 func ReadHostfile(path string) ([]Host, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, &HostsError{Err: err}
 	}
 	defer f.Close()
 	return ParseHostfile(f, path)
@@ -87,8 +87,8 @@ func ReadHostfile(path string) ([]Host, error) {
 
 // ParseHostList parses a --host list, "a,b:2,c" (Open MPI and MPICH): hosts
 // separated by commas, each with an optional ":slots" (default 1).
-func ParseHostList(s string) ([]Host, error) {
-	var hosts []Host
+func ParseHostList(s string) (hosts []Host, err error) {
+	defer asHostsError(&err)
 	for _, w := range strings.Split(s, ",") {
 		w = strings.TrimSpace(w)
 		if w == "" {
@@ -192,7 +192,8 @@ const (
 // host 1, ...; MapByNode deals ranks round robin over the hosts that still
 // have free slots. It refuses np above the total slots and an unknown
 // policy, naming the fix.
-func MapRanks(hosts []Host, np int, policy string) ([]string, error) {
+func MapRanks(hosts []Host, np int, policy string) (_ []string, err error) {
+	defer asHostsError(&err)
 	if total := Slots(hosts); np > total {
 		return nil, fmt.Errorf("-np %d: the hosts offer %d slots; lower -np or give hosts more slots (\"host slots=N\", \"host:N\")", np, total)
 	}

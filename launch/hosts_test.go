@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -124,3 +126,25 @@ func TestInterfaceAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestHostsErrors: every parser of where ranks run refuses bad input with a
+// *HostsError, which a command line maps to its usage status, keeping the
+// message that names the input.
+func TestHostsErrors(t *testing.T) {
+	two := []Host{{Name: "a", Slots: 1}, {Name: "b", Slots: 1}}
+	for name, err := range map[string]error{
+		"ParseHostfile": second(ParseHostfile(strings.NewReader("node1 slots=x\n"), "hf")),
+		"ReadHostfile":  second(ReadHostfile(filepath.Join(t.TempDir(), "missing"))),
+		"ParseHostList": second(ParseHostList("a,,b")),
+		"MapRanks np":   second(MapRanks(two, 3, MapBySlot)),
+		"MapRanks -map": second(MapRanks(two, 2, "core")),
+		"ParseAgent":    second(ParseAgent(`ssh "unterminated`)),
+	} {
+		var he *HostsError
+		if !errors.As(err, &he) || he.Error() != err.Error() || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %T %v, want a one-line *HostsError", name, err, err)
+		}
+	}
+}
+
+func second[A any](_ A, err error) error { return err }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"time"
 
@@ -308,17 +307,8 @@ func verifiedEverywhere(c *app.Comm, rep *app.Report) bool {
 // ranks' hosts (rank_hosts, hosts, wireup) and the emulated network
 // (network) when there are.
 func openAppFiles(f *appFlags, inv *invocation, tr jobTransport, np int, start time.Time) (*rowfile.Open, error) {
-	m := sink.LocalMachine()
-	meta := result.Meta{
-		Tool: "mpbench", Version: Version, MByte: 1e6, Date: start.Format(time.RFC3339Nano),
-		Host: m.Host, Transport: tr.Name, Command: inv.commandLine(),
-		Options: map[string]string{"np": strconv.Itoa(np)},
-		Info: map[string]string{
-			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "cpus_allowed": strconv.Itoa(m.Allowed), "go": runtime.Version(),
-			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(np),
-		},
-	}
-	addJobInfo(meta.Info, tr)
+	meta := jobMeta(sink.LocalMachine(), tr, np, result.MB, start, inv.commandLine())
+	meta.Options["np"] = strconv.Itoa(np)
 	f.flags.Visit(func(fl *pflag.Flag) { meta.Options[fl.Name] = fl.Value.String() })
 	return rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile}.Create(meta)
 }

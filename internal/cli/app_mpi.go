@@ -28,15 +28,7 @@ func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBod
 	if err != nil {
 		return err
 	}
-	if err := checkLauncherSize(world.Size()); err != nil {
-		r, _ := mpiLauncherRank()
-		err = reportOnce(cmd.ErrOrStderr(), r, err)
-		_ = mpi.Finalize()
-		return err
-	}
-	if err := checkLauncherNP(f.flags.Changed("np"), f.np, world.Size(), strings.Join(mpi.LauncherCommand(f.np), " ")+" mpbench app"); err != nil {
-		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
-		_ = mpi.Finalize()
+	if err := checkMPIWorld(cmd.ErrOrStderr(), world, f.flags.Changed("np"), f.np, "app"); err != nil {
 		return err
 	}
 	version, _, _ := strings.Cut(strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " "), ",")
@@ -46,9 +38,7 @@ func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBod
 	case err == nil:
 		return mpi.Finalize()
 	case errors.Is(err, errNotVerified):
-		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
-		_ = mpi.Finalize()
-		return err
+		return reportAndFinalize(cmd.ErrOrStderr(), world.Rank(), err)
 	}
 	return err
 }

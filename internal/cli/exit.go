@@ -24,8 +24,9 @@ var errInterrupted = errors.New("interrupted; rows measured so far were kept")
 // input is 2: a *usageError (cobra's errors for unknown commands, flags
 // and arguments are made usage errors where they arise: execute,
 // usageArgs, flagError), a *bench.OptionError (a benchmark option bench's
-// parsers or checks refuse) or a *launch.BootstrapError (a host with
-// another build); an interruption is 130 or 143; any other error (a
+// parsers or checks refuse), a *launch.HostsError (a hostfile, host list
+// or launch agent that does not parse) or a *launch.BootstrapError (a
+// host with another build); an interruption is 130 or 143; any other error (a
 // *launch.LauncherLostError included) 1. It is the only place that
 // decides an exit status.
 func ExitStatus(err error) int {

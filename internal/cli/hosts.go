@@ -57,7 +57,7 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 	if h.agent != "" {
 		a, err := launch.ParseAgent(h.agent)
 		if err != nil {
-			return p, usageErrorf("%v", err)
+			return p, err
 		}
 		p.agent = a
 	}
@@ -77,7 +77,7 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 		return p, nil
 	}
 	if err != nil {
-		return p, usageErrorf("%v", err)
+		return p, err
 	}
 	if !fs.Changed("np") {
 		*np = launch.Slots(list)
@@ -86,7 +86,7 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 		}
 	}
 	if p.hosts, err = launch.MapRanks(list, *np, h.mapBy); err != nil {
-		return p, usageErrorf("%v", err)
+		return p, err
 	}
 	if d, ok := transport.Lookup(mode); ok && d.Properties().Reach < transport.AnyHost {
 		hosts := map[string]bool{}

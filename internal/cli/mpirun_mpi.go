@@ -51,15 +51,10 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	if err := checkLauncherSize(world.Size()); err != nil {
-		// Every process is rank 0 of a world of its own: the launcher's
-		// rank picks the one that prints.
-		r, _ := mpiLauncherRank()
-		err = reportOnce(cmd.ErrOrStderr(), r, err)
-		_ = mpi.Finalize()
+	if err := checkMPIWorld(cmd.ErrOrStderr(), world, f.given("np"), f.np, "run"); err != nil {
 		return err
 	}
-	err = checkUnderLauncher(f, world.Size())
+	err = checkUnderLauncher(f)
 	f.np, f.transport = world.Size(), "mpi"
 	var opts bench.Options
 	if err == nil {
@@ -72,9 +67,7 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	}
 	if err != nil {
 		// Every rank checks the same options and ends here.
-		err = reportOnce(cmd.ErrOrStderr(), world.Rank(), err)
-		_ = mpi.Finalize()
-		return err
+		return reportAndFinalize(cmd.ErrOrStderr(), world.Rank(), err)
 	}
 	tr := jobTransport{Name: "mpi (" + strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " ") + ")",
 		MPIVersion: mpi.StandardVersion()}
@@ -110,19 +103,45 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	return mpi.Finalize()
 }
 
+// checkMPIWorld is the first check of every rank of a job an MPI launcher
+// started (command "run" or "app"): the launcher's process count against
+// the library's world (checkLauncherSize), then -np, when given (npGiven),
+// against the world's size (checkLauncherNP). A problem is printed once
+// and MPI finalized (reportAndFinalize); the *printedError is returned.
+func checkMPIWorld(stderr io.Writer, world *mpi.Comm, npGiven bool, np int, command string) error {
+	if err := checkLauncherSize(world.Size()); err != nil {
+		// Every process is rank 0 of a world of its own: the launcher's
+		// rank picks the one that prints.
+		r, _ := mpiLauncherRank()
+		return reportAndFinalize(stderr, r, err)
+	}
+	if err := checkLauncherNP(npGiven, np, world.Size(), strings.Join(mpi.LauncherCommand(np), " ")+" mpbench "+command); err != nil {
+		return reportAndFinalize(stderr, world.Rank(), err)
+	}
+	return nil
+}
+
+// reportAndFinalize ends a rank of an MPI job on an error every rank
+// found (bad input, a result that did not verify): rank 0 (rank is this
+// process's) prints err, and MPI_Finalize, which no rank leaves before all
+// have entered it, ends every rank together. It returns err as a
+// *printedError (reportOnce).
+func reportAndFinalize(stderr io.Writer, rank int, err error) error {
+	err = reportOnce(stderr, rank, err)
+	_ = mpi.Finalize()
+	return err
+}
+
 // checkUnderLauncher checks the options that an MPI launcher started by
-// hand decides itself: the process count (size, the world's), the
-// transport, and the limits only "mpbench run --transport mpi" enforces.
-func checkUnderLauncher(f *runFlags, size int) error {
+// hand decides itself: the transport, and the limits only "mpbench run
+// --transport mpi" enforces.
+func checkUnderLauncher(f *runFlags) error {
 	if (f.given("timeout") || f.given("stall")) && os.Getenv(envMPIParent) == "" {
 		opt := "--timeout"
 		if !f.given("timeout") {
 			opt = "--stall"
 		}
 		return usageErrorf("%s: under a launcher started by hand nothing watches the job; run 'mpbench run --transport mpi -np N %s ...' (mpbench starts the launcher and watches it), or use the launcher's own limit", opt, opt)
-	}
-	if err := checkLauncherNP(f.given("np"), f.np, size, strings.Join(mpi.LauncherCommand(f.np), " ")+" mpbench run"); err != nil {
-		return err
 	}
 	if f.transport != "auto" && f.transport != "mpi" {
 		return usageErrorf("--transport %s: under an MPI launcher the ranks communicate through the MPI library; give --transport mpi (or auto), or run 'mpbench run -np N --transport %s' without the launcher", f.transport, f.transport)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/transport"
 )
 
@@ -43,6 +46,33 @@ type jobTransport struct {
 	// ranks on one host read large payloads by process_vm_readv, which
 	// through the rings, and why); gathered on rank 0 (gatherPeerReports).
 	Reports []peerLine
+}
+
+// jobMeta is the meta record of a job's result files, which rank 0
+// writes: mpbench's version, the job's start, this host m (name, CPU,
+// cores, the CPUs this process may use, kernel), the Go version, the np
+// ranks and what they run on (tr: the transport, the MPI thread level and
+// timer when known), the command line, and mbyte, the Mbyte of the
+// bandwidth columns in bytes. addJobInfo adds the job's hosts and network;
+// the caller adds the options.
+func jobMeta(m sink.Machine, tr jobTransport, np int, mbyte float64, start time.Time, command string) result.Meta {
+	meta := result.Meta{
+		Tool: "mpbench", Version: Version, MByte: mbyte, Date: start.Format(time.RFC3339Nano),
+		Host: m.Host, Transport: tr.Name, Command: command,
+		Options: map[string]string{},
+		Info: map[string]string{
+			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "cpus_allowed": strconv.Itoa(m.Allowed), "go": runtime.Version(),
+			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(np),
+		},
+	}
+	if tr.ThreadEnv != "" {
+		meta.Info["mpi_thread_environment"] = tr.ThreadEnv
+	}
+	if tr.Timer != "" {
+		meta.Info["timer"] = tr.Timer
+	}
+	addJobInfo(meta.Info, tr)
+	return meta
 }
 
 // addJobInfo adds to info, a result file's metadata, the emulated network

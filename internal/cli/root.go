@@ -163,10 +163,13 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// isUsage reports whether err is bad input: a *usageError, or a
-// *bench.OptionError from bench's option parsers and checks.
+// isUsage reports whether err is bad input: a *usageError, a
+// *bench.OptionError from bench's option parsers and checks, or a
+// *launch.HostsError from the parsers of hostfiles, host lists and launch
+// agents.
 func isUsage(err error) bool {
 	var u *usageError
 	var opt *bench.OptionError
-	return errors.As(err, &u) || errors.As(err, &opt)
+	var hosts *launch.HostsError
+	return errors.As(err, &u) || errors.As(err, &opt) || errors.As(err, &hosts)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -180,22 +178,8 @@ func openSinks(cmd *cobra.Command, f *workerFlags, tr jobTransport, opts *bench.
 	}
 	// The result files come before the text: a row printed on stdout is
 	// already in them when rank 0 is killed right after printing it.
-	meta := result.Meta{
-		Tool: "mpbench", Version: Version, MByte: opts.MByte, Date: start.Format(time.RFC3339Nano),
-		Host: m.Host, Transport: tr.Name, Command: f.calledAs,
-		Options: optionMap(cmd.Flags(), names),
-		Info: map[string]string{
-			"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "cpus_allowed": strconv.Itoa(m.Allowed), "go": runtime.Version(),
-			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, "np": strconv.Itoa(f.run.np),
-		},
-	}
-	if tr.ThreadEnv != "" {
-		meta.Info["mpi_thread_environment"] = tr.ThreadEnv
-	}
-	if tr.Timer != "" {
-		meta.Info["timer"] = tr.Timer
-	}
-	addJobInfo(meta.Info, tr)
+	meta := jobMeta(m, tr, f.run.np, opts.MByte, start, f.calledAs)
+	meta.Options = optionMap(cmd.Flags(), names)
 	files, err := f.run.rowFiles().Create(meta)
 	if err != nil {
 		return nil, nil, err
