@@ -110,7 +110,10 @@ func checkAppFlags(f *appFlags) error {
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
 	}
-	return checkTracePath(f)
+	if err := checkTracePath(f); err != nil {
+		return err
+	}
+	return emptyOutputs(f.jsonFile, f.csvFile)
 }
 
 // checkTracePath checks --trace before any rank starts: not standard

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -9,16 +10,36 @@ import (
 // refused (standard output carries the IMB text, and mixing a second
 // format into it would break both readers), and so are two options naming
 // the same file (both writers would truncate and interleave it). It then
-// creates each file, so an unwritable path is reported at once. Errors are
+// opens each file for writing (creating it), so an unwritable path is
+// reported at once, without emptying an existing file: a command empties
+// its files with emptyOutputs only after every other check has passed, so
+// a refused option never costs the rows of an earlier run. Errors are
 // usage errors naming the option.
 func checkOutputPaths(jsonPath, csvPath string) error {
-	return checkOutputs(jsonPath, csvPath, true)
+	return checkOutputs(jsonPath, csvPath, false)
 }
 
-// checkOutputs is checkOutputPaths; with truncate false an existing file
-// is opened without being emptied. The ranks of an MPI job other than 0
-// check that way: rank 0 may already be writing the file, and truncating
-// it under rank 0's file offset would leave NUL bytes before its rows.
+// emptyOutputs empties each named file ("" is skipped). A launcher calls it
+// after all its checks and before it starts the job, so a job that fails
+// before rank 0 opens the files leaves no rows of an earlier run under
+// this run's end record. Errors name the file.
+func emptyOutputs(paths ...string) error {
+	for _, path := range paths {
+		if path == "" {
+			continue
+		}
+		if err := os.Truncate(path, 0); err != nil {
+			return fmt.Errorf("cannot empty %s for this run's rows: %w", path, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// checkOutputs is checkOutputPaths; with truncate set each file is also
+// emptied, once all of them opened. Rank 0 of an MPI job checks that way;
+// the other ranks do not truncate: rank 0 may already be writing the file,
+// and truncating it under rank 0's file offset would leave NUL bytes before
+// its rows.
 func checkOutputs(jsonPath, csvPath string, truncate bool) error {
 	outs := []struct{ flag, path string }{{"json", jsonPath}, {"csv", csvPath}}
 	for _, out := range outs {
@@ -33,15 +54,14 @@ func checkOutputs(jsonPath, csvPath string, truncate bool) error {
 		if out.path == "" {
 			continue
 		}
-		flags := os.O_WRONLY | os.O_CREATE
-		if truncate {
-			flags |= os.O_TRUNC
-		}
-		file, err := os.OpenFile(out.path, flags, 0o666)
+		file, err := os.OpenFile(out.path, os.O_WRONLY|os.O_CREATE, 0o666)
 		if err != nil {
 			return usageErrorf("--%s %s: cannot create the file (%v); expected a writable path", out.flag, out.path, unwrapPath(err))
 		}
 		file.Close()
+	}
+	if truncate {
+		return emptyOutputs(jsonPath, csvPath)
 	}
 	return nil
 }

@@ -83,3 +83,32 @@ func TestTestbedErrorTellsTheRefusal(t *testing.T) {
 		t.Errorf("other error became %v", err)
 	}
 }
+
+// TestRefusedOptionKeepsFiles checks that an option refused after
+// --json/--csv were checked leaves the files of an earlier run as they
+// were: files are emptied only once every check has passed.
+func TestRefusedOptionKeepsFiles(t *testing.T) {
+	dir := t.TempDir()
+	js, cs := filepath.Join(dir, "old.jsonl"), filepath.Join(dir, "old.csv")
+	const old = "rows of an earlier run\n"
+	for _, args := range [][]string{
+		{"run", "--json", js, "--csv", cs, "-thread_level", "single", "PingPong"},
+		{"run", "--json", js, "--csv", cs, "-dumpfile", "-", "PingPong"},
+		{"app", "ep", "--class", "S", "--json", js, "--csv", cs, "--trace", "-"},
+	} {
+		for _, p := range []string{js, cs} {
+			if err := os.WriteFile(p, []byte(old), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, _, errs := runMain(t, args...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit status %d, want %d (stderr %q)", args, code, ExitUsage, errs)
+		}
+		for _, p := range []string{js, cs} {
+			if b, err := os.ReadFile(p); err != nil || string(b) != old {
+				t.Errorf("%v: %s now holds %q (%v), want the earlier run's %q", args, filepath.Base(p), b, err, old)
+			}
+		}
+	}
+}

@@ -94,14 +94,17 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
 	}
-	if err := checkDumpPath(f, true); err != nil {
+	if err := checkDumpPath(f, false); err != nil {
+		return err
+	}
+	if f.transport != "mpi" && f.given("thread_level") {
+		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
+	}
+	if err := emptyOutputs(f.jsonFile, f.csvFile, f.imb.dumpfile); err != nil {
 		return err
 	}
 	if f.transport == "mpi" {
 		return runWithMPILauncher(cmd, f, opts, inv)
-	}
-	if f.given("thread_level") {
-		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
 	}
 	exe, err := os.Executable()
 	if err != nil {
