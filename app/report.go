@@ -186,7 +186,7 @@ func (r *Report) Print(w io.Writer) error {
 	wait := mx.Wait > 0
 	fmt.Fprintf(&b, "\n Time split (seconds; compute: the application's kernels, comm: inside communication calls")
 	if wait {
-		fmt.Fprintf(&b, ",\n wait: in the barriers before them")
+		fmt.Fprintf(&b, ",\n wait: in the barriers around them")
 	}
 	fmt.Fprintf(&b, ")\n %8s %12s %12s %12s", "rank", "total", "compute", "comm")
 	if wait {
