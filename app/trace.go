@@ -23,11 +23,13 @@ type Span struct {
 	Group  string // the communicator's name ("row", "col"; "" for the job's or a kernel)
 	Kernel bool   // one of the application's kernels, not a call to the communicator
 	Bytes  int64  // bytes of the call's buffer (0 for barriers and kernels)
-	// Start is the span's start on the host's realtime clock, seconds
-	// since the Unix epoch: comparable between ranks on one host (and
-	// between hosts only as far as their clocks agree).
-	Start float64
-	Wall  float64 // wall time of the span, seconds (as the comm clock counts it)
+	// StartNs is the span's start on the host's realtime clock,
+	// nanoseconds since the Unix epoch: comparable between ranks on one
+	// host (and between hosts only as far as their clocks agree). An
+	// integer, since float64 seconds since 1970 resolve only about 0.24
+	// usec, coarser than the spans' own clock.
+	StartNs int64
+	Wall    float64 // wall time of the span, seconds (as the comm clock counts it)
 	// CPU is the CPU time the rank's process (all its threads) used
 	// during the span, and RunDelay the time its threads spent runnable
 	// but waiting for a CPU, seconds (NaN where not measured). Both are
@@ -81,7 +83,7 @@ func (c *Comm) span(op string, bytes int, kernel bool, f func() error) (float64,
 		group = ""
 	}
 	c.trace.spans = append(c.trace.spans, Span{Rank: c.c.Rank(), Op: op, Group: group, Kernel: kernel, Bytes: int64(bytes),
-		Start: float64(start.UnixNano()) / 1e9, Wall: wall, CPU: cpu1 - cpu0, RunDelay: rd1 - rd0})
+		StartNs: start.UnixNano(), Wall: wall, CPU: cpu1 - cpu0, RunDelay: rd1 - rd0})
 	return wall, err
 }
 
@@ -100,7 +102,7 @@ func (c *Comm) Kernel(name string, f func()) float64 {
 func GatherTrace(c *Comm) ([]Span, error) {
 	var mine bytes.Buffer
 	for _, s := range c.trace.spans {
-		fmt.Fprintf(&mine, "%s,%s,%t,%d,%s,%s,%s,%s\n", s.Op, s.Group, s.Kernel, s.Bytes, ftoa(s.Start), ftoa(s.Wall), ftoa(s.CPU), ftoa(s.RunDelay))
+		fmt.Fprintf(&mine, "%s,%s,%t,%d,%d,%s,%s,%s\n", s.Op, s.Group, s.Kernel, s.Bytes, s.StartNs, ftoa(s.Wall), ftoa(s.CPU), ftoa(s.RunDelay))
 	}
 	var all []byte
 	counts := []int{mine.Len()}
@@ -164,13 +166,19 @@ func parseSpan(line string) (Span, error) {
 	if s.Bytes, err = strconv.ParseInt(f[3], 10, 64); err != nil {
 		return s, err
 	}
-	for i, p := range []*float64{&s.Start, &s.Wall, &s.CPU, &s.RunDelay} {
-		if *p, err = strconv.ParseFloat(f[4+i], 64); err != nil {
+	if s.StartNs, err = strconv.ParseInt(f[4], 10, 64); err != nil {
+		return s, err
+	}
+	for i, p := range []*float64{&s.Wall, &s.CPU, &s.RunDelay} {
+		if *p, err = strconv.ParseFloat(f[5+i], 64); err != nil {
 			return s, err
 		}
 	}
 	return s, nil
 }
+
+// endNs is the span's end, nanoseconds since the Unix epoch.
+func (s *Span) endNs() int64 { return s.StartNs + int64(math.Round(s.Wall*1e9)) }
 
 // othersComputing sets OthersComputing of every non-kernel span: the
 // length of its intersection with the union of the other ranks' kernel
@@ -181,17 +189,18 @@ func othersComputing(spans []Span) {
 		if s.Kernel {
 			continue
 		}
-		var iv [][2]float64
+		var iv [][2]int64
 		for _, k := range spans {
 			if k.Rank != s.Rank && k.Kernel {
-				lo, hi := max(k.Start, s.Start), min(k.Start+k.Wall, s.Start+s.Wall)
+				lo, hi := max(k.StartNs, s.StartNs), min(k.endNs(), s.endNs())
 				if hi > lo {
-					iv = append(iv, [2]float64{lo, hi})
+					iv = append(iv, [2]int64{lo, hi})
 				}
 			}
 		}
 		sort.Slice(iv, func(a, b int) bool { return iv[a][0] < iv[b][0] })
-		var sum, end float64
+		var sum int64
+		end := int64(math.MinInt64)
 		for _, v := range iv {
 			if v[1] <= end {
 				continue
@@ -199,7 +208,7 @@ func othersComputing(spans []Span) {
 			sum += v[1] - max(v[0], end)
 			end = v[1]
 		}
-		s.OthersComputing = sum
+		s.OthersComputing = float64(sum) / 1e9
 	}
 }
 
@@ -209,14 +218,14 @@ func othersComputing(spans []Span) {
 func WriteTraceCSV(w io.Writer, spans []Span) error {
 	var b strings.Builder
 	b.WriteString("rank,seq,op,group,bytes,start_s,wall_s,cpu_s,run_delay_s,others_computing_s\n")
-	t0 := math.Inf(1)
+	t0 := int64(math.MaxInt64)
 	for _, s := range spans {
-		t0 = min(t0, s.Start)
+		t0 = min(t0, s.StartNs)
 	}
 	seq := map[int]int{}
 	for _, s := range spans {
 		fmt.Fprintf(&b, "%d,%d,%s,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", s.Rank, seq[s.Rank], s.Op, s.Group, s.Bytes,
-			s.Start-t0, s.Wall, s.CPU, s.RunDelay, s.OthersComputing)
+			float64(s.StartNs-t0)/1e9, s.Wall, s.CPU, s.RunDelay, s.OthersComputing)
 		seq[s.Rank]++
 	}
 	_, err := io.WriteString(w, b.String())

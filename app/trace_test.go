@@ -17,13 +17,13 @@ import (
 // kernels and other calls not at all.
 func TestOthersComputing(t *testing.T) {
 	spans := []Span{
-		{Rank: 0, Op: "Bcast", Group: "row", Bytes: 8, Start: 10, Wall: 4},   // [10, 14)
-		{Rank: 0, Op: "gemm", Kernel: true, Start: 9, Wall: 10},              // its own: ignored
-		{Rank: 1, Op: "gemm", Kernel: true, Start: 9, Wall: 2},               // [10, 11) inside
-		{Rank: 2, Op: "gemm", Kernel: true, Start: 10.5, Wall: 1},            // [10.5, 11.5): half already counted
-		{Rank: 3, Op: "gemm", Kernel: true, Start: 12, Wall: 5},              // [12, 14)
-		{Rank: 3, Op: "Bcast", Group: "col", Bytes: 8, Start: 11, Wall: 0.5}, // not a kernel; sees rank 0's and 1's
-		{Rank: 1, Op: "Sync", Group: "row", Start: 20, Wall: 1},              // nobody computes
+		{Rank: 0, Op: "Bcast", Group: "row", Bytes: 8, StartNs: 10000000000, Wall: 4},   // [10, 14)
+		{Rank: 0, Op: "gemm", Kernel: true, StartNs: 9000000000, Wall: 10},              // its own: ignored
+		{Rank: 1, Op: "gemm", Kernel: true, StartNs: 9000000000, Wall: 2},               // [10, 11) inside
+		{Rank: 2, Op: "gemm", Kernel: true, StartNs: 10500000000, Wall: 1},              // [10.5, 11.5): half already counted
+		{Rank: 3, Op: "gemm", Kernel: true, StartNs: 12000000000, Wall: 5},              // [12, 14)
+		{Rank: 3, Op: "Bcast", Group: "col", Bytes: 8, StartNs: 11000000000, Wall: 0.5}, // not a kernel; sees rank 0's and 1's
+		{Rank: 1, Op: "Sync", Group: "row", StartNs: 20000000000, Wall: 1},              // nobody computes
 	}
 	othersComputing(spans)
 	for i, want := range []float64{3.5, 0, 0, 0, 0, 0.5, 0} {
@@ -84,7 +84,7 @@ func TestGatherTrace(t *testing.T) {
 		if _, err := os.Stat("/proc/self/schedstat"); err == nil && math.IsNaN(s.RunDelay) {
 			t.Errorf("span %d: run delay %g with schedstat present", i, s.RunDelay)
 		}
-		if !(s.Wall >= 0) || !(s.Start > 1e9) || math.IsNaN(s.CPU) || s.CPU < 0 || s.OthersComputing > s.Wall+1e-9 {
+		if !(s.Wall >= 0) || !(s.StartNs > 1e18) || math.IsNaN(s.CPU) || s.CPU < 0 || s.OthersComputing > s.Wall+1e-9 {
 			t.Errorf("span %d: times %+v", i, s)
 		}
 	}
