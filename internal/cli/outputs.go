@@ -19,7 +19,8 @@ func checkOutputPaths(jsonPath, csvPath string) error {
 	return checkOutputs(jsonPath, csvPath, false)
 }
 
-// emptyOutputs empties each named file ("" is skipped). A launcher calls it
+// emptyOutputs empties each named regular file ("" and devices or pipes
+// are skipped). A launcher calls it
 // after all its checks and before it starts the job, so a job that fails
 // before rank 0 opens the files leaves no rows of an earlier run under
 // this run's end record. Errors name the file.
@@ -27,6 +28,9 @@ func emptyOutputs(paths ...string) error {
 	for _, path := range paths {
 		if path == "" {
 			continue
+		}
+		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+			continue // a device or pipe (/dev/full, /dev/null) has no rows to drop
 		}
 		if err := os.Truncate(path, 0); err != nil {
 			return fmt.Errorf("cannot empty %s for this run's rows: %w", path, unwrapPath(err))
