@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -15,8 +16,15 @@ import (
 // open loads one shared library with dlopen and takes its OpenBLAS
 // routines; a library that lacks one is closed again and refused.
 func open(name string) (*Library, error) {
+	// dlerror's message is per thread: dlopen and dlerror must run on
+	// the same one, or the message read is another thread's (often none).
+	runtime.LockOSThread()
 	h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	runtime.UnlockOSThread()
 	if err != nil {
+		if err.Error() == "" {
+			return nil, fmt.Errorf("%s: cannot be loaded", name)
+		}
 		return nil, err
 	}
 	syms := map[string]uintptr{}
