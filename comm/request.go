@@ -2,7 +2,6 @@ package comm
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -47,7 +46,6 @@ type request struct {
 	// ---- guarded by engine.mu
 	next, prev *request // posted-receive queue links
 	waiting    bool     // the owner is in wait for it and has not been woken
-	joined     bool     // among engine.waiters
 	act        action
 	claimed    bool // act is being run
 	msrc       int  // receive: world rank of the matched message's sender
@@ -64,18 +62,11 @@ type request struct {
 // and one load, no channel operation), and only once it is about to park
 // does it ask for a token on ch.
 type waker struct {
-	note   atomic.Uint32 // noteEvent or noteDone: something happened since the owner last looked
+	note   atomic.Uint32 // 1: something happened since the owner last looked
 	ch     chan struct{} // a token for a parked owner (capacity 1)
 	ready  func() bool   // w.noted, bound once (no allocation per wait)
 	parked bool          // the owner parks on ch (guarded by engine.mu)
 }
-
-// Values of waker.note besides 0: a request of the wait completed
-// (noteDone, set by finish) or got something else to do (noteEvent).
-const (
-	noteEvent = 1
-	noteDone  = 2
-)
 
 func newWaker() *waker {
 	w := &waker{ch: make(chan struct{}, 1)}
@@ -186,14 +177,6 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 //     new goroutine; a waiter that leaves last hands what is still queued to
 //     a new goroutine. So no rank's progress depends on another rank calling
 //     Wait, and a rank that waits does its rendezvous steps itself.
-//   - W5. finish removes a request from the waiters and sets noteDone in
-//     its critical section, after done, st and err. A wait for one request
-//     (no b) whose note reads noteDone after block returns is therefore
-//     over: it returns without looking under e.mu again. (Only finish sets
-//     noteDone, and every wait clears the note before its request can be
-//     woken, in its first look or in startRecv, so the note cannot be
-//     stale. With b, a's completion alone does not end the wait: it
-//     looks.)
 func (e *engine) wait(a, b *request, aJoined bool) {
 	join := !aJoined || b != nil // registrations the first look still makes
 	for look := join; ; look = true {
@@ -202,9 +185,6 @@ func (e *engine) wait(a, b *request, aJoined bool) {
 		}
 		join = false
 		e.block(a.w)
-		if b == nil && a.w.note.Load() == noteDone {
-			return // W5
-		}
 	}
 }
 
@@ -278,31 +258,20 @@ func (e *engine) block(w *waker) {
 
 // join registers r as one of the rank's waiters (requests whose owner is
 // in wait). Caller holds e.mu.
-func (e *engine) join(r *request) {
-	e.waiters = append(e.waiters, r)
-	r.joined = true
-}
+func (e *engine) join(r *request) { e.waiters = append(e.waiters, r) }
 
-// leave removes a wait's requests from the waiters (see unjoin). Caller
-// holds e.mu.
+// leave removes a wait's requests from the waiters; if no waiter is left
+// and actions are still queued, a new goroutine runs them. Caller holds
+// e.mu.
 func (e *engine) leave(a, b *request) {
-	e.unjoin(a)
-	if b != nil {
-		e.unjoin(b)
+	kept := e.waiters[:0]
+	for _, w := range e.waiters {
+		if w != a && w != b {
+			kept = append(kept, w)
+		}
 	}
-}
-
-// unjoin removes r from the waiters if it is one; if no waiter is left
-// and actions are still queued, a new goroutine runs them (W4). Caller
-// holds e.mu.
-func (e *engine) unjoin(r *request) {
-	if !r.joined {
-		return
-	}
-	r.joined = false
-	if i := slices.Index(e.waiters, r); i >= 0 {
-		e.waiters = slices.Delete(e.waiters, i, i+1)
-	}
+	clear(e.waiters[len(kept):])
+	e.waiters = kept
 	if len(e.waiters) == 0 && len(e.queued) > 0 {
 		go e.runQueued()
 	}
@@ -372,23 +341,17 @@ func spinWait(ready func() bool) {
 	}
 }
 
-// wake signals r's owner if it waits: sets the note it polls to note
-// (noteEvent or noteDone) and, if it parks, puts a token in its channel.
-// Caller holds e.mu.
-func (r *request) wake(note uint32) {
+// wake signals r's owner if it waits: sets the note it polls and, if it
+// parks, puts a token in its channel. Caller holds e.mu.
+func (r *request) wake() {
 	if !r.waiting {
 		return
 	}
 	r.waiting = false
 	w := r.w
-	parked := w.parked
-	w.parked = false
-	// Nothing of r or w is touched after the note unless the owner is
-	// parked: an owner that polls may see noteDone, return without e.mu
-	// (W5) and put r, with w, back in a pool shared by every rank of the
-	// process.
-	w.note.Store(note)
-	if parked {
+	w.note.Store(1)
+	if w.parked {
+		w.parked = false
 		select {
 		case w.ch <- struct{}{}:
 		default:
@@ -396,8 +359,8 @@ func (r *request) wake(note uint32) {
 	}
 }
 
-// finish completes r with st and err unless it is already done, and
-// removes it from the waiters (W5). Caller holds e.mu.
+// finish completes r with st and err unless it is already done. Caller
+// holds e.mu.
 func (r *request) finish(st Status, err error) {
 	if r.done {
 		return
@@ -405,8 +368,7 @@ func (r *request) finish(st Status, err error) {
 	r.done = true
 	r.st, r.err = st, err
 	r.act = actNone
-	r.e.unjoin(r)
-	r.wake(noteDone)
+	r.wake()
 }
 
 // trigger gives r protocol work to do: its owner does it if it is in a
@@ -415,7 +377,7 @@ func (r *request) finish(st Status, err error) {
 func (e *engine) trigger(r *request, act action) {
 	r.act, r.claimed = act, false
 	if r.blocking || r.waiting {
-		r.wake(noteEvent)
+		r.wake()
 		return
 	}
 	e.queued = append(e.queued, r)
@@ -425,7 +387,7 @@ func (e *engine) trigger(r *request, act action) {
 	}
 	for _, w := range e.waiters {
 		if w.waiting {
-			w.wake(noteEvent)
+			w.wake()
 			return
 		}
 	}

@@ -59,10 +59,9 @@ type Endpoint struct {
 }
 
 var (
-	_ transport.Endpoint     = (*Endpoint)(nil)
-	_ transport.Progresser   = (*Endpoint)(nil)
-	_ transport.SendStarter  = (*Endpoint)(nil)
-	_ transport.InlineReader = (*Endpoint)(nil)
+	_ transport.Endpoint    = (*Endpoint)(nil)
+	_ transport.Progresser  = (*Endpoint)(nil)
+	_ transport.SendStarter = (*Endpoint)(nil)
 )
 
 // Rank returns this endpoint's rank.
