@@ -17,6 +17,7 @@ import (
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
@@ -168,16 +169,19 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	argv := append([]string{exe}, inv.args...)
-	err = launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: []string{launch.EnvTransport + "=" + f.transport},
-		Timeout: f.timeout, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
-		Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hosts.iface})
+	// Supervised as mpbench run is: a job that fails or is interrupted
+	// ends its --json and --csv files with the launcher's account.
+	watch := supervise.Watch{Stdout: cmd.OutOrStdout(), Files: rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile},
+		Replace: true, Hosts: hp.hosts, Label: "app " + name}
+	err = watch.Run(ctx, func(ctx context.Context, rank0 io.Writer) error {
+		return launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: []string{launch.EnvTransport + "=" + f.transport},
+			Timeout: f.timeout, Stdout: rank0, Stderr: cmd.ErrOrStderr(),
+			Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hosts.iface})
+	})
 	if ctx.Err() != nil {
 		return cancelCause(ctx, errInterrupted)
 	}
-	if err != nil {
-		return fmt.Errorf("app %s failed: %w", name, err)
-	}
-	return nil
+	return err
 }
 
 // appWorker is one rank of a job started by mpbench's launcher.
@@ -268,7 +272,11 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 		err = werr
 	}
 	if err != nil {
-		return &launch.WorkerError{Rank: c.Rank(), Err: fmt.Errorf("%s: %w", rep.Name(), err)}
+		what := cmd.Name() // the application's command: body returned no report
+		if rep != nil {
+			what = rep.Name()
+		}
+		return &launch.WorkerError{Rank: c.Rank(), Err: fmt.Errorf("%s: %w", what, err)}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,4 +97,48 @@ func TestE2EStoppedRankNamed(t *testing.T) {
 		t.Errorf("stderr does not say where the job was: %s", errb)
 	}
 	checkGone(t, kids)
+}
+
+// TestE2EAppKilledRankZero: an application's job is supervised as a
+// benchmark run is: when rank 0 is killed, the launcher ends the --json
+// file with its account, naming the rank and the signal.
+func TestE2EAppKilledRankZero(t *testing.T) {
+	jf := filepath.Join(t.TempDir(), "app.jsonl")
+	cmd, _, errb := e2eCmd(t, "app", "ep", "--class", "B", "-np", "2", "--json", jf, "--timeout", "120s")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	var kids []int
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		data, _ := os.ReadFile(jf)
+		if kids = childPids(t, cmd.Process.Pid); strings.Contains(string(data), `"type":"meta"`) && len(kids) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no meta record and 2 ranks after 30 s; stderr:\n%s", errb)
+		}
+	}
+	for _, pid := range kids {
+		if rankOf(pid) == 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	if code := waitExit(t, cmd, 15*time.Second); code != ExitFailed {
+		t.Errorf("exit status %d, want %d", code, ExitFailed)
+	}
+	checkOneLine(t, errb.String(), "mpbench: app ep failed: launch: rank 0: killed by signal SIGKILL")
+	// The surviving rank ends with its peer gone, not with a crash (its
+	// report would be a crash file in the working directory).
+	if crashes, _ := filepath.Glob("mpbench-crash-*"); len(crashes) > 0 {
+		t.Errorf("a rank crashed: %v", crashes)
+		for _, c := range crashes {
+			os.Remove(c)
+		}
+	}
+	data, _ := os.ReadFile(jf)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, `{"type":"end","status":"failed","error":"app ep failed: launch: rank 0: killed by signal SIGKILL`) {
+		t.Errorf("last record of %s is %s, want the launcher's end record naming rank 0", jf, last)
+	}
 }

@@ -39,6 +39,9 @@ type Watch struct {
 	// know (it saw a peer vanish or its world close); an MPI library's
 	// launcher says only its exit status, and rank 0's record stays.
 	Replace bool
+	// Label names what failed in the account: "run" when empty, e.g.
+	// "app ep" for an application.
+	Label string
 	// Hosts is the job's rank-to-host map (nil: every rank on this host).
 	// When rank 0 runs on another host the files are written there, and
 	// files of the same names here are left alone.
@@ -52,9 +55,9 @@ type Watch struct {
 // the launcher's account of the job:
 //   - nil when it succeeded;
 //   - the cause of ctx, unchanged, when ctx ended (e.g. an interrupt);
-//   - "run failed: " and the watchdog's or timeout's cause when Run
-//     stopped the job;
-//   - else "run failed: " and job's error, followed by where the job was
+//   - Label (default "run") and " failed: " and the watchdog's or
+//     timeout's cause when Run stopped the job;
+//   - else Label, " failed: " and job's error, followed by where the job was
 //     ("; the job was at PingPong on 2 processes, last row #bytes 1024")
 //     once rank 0 had printed a benchmark table.
 //
@@ -71,7 +74,11 @@ func (w Watch) Run(ctx context.Context, job func(ctx context.Context, stdout io.
 	if w.Stall > 0 {
 		go WatchStall(jctx, cancel, progress, w.Stall, time.Second)
 	}
-	err := account(ctx, jctx, job(jctx, progress), progress)
+	label := w.Label
+	if label == "" {
+		label = "run"
+	}
+	err := account(ctx, jctx, job(jctx, progress), progress, label)
 	if err != nil {
 		w.seal(err)
 	}
@@ -92,20 +99,20 @@ func (w Watch) seal(err error) {
 }
 
 // account is the launcher's account of a job that ended with err under
-// jctx, a context derived from ctx (see Watch.Run).
-func account(ctx, jctx context.Context, err error, progress *Progress) error {
+// jctx, a context derived from ctx (see Watch.Run); label names the job.
+func account(ctx, jctx context.Context, err error, progress *Progress, label string) error {
 	if jctx.Err() != nil {
 		cause := context.Cause(jctx)
 		if ctx.Err() != nil && cause == context.Cause(ctx) {
 			return cause
 		}
-		return fmt.Errorf("run failed: %w", cause)
+		return fmt.Errorf("%s failed: %w", label, cause)
 	}
 	if err == nil {
 		return nil
 	}
 	if where := progress.Where(); where != "" {
-		return fmt.Errorf("run failed: %w; %s", err, where)
+		return fmt.Errorf("%s failed: %w; %s", label, err, where)
 	}
-	return fmt.Errorf("run failed: %w", err)
+	return fmt.Errorf("%s failed: %w", label, err)
 }
