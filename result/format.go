@@ -24,6 +24,9 @@ type Format struct {
 	// Name is the format's short name, lower case: "imb", "osu", "jsonl",
 	// "csv".
 	Name string
+	// Title is how messages name the format to users: "IMB text output",
+	// "mpbench JSON Lines" (FormatTitles lists them all).
+	Title string
 	// Signature reports whether first, a file's first non-blank line
 	// (trimmed of white space, without its line end), starts a file of
 	// this format. Nil for a tool's text output.
@@ -61,6 +64,8 @@ func RegisterFormat(f Format) {
 	switch {
 	case f.Name == "" || f.Name != strings.ToLower(f.Name):
 		panic(fmt.Sprintf("result: RegisterFormat of a format named %q: want a lower-case name", f.Name))
+	case f.Title == "":
+		panic("result: RegisterFormat of " + f.Name + " without a Title")
 	case f.Parse == nil:
 		panic("result: RegisterFormat of " + f.Name + " without Parse")
 	case (f.Signature == nil) == (f.Mark == nil):
@@ -80,6 +85,20 @@ func RegisterFormat(f Format) {
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
+}
+
+// FormatTitles lists the registered formats' titles for messages, in
+// detection order: "IMB text output, OSU text output, mpbench JSON Lines
+// or mpbench CSV" (OSU's title before IMB's when Order says so).
+func FormatTitles() string {
+	var titles []string
+	for _, f := range Formats() {
+		titles = append(titles, f.Title)
+	}
+	if n := len(titles); n > 1 {
+		return strings.Join(titles[:n-1], ", ") + " or " + titles[n-1]
+	}
+	return strings.Join(titles, "")
 }
 
 // Formats returns the registered formats in the order detection asks

@@ -11,17 +11,18 @@ func TestRegisterFormatRefuses(t *testing.T) {
 	parse := func([]byte, string) ([]Run, error) { return nil, nil }
 	sig := func([]byte) bool { return false }
 	mark := func(string) bool { return false }
-	RegisterFormat(Format{Name: "once", Signature: sig, Parse: parse})
+	RegisterFormat(Format{Name: "once", Title: "once", Signature: sig, Parse: parse})
 	for _, c := range []struct {
 		f    Format
 		want string
 	}{
-		{Format{Signature: sig, Parse: parse}, "lower-case name"},
-		{Format{Name: "Upper", Signature: sig, Parse: parse}, "lower-case name"},
-		{Format{Name: "noparse", Signature: sig}, "without Parse"},
-		{Format{Name: "both", Signature: sig, Mark: mark, Parse: parse}, "exactly one"},
-		{Format{Name: "neither", Parse: parse}, "exactly one"},
-		{Format{Name: "once", Mark: mark, Parse: parse}, "twice"},
+		{Format{Title: "t", Signature: sig, Parse: parse}, "lower-case name"},
+		{Format{Name: "Upper", Title: "t", Signature: sig, Parse: parse}, "lower-case name"},
+		{Format{Name: "untitled", Signature: sig, Parse: parse}, "without a Title"},
+		{Format{Name: "noparse", Title: "t", Signature: sig}, "without Parse"},
+		{Format{Name: "both", Title: "t", Signature: sig, Mark: mark, Parse: parse}, "exactly one"},
+		{Format{Name: "neither", Title: "t", Parse: parse}, "exactly one"},
+		{Format{Name: "once", Title: "t", Mark: mark, Parse: parse}, "twice"},
 	} {
 		func() {
 			defer func() {

@@ -187,7 +187,7 @@ func loadDir(dir string, stderr io.Writer) ([]loadedFile, error) {
 		}
 	}
 	if len(out) == 0 && last == nil {
-		return nil, usageErrorf("%s: no IMB, OSU or mpbench result file in this directory (%d other file(s)); give the files or another directory", dir, len(skipped))
+		return nil, usageErrorf("%s: no result file in this directory (%d other file(s); accepted: %s); give the files or another directory", dir, len(skipped), result.FormatTitles())
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(stderr, "mpbench: %s: skipped %d file(s) that are not benchmark output: %s\n", dir, len(skipped), strings.Join(skipped, ", "))
@@ -200,7 +200,7 @@ func loadDir(dir string, stderr io.Writer) ([]loadedFile, error) {
 func fileError(path string, err error) error {
 	switch {
 	case errors.Is(err, read.ErrNotBenchmark):
-		return usageErrorf("%s: not IMB or OSU output (no benchmark table found); accepted: IMB or OSU text output, mpbench JSON Lines or CSV", path)
+		return usageErrorf("%s: not benchmark output (no benchmark table found); accepted: %s", path, result.FormatTitles())
 	case errors.Is(err, fs.ErrNotExist):
 		return usageErrorf("%s: no such file", path)
 	case errors.Is(err, read.ErrTooLarge):

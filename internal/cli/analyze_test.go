@@ -1,11 +1,13 @@
 package cli
 
 import (
-	"github.com/mpbench/mpbench/internal/testcorpus"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mpbench/mpbench/internal/testcorpus"
+	"github.com/mpbench/mpbench/result"
 )
 
 func TestAnalyzeBadFiles(t *testing.T) {
@@ -20,12 +22,12 @@ func TestAnalyzeBadFiles(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"not benchmark output", []string{"analyze", notes}, notes + ": not IMB or OSU output"},
+		{"not benchmark output", []string{"analyze", notes}, notes + ": not benchmark output (no benchmark table found); accepted: " + result.FormatTitles()},
 		{"missing file", []string{"analyze", missing}, missing + ": no such file"},
 		{"bad wire model", []string{"analyze", "--wire", "token-ring", notes}, "--wire"},
 		{"bad format", []string{"analyze", "--format", "xml", notes}, `unknown format "xml"`},
 		{"no file", []string{"analyze"}, "analyze requires at least 1 result file"},
-		{"directory without results", []string{"analyze", dir}, dir + ": no IMB, OSU or mpbench result file in this directory"},
+		{"directory without results", []string{"analyze", dir}, dir + ": no result file in this directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runMain(t, tc.args...)
@@ -53,7 +55,7 @@ func TestAnalyzeGoodAndBadFile(t *testing.T) {
 	if !strings.Contains(stdout, "latency = mean difference of the first 7 sizes") || !strings.Contains(stdout, "-- PingPong np=2") {
 		t.Errorf("the good file was not analysed:\n%s", stdout)
 	}
-	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, bad+": not IMB or OSU output") {
+	if strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, bad+": not benchmark output") {
 		t.Errorf("stderr %q: want one line naming %s", stderr, bad)
 	}
 }

@@ -14,6 +14,7 @@ var markRE = regexp.MustCompile(`^#-?\s*(Benchmarking\s|#processes\s*=)|^#-{40}|
 func init() {
 	result.RegisterFormat(result.Format{
 		Name:      "imb",
+		Title:     "IMB text output",
 		Mark:      markRE.MatchString,
 		Order:     20,
 		Parse:     Parse,

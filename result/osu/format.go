@@ -7,6 +7,7 @@ import "github.com/mpbench/mpbench/result"
 func init() {
 	result.RegisterFormat(result.Format{
 		Name:      "osu",
+		Title:     "OSU text output",
 		Mark:      titleRE.MatchString,
 		Order:     10,
 		Parse:     Parse,

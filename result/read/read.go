@@ -29,10 +29,11 @@ import (
 	_ "github.com/mpbench/mpbench/result/rowfile"
 )
 
-// ErrNotBenchmark is returned, wrapped as "<file>: not IMB or OSU output
-// (no benchmark table found)", when a file is in none of the formats.
-// The CLI maps it to exit status 2 (bad input).
-var ErrNotBenchmark = errors.New("not IMB or OSU output (no benchmark table found)")
+// ErrNotBenchmark is returned, wrapped as "<file>: not benchmark output
+// (no benchmark table found)", when a file is in none of the registered
+// formats (result.FormatTitles names them). The CLI maps it to exit
+// status 2 (bad input).
+var ErrNotBenchmark = errors.New("not benchmark output (no benchmark table found)")
 
 // Detect returns the name of the registered format of a file's contents
 // (result.Format.Name: "imb", "osu", "jsonl", "csv"), or "" when it is in

@@ -101,7 +101,7 @@ func TestCorpusEveryFile(t *testing.T) {
 func TestNotBenchmark(t *testing.T) {
 	for _, text := range []string{"", "hello\n# just a comment\n1 2 3\n", "{\"a\":1}\n"} {
 		_, err := Read(strings.NewReader(text), "notes.txt")
-		if !errors.Is(err, ErrNotBenchmark) || err.Error() != "notes.txt: not IMB or OSU output (no benchmark table found)" {
+		if !errors.Is(err, ErrNotBenchmark) || err.Error() != "notes.txt: not benchmark output (no benchmark table found)" {
 			t.Errorf("%q: err %v", text, err)
 		}
 	}

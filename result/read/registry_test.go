@@ -18,6 +18,7 @@ var errNotToy = errors.New("not toy output")
 func init() {
 	result.RegisterFormat(result.Format{
 		Name:      "toy",
+		Title:     "toy results",
 		Signature: func(first []byte) bool { return strings.HasPrefix(string(first), "# toy-results") },
 		Parse: func(data []byte, name string) ([]result.Run, error) {
 			run := result.Run{Meta: result.Meta{Tool: "toy"}}
@@ -82,5 +83,19 @@ func TestFormatOrder(t *testing.T) {
 	}
 	if f := Detect([]byte("# OSU MPI Benchmark Latency Test v7.1\n")); f != "osu" {
 		t.Errorf("a title both marks claim: %q, want osu", f)
+	}
+}
+
+// TestFormatTitles checks that messages list every registered format,
+// the test's toy format too, as one phrase.
+func TestFormatTitles(t *testing.T) {
+	got := result.FormatTitles()
+	for _, title := range []string{"IMB text output", "OSU text output", "mpbench JSON Lines", "mpbench CSV", "toy results"} {
+		if strings.Count(got, title) != 1 {
+			t.Errorf("FormatTitles() = %q: want %q once", got, title)
+		}
+	}
+	if strings.Count(got, " or ") != 1 || strings.Count(got, ", ") != 3 {
+		t.Errorf("FormatTitles() = %q: want \"a, b, c, d or e\"", got)
 	}
 }

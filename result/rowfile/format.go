@@ -11,7 +11,8 @@ import (
 // the format JSONLFormat).
 func init() {
 	result.RegisterFormat(result.Format{
-		Name: "jsonl",
+		Name:  "jsonl",
+		Title: "mpbench JSON Lines",
 		Signature: func(first []byte) bool {
 			return bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"`+JSONLFormat+`"`))
 		},
@@ -19,6 +20,7 @@ func init() {
 	})
 	result.RegisterFormat(result.Format{
 		Name:      "csv",
+		Title:     "mpbench CSV",
 		Signature: func(first []byte) bool { return bytes.HasPrefix(first, []byte("# format="+CSVFormat)) },
 		Parse:     func(data []byte, name string) ([]result.Run, error) { return ReadCSV(bytes.NewReader(data), name) },
 	})
