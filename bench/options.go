@@ -2,7 +2,6 @@ package bench
 
 import (
 	"math"
-	"strings"
 	"time"
 
 	"github.com/mpbench/mpbench/coll"
@@ -153,8 +152,8 @@ func (o *Options) Validate() error {
 			return optionErrorf("-msglen: the file lists no sizes; expected one size in bytes per line")
 		}
 		for _, n := range o.MsgLens {
-			if n < 0 || n > MaxMsgLen {
-				return optionErrorf("-msglen: size %d: expected sizes 0 <= bytes <= %d", n, MaxMsgLen)
+			if err := checkSize("-msglen", n); err != nil {
+				return err
 			}
 		}
 	}
@@ -228,11 +227,6 @@ func (o *Options) redType() coll.Datatype {
 // dataTypeSize is the -data_type element size in bytes (1 by default).
 func (o *Options) dataTypeSize() int64 {
 	return int64(max(o.DataTypeSize, 1))
-}
-
-// unknownBenchmark is the error for a name that is not registered.
-func unknownBenchmark(name string) error {
-	return optionErrorf("unknown benchmark %q: accepted names are %s", name, strings.Join(Names(), ", "))
 }
 
 // CheckTimeLimit checks IMB's -time value, seconds per message size: a

@@ -30,7 +30,7 @@ func TestValidate(t *testing.T) {
 		{func(o *Options) { o.MsgLogMin, o.MsgLogMax = 4, 2 }, "-msglog 4:2: expected -msglog a:b with integers 0 <= a <= b <= 30"},
 		{func(o *Options) { o.MsgLogMax = 31 }, "-msglog 0:31: expected"},
 		{func(o *Options) { o.MsgLens = []int64{} }, "-msglen: the file lists no sizes"},
-		{func(o *Options) { o.MsgLens = []int64{8, -1} }, "-msglen: size -1: expected"},
+		{func(o *Options) { o.MsgLens = []int64{8, -1} }, "-msglen: -1: expected a size in bytes 0..1073741824"},
 		{func(o *Options) { o.MsgsPerSample = 0 }, "-iter 0: expected"},
 		{func(o *Options) { o.OverallVolBytes = 0 }, "-iter volume 0 bytes: expected"},
 		{func(o *Options) { o.TimeLimit = 0 }, "-time 0: expected"},
@@ -44,7 +44,7 @@ func TestValidate(t *testing.T) {
 		{func(o *Options) { o.OffCache = -2 }, "-off_cache -2: expected"},
 		{func(o *Options) { o.Multi = 2 }, "-multi 2: expected -multi 0 or -multi 1"},
 		{func(o *Options) { o.MByte = 1000 }, "Mbyte of 1000 bytes: expected"},
-		{func(o *Options) { o.Benchmarks = []string{"PingPong", "Pingpang"} }, `unknown benchmark "Pingpang": accepted names are PingPong, PingPongSpecificSource, PingPongAnySource, PingPing`},
+		{func(o *Options) { o.Benchmarks = []string{"PingPong", "Pingpang"} }, `unknown benchmark "Pingpang"; accepted names (any case): PingPong, PingPongSpecificSource, PingPongAnySource, PingPing`},
 	} {
 		o := DefaultOptions()
 		tc.edit(&o)

@@ -179,7 +179,7 @@ func TestRunPlanErrors(t *testing.T) {
 	}{
 		{1, func() Options { return quick("PingPong") }, "bench: PingPong needs 2 processes, 1 running: run with -np 2 or more"},
 		{2, func() Options { o := quick("Sendrecv"); o.NPMin = 4; return o }, "bench: Sendrecv: -npmin 4: only 2 processes are running"},
-		{2, func() Options { return quick("Bogus") }, `bench: unknown benchmark "Bogus": accepted names are PingPong`},
+		{2, func() Options { return quick("Bogus") }, `bench: unknown benchmark "Bogus"; accepted names (any case): PingPong`},
 		{2, func() Options { o := quick("Sendrecv"); o.MsgLogMax = 40; return o }, "bench: -msglog 0:40: expected"},
 	} {
 		_, errs := runAll(t, tc.np, tc.o(), nil)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -173,9 +174,9 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil || n < 0 || n > MaxMsgLen {
-			return nil, optionErrorf("-msglen line %d: %q: expected a size in bytes 0..%d", line, text, MaxMsgLen)
+		n, err := parseSize(fmt.Sprintf("-msglen line %d", line), text)
+		if err != nil {
+			return nil, err
 		}
 		sizes = append(sizes, n)
 	}

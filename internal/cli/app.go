@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mpbench/mpbench/app"
-	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/launch"
@@ -96,17 +96,17 @@ func newAppLoadCmd() *cobra.Command {
 
 // checkAppFlags validates the shared options.
 func checkAppFlags(f *appFlags) error {
-	switch {
-	case f.np < 1:
-		return usageErrorf("-np %d: need at least 1 process", f.np)
-	case f.load < 0:
+	if err := bench.CheckNP(f.np); err != nil {
+		return err
+	}
+	if f.load < 0 {
 		return usageErrorf("--load %d: the number of load processes per rank must be >= 0", f.load)
 	}
 	if err := checkTransport(f.transport, false); err != nil {
 		return fmt.Errorf("%w (an MPI library runs the application when mpbench built with -tags mpi is started by mpirun)", err)
 	}
-	if _, err := coll.ParseAlgorithms(f.coll); err != nil {
-		return usageErrorf("--coll: %v", err)
+	if _, err := parseColl(f.coll); err != nil {
+		return err
 	}
 	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
 		return err
@@ -208,9 +208,9 @@ func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) e
 // mpbench testbed run started the job (MPBENCH_NETWORK). A result that
 // does not verify is an error on every rank (errNotVerified).
 func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr jobTransport, body appBody) error {
-	alg, err := coll.ParseAlgorithms(f.coll)
+	alg, err := parseColl(f.coll)
 	if err != nil {
-		return usageErrorf("--coll: %v", err)
+		return err
 	}
 	start := time.Now()
 	files := &rowfile.Open{} // rank 0's --json and --csv

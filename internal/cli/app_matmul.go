@@ -45,8 +45,8 @@ and the file it came from. --blas gonum or --blas openblas insists on one.`,
   mpbench app matmul -n 2000 -np 2 --square --load 1 --json mm.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if n < 1 {
-				return usageErrorf("-n %d: the matrix order must be >= 1", n)
+			if err := checkMatrixOrder(n); err != nil {
+				return err
 			}
 			if n < f.np {
 				return usageErrorf("-n %d on %d ranks: every rank needs a block; use -n >= -np", n, f.np)
@@ -95,4 +95,13 @@ func useBLAS(name, lib string, threads int) (string, error) {
 		return "", usageErrorf("--blas openblas: %v", err)
 	}
 	return desc, nil
+}
+
+// checkMatrixOrder checks -n, the matrix order of mpbench app matmul and
+// mpbench predict matmul: at least 1.
+func checkMatrixOrder(n int) error {
+	if n < 1 {
+		return usageErrorf("-n %d: the matrix order must be >= 1", n)
+	}
+	return nil
 }

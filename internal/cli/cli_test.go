@@ -77,7 +77,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"contig_type resize", []string{"run", "-contig_type", "resize"}, []string{"-contig_type resize: mpbench moves contiguous elements only"}},
 		{"map larger than np", []string{"run", "-np", "2", "-map", "2x2"}, []string{"-map 2x2: P x Q = 4 is more than the 2 processes"}},
 		{"malformed map", []string{"run", "-map", "2by2"}, []string{"-map 2by2: expected -map PxQ"}},
-		{"bad msgsize", []string{"run", "-msgsize", "8,1k"}, []string{`-msgsize 8,1k: "1k": expected sizes in bytes`}},
+		{"bad msgsize", []string{"run", "-msgsize", "8,1k"}, []string{`-msgsize 8,1k: "1k": expected a size in bytes 0..1073741824`}},
 		{"msgsize and msglen", []string{"run", "-msgsize", "8", "-msglen", goodLens}, []string{"-msgsize and -msglen both list message sizes"}},
 		{"missing input", []string{"run", "-input", filepath.Join(dir, "missing")}, []string{"-input", "cannot read the file"}},
 		{"unknown include", []string{"run", "-include", "uniband,triband"}, []string{`unknown benchmark "triband"`}},
@@ -110,6 +110,74 @@ func TestBadInputExits2(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSameLineEveryCommand: an option value that several commands take is
+// refused with the same line by each, whichever command checks it.
+func TestSameLineEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	input := write("input", "PingPong\npingpang\n")
+	lens := write("lens", "8\n1k\n")
+	for _, c := range []struct {
+		name     string
+		commands [][]string
+		want     string // in the line of every command
+		spelled  bool   // the lines differ only where they name the value as given
+	}{
+		{"no processes", [][]string{
+			{"run", "-np", "0"},
+			{"app", "ep", "-np", "0"},
+			{"app", "matmul", "-np", "0"},
+			{"scaling", "--np", "1,0", "--", "app", "ep"},
+			{"predict", "matmul", "--bench", filepath.Join(dir, "none.jsonl"), "--np", "2,0"},
+			{"tune", "-np", "0"},
+		}, "-np 0: expected a process count N >= 1, e.g. -np 4", false},
+		{"unknown algorithm", [][]string{
+			{"run", "--coll", "bcast=fast"},
+			{"run", "--coll", "bcast=fast", "--show-algorithms"},
+			{"app", "ep", "--coll", "bcast=fast"},
+			{"app", "matmul", "--coll", "bcast=fast"},
+		}, `--coll bcast=fast: unknown bcast algorithm "fast"`, false},
+		{"unknown benchmark", [][]string{
+			{"run", "pingpang"},
+			{"run", "-include", "pingpang"},
+			{"run", "-exclude", "pingpang"},
+			{"run", "-input", input},
+		}, `unknown benchmark "pingpang"; accepted names (any case): ` + strings.Join(bench.Names(), ", "), false},
+		{"size out of range", [][]string{
+			{"run", "-msgsize", "8,1k"},
+			{"run", "-msglen", lens},
+		}, `"1k": expected a size in bytes 0..1073741824`, true},
+		{"matrix order", [][]string{
+			{"app", "matmul", "-n", "0"},
+			{"predict", "matmul", "--bench", filepath.Join(dir, "none.jsonl"), "-n", "0"},
+		}, "-n 0: the matrix order must be >= 1", false},
+		{"thread level", [][]string{
+			{"run", "-thread_level", "many"},
+			{"run", "--transport", "mpi", "-thread_level", "many"},
+		}, `-thread_level "many": expected -thread_level single, funneled, serialized or multiple`, false},
+	} {
+		first := ""
+		for _, args := range c.commands {
+			code, out, errs := runMain(t, args...)
+			if code != ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "mpbench: ") || !strings.Contains(errs, c.want) {
+				t.Errorf("%s: %q: status %d, stdout %q, stderr %q; want status 2 and one line with %q", c.name, args, code, out, errs, c.want)
+			}
+			if first == "" {
+				first = errs
+			}
+			if !c.spelled && errs != first {
+				t.Errorf("%s: %q prints %q, %q prints %q", c.name, c.commands[0], first, args, errs)
+			}
+		}
 	}
 }
 

@@ -28,12 +28,24 @@ func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
 	fs.BoolVar(&f.show, "show-algorithms", false, "print every collective's algorithms and the default decision table by message size and process count, then exit")
 }
 
-// apply sets the collective options of o; a bad --coll is a usage error
-// listing the valid choices.
-func (f *collFlags) apply(o *bench.Options) error {
-	a, err := coll.ParseAlgorithms(f.spec)
+// parseColl parses the value of --coll (coll.ParseAlgorithms), for every
+// command that takes it; a bad value is a usage error naming the option
+// and listing the valid choices: "--coll bcast=fast: unknown bcast
+// algorithm "fast" ...".
+func parseColl(spec string) (coll.Algorithms, error) {
+	a, err := coll.ParseAlgorithms(spec)
 	if err != nil {
-		return usageErrorf("--coll %s: %s", f.spec, choiceMsg(err))
+		return a, usageErrorf("--coll %s: %s", spec, choiceMsg(err))
+	}
+	return a, nil
+}
+
+// apply sets the collective options of o; a bad --coll is a usage error
+// listing the valid choices (parseColl).
+func (f *collFlags) apply(o *bench.Options) error {
+	a, err := parseColl(f.spec)
+	if err != nil {
+		return err
 	}
 	if f.rules != "" {
 		rules, err := readCollRules(f.rules)
@@ -68,9 +80,9 @@ var (
 // and, for each collective benchmark, the algorithm chosen per message
 // size (IMB's #bytes) and process count.
 func showAlgorithms(w io.Writer, f *collFlags) error {
-	a, err := coll.ParseAlgorithms(f.spec)
+	a, err := parseColl(f.spec)
 	if err != nil {
-		return usageErrorf("--coll %s: %s", f.spec, choiceMsg(err))
+		return err
 	}
 	if err := a.WriteTable(w); err != nil {
 		return err

@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -54,7 +51,7 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 		if msglenGiven {
 			return usageErrorf("-msgsize and -msglen both list message sizes; give one")
 		}
-		if o.MsgLens, err = parseMsgSize(f.msgsize); err != nil {
+		if o.MsgLens, err = bench.ParseMsgSize(f.msgsize); err != nil {
 			return err
 		}
 	}
@@ -69,30 +66,12 @@ func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 	if o.RedType, err = bench.ParseRedDataType(f.redDataType); err != nil {
 		return err
 	}
-	switch ct := strings.ToLower(f.contigType); ct {
-	case "base":
-	case "base_vec", "resize", "resize_vec":
-		return usageErrorf("-contig_type %s: mpbench moves contiguous elements only; expected -contig_type base", f.contigType)
-	default:
-		return usageErrorf("-contig_type %s: expected base (IMB also names base_vec, resize, resize_vec, which mpbench does not offer)", f.contigType)
+	if err := bench.ParseContigType(f.contigType); err != nil {
+		return err
 	}
 	o.IMBBarrier, o.MsgPause = f.imbBarrier, f.msgPause
 	o.PerRepetition = o.PerRepetition || f.showTail || f.dumpfile != ""
 	return nil
-}
-
-// parseMsgSize parses IMB's -msgsize list: sizes in bytes separated by
-// commas, in run order.
-func parseMsgSize(s string) ([]int64, error) {
-	var sizes []int64
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
-		if err != nil || n < 0 || n > bench.MaxMsgLen {
-			return nil, usageErrorf("-msgsize %s: %q: expected sizes in bytes 0..%d separated by commas, e.g. -msgsize 0,1024,65536", s, part, bench.MaxMsgLen)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes, nil
 }
 
 // benchmarkList is the run list as IMB-MPI1 builds it (imb.cpp): the
@@ -104,7 +83,7 @@ func parseMsgSize(s string) ([]int64, error) {
 func (f *imbFlags) benchmarkList(args []string) ([]string, error) {
 	requested := splitNames(args)
 	if f.input != "" {
-		names, err := readInput(f.input)
+		names, err := bench.ReadInputFile(f.input)
 		if err != nil {
 			return nil, err
 		}
@@ -118,16 +97,9 @@ func (f *imbFlags) benchmarkList(args []string) ([]string, error) {
 	if len(requested) == 0 {
 		requested = bench.DefaultNames()
 	}
-	canonical := func(name string) (string, error) {
-		spec, ok := bench.Lookup(name)
-		if !ok {
-			return "", usageErrorf("unknown benchmark %q; accepted names (any case): %s", name, strings.Join(bench.Names(), ", "))
-		}
-		return spec.Name, nil
-	}
 	skip := map[string]bool{}
 	for _, name := range exclude {
-		n, err := canonical(name)
+		n, err := bench.Canonical(name)
 		if err != nil {
 			return nil, err
 		}
@@ -135,7 +107,7 @@ func (f *imbFlags) benchmarkList(args []string) ([]string, error) {
 	}
 	var list []string
 	for _, name := range append(include, requested...) {
-		n, err := canonical(name)
+		n, err := bench.Canonical(name)
 		if err != nil {
 			return nil, err
 		}
@@ -160,29 +132,4 @@ func splitNames(args []string) []string {
 		}
 	}
 	return out
-}
-
-// readInput reads an IMB -input file: the first word of each line that
-// does not start with '#' is a benchmark name.
-func readInput(path string) ([]string, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, usageErrorf("-input %s: cannot read the file (%v); expected a file with one benchmark name per line", path, unwrapPath(err))
-	}
-	defer file.Close()
-	var names []string
-	sc := bufio.NewScanner(file)
-	for sc.Scan() {
-		line := sc.Text()
-		if fields := strings.Fields(line); len(fields) > 0 && !strings.HasPrefix(line, "#") {
-			names = append(names, fields[0])
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, usageErrorf("-input %s: %v", path, err)
-	}
-	if len(names) == 0 {
-		return nil, usageErrorf("-input %s: the file names no benchmark; expected one name per line", path)
-	}
-	return names, nil
 }

@@ -40,12 +40,13 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	start := time.Now()
 	level := mpi.ThreadFunneled
 	if f.threadLevel != "" {
-		var err error
-		if level, err = mpi.ParseThread(f.threadLevel); err != nil {
+		l, err := bench.ParseThreadLevel(f.threadLevel)
+		if err != nil {
 			// Before MPI_Init: the launcher's rank picks the printer.
 			r, _ := mpiLauncherRank()
-			return reportOnce(cmd.ErrOrStderr(), r, usageErrorf("%v", err))
+			return reportOnce(cmd.ErrOrStderr(), r, err)
 		}
+		level = mpi.Thread(l)
 	}
 	world, err := mpi.InitThread(level)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -53,12 +52,6 @@ type runFlags struct {
 	benchmarks  []string        // positional arguments
 	flags       *pflag.FlagSet  // the parsed options, for which were given
 }
-
-// threadLevels are the values of IMB's -thread_level, as
-// mpi.ParseThread takes them (checked here too, so that the
-// default build and the launching process refuse a bad one before any rank
-// starts).
-var threadLevels = []string{"single", "funneled", "serialized", "multiple"}
 
 // addRunFlags defines the run options on fs.
 func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
@@ -124,11 +117,15 @@ func parseMByte(s string) (float64, error) {
 func (f *runFlags) benchOptions() (bench.Options, error) {
 	o := bench.DefaultOptions()
 	o.Settle = f.settle
-	if f.given("thread_level") && !slices.Contains(threadLevels, strings.ToLower(f.threadLevel)) {
-		return o, usageErrorf("-thread_level %q: expected -thread_level single, funneled, serialized or multiple", f.threadLevel)
+	if f.given("thread_level") {
+		// Checked here too, so that the default build and the launching
+		// process refuse a bad level before any rank starts.
+		if _, err := bench.ParseThreadLevel(f.threadLevel); err != nil {
+			return o, err
+		}
 	}
-	if f.np < 1 {
-		return o, usageErrorf("-np %d: expected -np N with N >= 1", f.np)
+	if err := bench.CheckNP(f.np); err != nil {
+		return o, err
 	}
 	o.NPMin = f.npmin
 	if !f.given("npmin") {
@@ -139,18 +136,8 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 		return o, err
 	}
 	if f.msglen != "" {
-		file, err := os.Open(f.msglen)
-		if err != nil {
-			return o, usageErrorf("-msglen %s: cannot read the file (%v); expected a readable file with one size in bytes per line", f.msglen, unwrapPath(err))
-		}
-		if st, err := file.Stat(); err == nil && st.IsDir() {
-			file.Close()
-			return o, usageErrorf("-msglen %s: is a directory; expected a readable file with one size in bytes per line", f.msglen)
-		}
-		o.MsgLens, err = bench.ReadMsgLen(file)
-		file.Close()
-		if err != nil {
-			return o, usageErrorf("%s: %v", f.msglen, err)
+		if o.MsgLens, err = bench.ReadMsgLenFile(f.msglen); err != nil {
+			return o, err
 		}
 	}
 	if o.MsgsPerSample, o.OverallVolBytes, err = bench.ParseIter(f.iter); err != nil {

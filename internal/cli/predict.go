@@ -9,6 +9,7 @@ import (
 
 	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/app/matmul"
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result"
 )
@@ -80,12 +81,12 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	if len(f.bench) == 0 {
 		return usageErrorf("predict matmul needs --bench FILE: a result file with Bcast tables (e.g. from mpbench run -np 4 -npmin 2 Bcast PingPong --json bc.jsonl)")
 	}
-	if f.n < 1 {
-		return usageErrorf("-n %d: the matrix order must be >= 1", f.n)
+	if err := checkMatrixOrder(f.n); err != nil {
+		return err
 	}
 	for _, np := range f.np {
-		if np < 1 {
-			return usageErrorf("--np: process count %d must be >= 1", np)
+		if err := bench.CheckNP(np); err != nil {
+			return err
 		}
 	}
 	if f.net != "switch" && f.net != "shared" && f.net != "auto" && f.net != "multi" {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/analysis/scaling"
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/rowfile"
@@ -80,8 +81,8 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 		return usageErrorf("--repeats %d: need at least 1 run per process count", f.repeats)
 	}
 	for _, np := range f.np {
-		if np < 1 {
-			return usageErrorf("--np: process count %d must be >= 1", np)
+		if err := bench.CheckNP(np); err != nil {
+			return err
 		}
 	}
 	if f.c1 < 0 || (f.c1 == 0 && !slices.Contains(f.np, 1)) {

@@ -183,6 +183,9 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 			p.colls = append(p.colls, c)
 		}
 	}
+	if err := bench.CheckNP(f.np); err != nil {
+		return p, err
+	}
 	if f.npmin < 2 || f.np < f.npmin {
 		return p, usageErrorf("-npmin %d -np %d: collectives are tuned on 2 or more processes; give 2 <= -npmin <= -np", f.npmin, f.np)
 	}
