@@ -55,7 +55,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad off_cache", []string{"run", "-off_cache", "abc"}, []string{"-off_cache abc"}},
 		{"thread level on own runtime", []string{"run", "-thread_level", "single", "pingpong"}, []string{"-thread_level single", "MPI librar", "--transport mpi"}},
 		{"unknown single-dash option", []string{"run", "-npmax", "4"}, []string{"unknown option -npmax"}},
-		{"unknown double-dash option", []string{"run", "--npmax", "4"}, []string{"unknown flag: --npmax"}},
+		{"unknown double-dash option", []string{"run", "--npmax", "4"}, []string{"unknown option --npmax; see 'mpbench run --help'"}},
 		{"non-numeric np", []string{"run", "-np", "four"}, []string{"-np four: expected an integer: number of processes"}},
 		{"non-numeric time", []string{"run", "-time", "abc"}, []string{"-time abc: expected a number: IMB -time seconds"}},
 		{"time out of range", []string{"run", "-time", "1e400"}, []string{"-time 1e400: expected a number in range"}},
@@ -156,6 +156,15 @@ func TestSameLineEveryCommand(t *testing.T) {
 			{"run", "-msgsize", "8,1k"},
 			{"run", "-msglen", lens},
 		}, `"1k": expected a size in bytes 0..1073741824`, true},
+		{"unknown option of run", [][]string{
+			{"run", "-npmax", "4"},
+			{"run", "--npmax", "4"},
+		}, "; see 'mpbench run --help'", true},
+		{"unknown option of analyze", [][]string{
+			{"analyze", "-bogus"},
+			{"analyze", "-x"},
+			{"analyze", "--bogus"},
+		}, "; see 'mpbench analyze --help'", true},
 		{"matrix order", [][]string{
 			{"app", "matmul", "-n", "0"},
 			{"predict", "matmul", "--bench", filepath.Join(dir, "none.jsonl"), "-n", "0"},
@@ -212,13 +221,13 @@ func TestNormaliseArgs(t *testing.T) {
 		{[]string{"run", "-h", "--", "-np"}, []string{"run", "-h", "--", "-np"}},
 	}
 	for _, c := range cases {
-		got, err := normaliseArgs(c.in, long)
+		got, err := normaliseArgs(c.in, long, "mpbench run")
 		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("normaliseArgs(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if _, err := normaliseArgs([]string{"run", "-bogus"}, long); err == nil || !isUsage(err) {
-		t.Errorf("unknown single-dash option: err = %v, want a usage error", err)
+	if _, err := normaliseArgs([]string{"run", "-bogus"}, long, "mpbench run"); err == nil || !isUsage(err) || err.Error() != "unknown option -bogus; see 'mpbench run --help'" {
+		t.Errorf("unknown single-dash option: err = %v, want the usage error naming it", err)
 	}
 }
 

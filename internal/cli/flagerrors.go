@@ -14,9 +14,10 @@ import (
 // line. A value of the wrong type (a *pflag.InvalidValueError) names the
 // option as IMB spells it, the value, and the accepted form from the
 // option's help text, instead of Go's parser message: "-time abc: expected
-// a number: IMB -time seconds: time limit per message size (> 0)". Other
-// errors (unknown option, missing value) keep pflag's text with a pointer
-// to --help.
+// a number: IMB -time seconds: time limit per message size (> 0)". An
+// option c does not define (a *pflag.NotExistError) is unknownOption's
+// line, as for a single-dash one. Other errors (a missing value) keep
+// pflag's text with a pointer to --help.
 func flagError(c *cobra.Command, err error) error {
 	var ue *usageError
 	if errors.As(err, &ue) {
@@ -25,6 +26,14 @@ func flagError(c *cobra.Command, err error) error {
 	var opt *bench.OptionError
 	if errors.As(err, &opt) {
 		return opt // bench's check of the value (switchFlag)
+	}
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) {
+		spelled := "--" + unknown.GetSpecifiedName()
+		if unknown.GetSpecifiedShortnames() != "" {
+			spelled = "-" + unknown.GetSpecifiedName() // one letter of a cluster such as -x
+		}
+		return unknownOption(spelled, c.CommandPath())
 	}
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {

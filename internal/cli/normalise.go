@@ -31,9 +31,10 @@ func longFlags(root *cobra.Command) map[string]bool {
 // ("--npmin 2"), so both spellings are accepted. A value following an
 // option that takes one is never rewritten ("-off_cache -1" stays a value),
 // nor is anything after "--". A single-dash word of two or more letters
-// that names no option is rejected as a usage error, rather than being
-// read as a cluster of one-letter options.
-func normaliseArgs(args []string, long map[string]bool) ([]string, error) {
+// that names no option is rejected (unknownOption, with the help of
+// command, e.g. "mpbench run"), rather than being read as a cluster of
+// one-letter options.
+func normaliseArgs(args []string, long map[string]bool, command string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	valueNext := false
 	for i, a := range args {
@@ -49,7 +50,7 @@ func normaliseArgs(args []string, long map[string]bool) ([]string, error) {
 			name, _, hasValue := strings.Cut(a[1:], "=")
 			takesValue, known := long[name]
 			if !known {
-				return nil, usageErrorf("unknown option %s; options are spelled -name or --name, see 'mpbench run --help'", a)
+				return nil, unknownOption(a, command)
 			}
 			a = "-" + a
 			valueNext = takesValue && !hasValue
@@ -63,4 +64,21 @@ func normaliseArgs(args []string, long map[string]bool) ([]string, error) {
 func isNumber(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
+}
+
+// unknownOption is the usage error for an option that command (e.g.
+// "mpbench run") does not define, as the user spelled it (-npmax, --npmax,
+// -x), whether normaliseArgs or pflag found it: "unknown option -npmax;
+// see 'mpbench run --help'".
+func unknownOption(spelled, command string) error {
+	return usageErrorf("unknown option %s; see '%s --help'", spelled, command)
+}
+
+// commandPath is the path of the command args run ("mpbench run"), or
+// root's when args name none.
+func commandPath(root *cobra.Command, args []string) string {
+	if c, _, _ := root.Find(args); c != nil {
+		return c.CommandPath()
+	}
+	return root.CommandPath()
 }

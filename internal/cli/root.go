@@ -30,7 +30,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ExitStatus(err)
 	}
 	root := newRoot(&invocation{args: args}, stdout, stderr)
-	norm, err := normaliseArgs(args, longFlags(root))
+	norm, err := normaliseArgs(args, longFlags(root), commandPath(root, args))
 	if err == nil {
 		err = execute(root, norm)
 	}
