@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -62,21 +63,29 @@ func TestE2ESignals(t *testing.T) {
 // killed; the launcher appends it, and prints the failure once.
 func TestE2EKilledRankZero(t *testing.T) {
 	cmd, _, errb, jf, kids := startLongRun(t, 2)
-	for _, pid := range kids {
-		if rankOf(pid) == 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	if code := waitExit(t, cmd, 15*time.Second); code != ExitFailed {
-		t.Errorf("exit status %d, want %d", code, ExitFailed)
-	}
+	killRankAndWait(t, cmd, kids, 0)
 	checkOneLine(t, errb.String(), "mpbench: run failed: launch: rank 0: killed by signal SIGKILL; the job was at Sendrecv on 2 processes, last row #bytes ")
 	checkGone(t, kids)
 	checkKeptRows(t, jf)
-	data, _ := os.ReadFile(jf)
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, `{"type":"end","status":"failed","error":"run failed: launch: rank 0: killed by signal SIGKILL`) {
-		t.Errorf("last record of %s is %s, want the launcher's end record naming rank 0", jf, last)
+	checkEndRecord(t, jf, "run failed: launch: rank 0: killed by signal SIGKILL")
+}
+
+// killRankAndWait kills the process of rank (one of kids, the ranks of
+// the job cmd runs) with SIGKILL and waits up to 15 s for mpbench to exit
+// with status 1, as a job with a failed rank does.
+func killRankAndWait(t *testing.T, cmd *exec.Cmd, kids []int, rank int) {
+	t.Helper()
+	killed := false
+	for _, pid := range kids {
+		if rankOf(pid) == rank {
+			killed = syscall.Kill(pid, syscall.SIGKILL) == nil
+		}
+	}
+	if !killed {
+		t.Fatalf("no process of rank %d among %v to kill", rank, kids)
+	}
+	if code := waitExit(t, cmd, 15*time.Second); code != ExitFailed {
+		t.Errorf("exit status %d after rank %d was killed, want %d", code, rank, ExitFailed)
 	}
 }
 
@@ -119,14 +128,7 @@ func TestE2EAppKilledRankZero(t *testing.T) {
 			t.Fatalf("no meta record and 2 ranks after 30 s; stderr:\n%s", errb)
 		}
 	}
-	for _, pid := range kids {
-		if rankOf(pid) == 0 {
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	if code := waitExit(t, cmd, 15*time.Second); code != ExitFailed {
-		t.Errorf("exit status %d, want %d", code, ExitFailed)
-	}
+	killRankAndWait(t, cmd, kids, 0)
 	checkOneLine(t, errb.String(), "mpbench: app ep failed: launch: rank 0: killed by signal SIGKILL")
 	// The surviving rank ends with its peer gone, not with a crash (its
 	// report would be a crash file in the working directory).
@@ -136,9 +138,5 @@ func TestE2EAppKilledRankZero(t *testing.T) {
 			os.Remove(c)
 		}
 	}
-	data, _ := os.ReadFile(jf)
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if last := lines[len(lines)-1]; !strings.HasPrefix(last, `{"type":"end","status":"failed","error":"app ep failed: launch: rank 0: killed by signal SIGKILL`) {
-		t.Errorf("last record of %s is %s, want the launcher's end record naming rank 0", jf, last)
-	}
+	checkEndRecord(t, jf, "app ep failed: launch: rank 0: killed by signal SIGKILL")
 }
