@@ -158,25 +158,15 @@ const endGrace = 500 * time.Millisecond
 // when it cannot stop by itself: a rank waiting inside a blocking MPI call
 // for a peer that died never returns to Go, and the launcher ends such a
 // job by sending SIGTERM to the ranks left (Open MPI), then SIGKILL. If the
-// run has not ended (done closed) endGrace after the signal, it appends
-// the end record naming the signal to --json and --csv, prints one line
-// and reports the signal to launch.Fatal, so that the process exits with
-// 128+signal.
+// run has not ended (done closed) endGrace after the signal, the end
+// record naming the signal goes to --json and --csv (supervise.EndStuck),
+// one line is printed and the signal is reported to launch.Fatal, so that
+// the process exits with 128+signal.
 func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f *runFlags) {
-	select {
-	case <-done:
-		return
-	case <-ctx.Done():
+	if cause := supervise.EndStuck(ctx, done, endGrace, f.rowFiles()); cause != nil {
+		fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
+		launch.ReportFatal(cause)
 	}
-	select {
-	case <-done:
-		return
-	case <-time.After(endGrace):
-	}
-	cause := cancelCause(ctx, errInterrupted)
-	_ = f.rowFiles().Seal(cause)
-	fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
-	launch.ReportFatal(cause)
 }
 
 // envMPIParent is set in the environment of a launcher that "mpbench run

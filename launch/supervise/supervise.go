@@ -116,3 +116,29 @@ func account(ctx, jctx context.Context, err error, progress *Progress, label str
 	}
 	return fmt.Errorf("%s failed: %w", label, err)
 }
+
+// EndStuck ends the files of a job whose rank 0 is signalled while it may
+// be unable to stop by itself: a rank waiting inside a blocking MPI call
+// for a peer that died never returns to Go. It waits until ctx ends (the
+// signal) or done is closed (the run ended by itself), then grace more for
+// done. If the run has still not ended, it gives files the failed end
+// record of ctx's cause where none was written (rowfile.Files.Seal, as
+// Watch.Run does for a failed job) and returns that cause: the caller
+// reports it and ends the process. Otherwise it returns nil.
+func EndStuck(ctx context.Context, done <-chan struct{}, grace time.Duration, files rowfile.Files) error {
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-t.C:
+	}
+	cause := context.Cause(ctx)
+	_ = files.Seal(cause) // cause is the one to report
+	return cause
+}

@@ -135,3 +135,59 @@ func TestCommandRun(t *testing.T) {
 		t.Errorf("a stalled launcher: %v", fmt.Sprint(err))
 	}
 }
+
+// TestEndStuck: a run that ends by itself, before or within the grace
+// after the signal, keeps its files as rank 0 wrote them; one still
+// running after the grace gets the signal's end record, where rank 0
+// wrote none.
+func TestEndStuck(t *testing.T) {
+	dir := t.TempDir()
+	files := rowfile.Files{JSON: filepath.Join(dir, "run.jsonl"), CSV: filepath.Join(dir, "run.csv")}
+	const rank0JSON = `{"type":"meta"}` + "\n" + `{"type":"row"}` + "\n"
+	const rank0CSV = "# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n"
+	signal := errors.New("interrupted by SIGTERM; rows measured so far were kept")
+	read := func(path string) string { b, _ := os.ReadFile(path); return string(b) }
+	for _, tc := range []struct {
+		name     string
+		signal   bool          // the context ends
+		endAfter time.Duration // the run ends this long after the start (0: never)
+		stuck    bool
+	}{
+		{"ends without a signal", false, time.Millisecond, false},
+		{"ends within the grace", true, 20 * time.Millisecond, false},
+		{"stuck", true, 0, true},
+	} {
+		os.WriteFile(files.JSON, []byte(rank0JSON), 0o644)
+		os.WriteFile(files.CSV, []byte(rank0CSV), 0o644)
+		ctx, cancel := context.WithCancelCause(context.Background())
+		if tc.signal {
+			cancel(signal)
+		}
+		done := make(chan struct{})
+		if tc.endAfter > 0 {
+			time.AfterFunc(tc.endAfter, func() { close(done) })
+		}
+		grace := time.Hour
+		if tc.stuck {
+			grace = 10 * time.Millisecond
+		}
+		err := EndStuck(ctx, done, grace, files)
+		cancel(nil)
+		wantJSON, wantCSV := rank0JSON, rank0CSV
+		if tc.stuck {
+			wantJSON += `{"type":"end","status":"failed","error":"` + signal.Error() + `"}` + "\n"
+			wantCSV += "# end=failed: " + signal.Error() + "\n"
+			if err != signal {
+				t.Errorf("%s: %v, want the signal's cause", tc.name, err)
+			}
+		} else if err != nil {
+			t.Errorf("%s: %v, want nil", tc.name, err)
+		}
+		if got := read(files.JSON); got != wantJSON {
+			t.Errorf("%s: JSON Lines file\n%s\nwant\n%s", tc.name, got, wantJSON)
+		}
+		if got := read(files.CSV); got != wantCSV {
+			t.Errorf("%s: CSV file\n%s\nwant\n%s", tc.name, got, wantCSV)
+		}
+	}
+}
