@@ -99,12 +99,12 @@ type exitError struct {
 
 func (e *exitError) Error() string {
 	if e.crash != "" {
-		return e.crash + " (" + describeExit(e.err) + ")"
+		return e.crash + " (" + DescribeExit(e.err) + ")"
 	}
 	if e.reported != "" {
-		return e.reported + " (" + describeExit(e.err) + ")"
+		return e.reported + " (" + DescribeExit(e.err) + ")"
 	}
-	msg := describeExit(e.err)
+	msg := DescribeExit(e.err)
 	if e.oom != "" {
 		msg += " (" + e.oom + ")"
 	}
@@ -116,9 +116,9 @@ func (e *exitError) Error() string {
 
 func (e *exitError) Unwrap() error { return e.err }
 
-// describeExit turns a Wait error into "exited with status N" or "killed by
-// signal SIGNAME".
-func describeExit(err error) string {
+// DescribeExit turns a Wait error (an *exec.ExitError) into "exited with
+// status N" or "killed by signal SIGNAME"; any other error keeps its text.
+func DescribeExit(err error) string {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		return err.Error()

@@ -335,7 +335,7 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 	stop := func() {
 		if !stopping {
 			stopping = true
-			j.stopRunning(stopSignal(ctx))
+			j.stopRunning(StopSignal(ctx))
 			j.signalRunning(syscall.SIGCONT) // a stopped rank handles its SIGTERM too
 			killC = time.After(termGrace)
 		}
@@ -484,10 +484,11 @@ type Interrupt interface {
 	Signal() syscall.Signal
 }
 
-// stopSignal is the signal ranks are stopped with: the one named by ctx's
-// cause when it is an Interrupt, SIGTERM otherwise (a failed rank, the
-// timeout, a cancelled ctx).
-func stopSignal(ctx context.Context) syscall.Signal {
+// StopSignal is the signal ranks, and any child process a command
+// supervises (launch/supervise.Command), are stopped with: the one named
+// by ctx's cause when it is an Interrupt (SIGINT or SIGTERM), SIGTERM
+// otherwise (a failed rank, the timeout, a cancelled ctx).
+func StopSignal(ctx context.Context) syscall.Signal {
 	var in Interrupt
 	if ctx.Err() != nil && errors.As(context.Cause(ctx), &in) && stopSignals[in.Signal()] {
 		return in.Signal()

@@ -239,7 +239,7 @@ func launchMPIJob(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invo
 	watch := supervise.Watch{Stdout: cmd.OutOrStdout(), Stall: f.stallLimit(opts), Timeout: f.timeout, Files: f.rowFiles()}
 	return watch.Run(sigCtx, func(ctx context.Context, rank0 io.Writer) error {
 		return supervise.Command{Argv: argv, Env: append(os.Environ(), envMPIParent+"=1"), Stdout: rank0, Stderr: cmd.ErrOrStderr(),
-			Install: "Debian: " + launcherPackage()}.Run(ctx)
+			Install: "install the MPI library's launcher, Debian: " + launcherPackage(), Note: "its ranks' messages are above"}.Run(ctx)
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"github.com/mpbench/mpbench/analysis/scaling"
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/internal/sink"
+	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
@@ -160,11 +160,8 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 // jsonPath, and returns T(N) and the measured communication from that row.
 func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonPath string) (scaling.Measurement, result.Row, error) {
 	argv := append(append([]string{}, args...), "--np", strconv.Itoa(np), "--json", jsonPath)
-	c := exec.CommandContext(ctx, exe, argv...)
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
-	if err := c.Run(); err != nil {
-		return scaling.Measurement{}, result.Row{}, fmt.Errorf("mpbench %s: %v; its output ended:\n%s", strings.Join(argv, " "), err, tail(out.String(), 10))
+	if _, err := runScalingChild(ctx, append([]string{exe}, argv...), "mpbench "+strings.Join(argv, " ")); err != nil {
+		return scaling.Measurement{}, result.Row{}, err
 	}
 	file, err := os.Open(jsonPath)
 	if err != nil {
@@ -190,16 +187,26 @@ func runScalingCommand(ctx context.Context, args []string, np int) (scaling.Meas
 	for i, a := range args {
 		argv[i] = strings.ReplaceAll(a, "{np}", strconv.Itoa(np))
 	}
-	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
-	t0 := time.Now()
-	err := c.Run()
-	t := time.Since(t0).Seconds()
+	t, err := runScalingChild(ctx, argv, strings.Join(argv, " "))
 	if err != nil {
-		return scaling.Measurement{}, fmt.Errorf("%s: %v; its output ended:\n%s", strings.Join(argv, " "), err, tail(out.String(), 10))
+		return scaling.Measurement{}, err
 	}
-	return scaling.Measurement{T: t, CommS: math.NaN()}, nil
+	return scaling.Measurement{T: t.Seconds(), CommS: math.NaN()}, nil
+}
+
+// runScalingChild runs one run of the sweep, argv, named name in errors,
+// as a supervised child (supervise.Command: an interrupt is passed on to
+// it), and returns the time from its start to its exit. A run that fails
+// is an error ending with the last 10 lines of its output.
+func runScalingChild(ctx context.Context, argv []string, name string) (time.Duration, error) {
+	var out bytes.Buffer
+	t0 := time.Now()
+	err := supervise.Command{Argv: argv, Name: name, Stdout: &out, Stderr: &out}.Run(ctx)
+	took := time.Since(t0)
+	if err != nil {
+		return took, fmt.Errorf("%v; its output ended:\n%s", err, tail(out.String(), 10))
+	}
+	return took, nil
 }
 
 // tail returns the last n lines of s.

@@ -1,19 +1,18 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/testbed"
 )
 
@@ -161,8 +160,11 @@ func runOnTestbed(stdout, stderr io.Writer, st testbed.State, np int, args []str
 
 // onTestbed runs "mpbench sub..." (run, tune, or app NAME) on node 1 of st
 // with the testbed's hostfile, launch agent and network, one rank per
-// node, -np np before args (so args may override it), and maps its exit
-// as runOnTestbed does.
+// node, -np np before args (so args may override it), as a supervised
+// child (supervise.Command: SIGINT and SIGTERM are passed on to it). An
+// interrupt is returned as such; its exit status 2 is bad input, any other
+// failure names how it ended, both already explained by its own line on
+// stderr (a *printedError).
 func onTestbed(stdout, stderr io.Writer, st testbed.State, sub []string, np int, args []string) error {
 	self, err := os.Executable()
 	if err != nil {
@@ -173,39 +175,21 @@ func onTestbed(stdout, stderr io.Writer, st testbed.State, sub []string, np int,
 	argv := append([]string{"testbed", "exec", "--name", st.Name, "--node", "1", "--", self}, sub...)
 	argv = append(append(argv, "--hostfile", hostfile, "--launch-agent", agent, "--if", testbed.CIDR, "--map-by", "node",
 		"-np", strconv.Itoa(np)), args...)
-	c := exec.Command(self, argv...)
-	c.Stdout, c.Stderr = stdout, stderr
-	c.Env = append(os.Environ(), networkEnv+"="+describeNetwork(st))
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	if err := c.Start(); err != nil {
-		return err
-	}
-	done := make(chan error, 1)
-	go func() { done <- c.Wait() }()
-	var got os.Signal
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
 	what := strings.Join(sub, " ")
-	for {
-		select {
-		case s := <-sigs:
-			got = s
-			c.Process.Signal(s)
-		case err := <-done:
-			var ee *exec.ExitError
-			switch {
-			case got == syscall.SIGINT:
-				return &interrupted{sig: syscall.SIGINT}
-			case got == syscall.SIGTERM:
-				return &interrupted{sig: syscall.SIGTERM}
-			case errors.As(err, &ee) && ee.ExitCode() == ExitUsage:
-				return &printedError{err: usageErrorf("mpbench %s on testbed %s: bad input", what, st.Name)}
-			case errors.As(err, &ee):
-				return &printedError{err: fmt.Errorf("mpbench %s on testbed %s exited with status %d", what, st.Name, ee.ExitCode())}
-			}
-			return err
-		}
+	err = supervise.Command{Argv: append([]string{self}, argv...), Name: "mpbench " + what, Stdout: stdout, Stderr: stderr,
+		Env: append(os.Environ(), networkEnv+"="+describeNetwork(st))}.Run(ctx)
+	var ee *supervise.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return cancelCause(ctx, errInterrupted)
+	case errors.As(err, &ee) && ee.ExitCode() == ExitUsage:
+		return &printedError{err: usageErrorf("mpbench %s on testbed %s: bad input", what, st.Name)}
+	case errors.As(err, &ee):
+		return &printedError{err: fmt.Errorf("mpbench %s on testbed %s %s", what, st.Name, ee.Exit())}
 	}
+	return err
 }
 
 // describeNetwork is the "# Network" header line of a run on st.

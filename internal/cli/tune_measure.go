@@ -8,13 +8,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/read"
 	"github.com/mpbench/mpbench/tune"
@@ -98,13 +97,8 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 		argv = append(argv, tuneBench[c])
 	}
 	os.Remove(r.tmp)
-	cmd := exec.CommandContext(ctx, r.exe, argv...)
-	cmd.Env = tuneEnv(job.env)
 	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
+	err := supervise.Command{Argv: append([]string{r.exe}, argv...), Name: "mpbench run", Env: tuneEnv(job.env), Stderr: &stderr}.Run(ctx)
 	r.stderr = stderr.String()
 	if ctx.Err() != nil {
 		return nil, cancelCause(ctx, errInterrupted)

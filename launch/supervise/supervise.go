@@ -4,7 +4,10 @@
 // printed (result/imb's Scanner) to say where a failed job was, stops a
 // job whose rank 0 prints nothing for too long (the stall watchdog) or
 // that runs past its time limit, and gives a failed job's row files its
-// account as their end record (result/rowfile's Files).
+// account as their end record (result/rowfile's Files). Every child
+// process a command starts, an MPI library's launcher or mpbench itself
+// running one job of a sweep, runs as a Command: stopped with the user's
+// signal, then SIGKILL, its failure told as an *ExitError.
 package supervise
 
 import (

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -112,14 +114,19 @@ func TestCommandRun(t *testing.T) {
 		t.Skip("no sh on this host")
 	}
 	var stdout, stderr strings.Builder
-	err = Command{Argv: []string{sh, "-c", "echo out; echo err >&2; exit 3"}, Stdout: &stdout, Stderr: &stderr}.Run(context.Background())
-	if want := sh + " exited with status 3 (its ranks' messages are above)"; err == nil || err.Error() != want {
-		t.Errorf("exit 3: %v, want %q", err, want)
+	err = Command{Argv: []string{sh, "-c", "echo out; echo err >&2; exit 3"}, Stdout: &stdout, Stderr: &stderr, Note: "its ranks' messages are above"}.Run(context.Background())
+	var ee *ExitError
+	if want := sh + " exited with status 3 (its ranks' messages are above)"; err == nil || err.Error() != want || !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Errorf("exit 3: %v, want an *ExitError %q", err, want)
+	}
+	err = Command{Argv: []string{sh, "-c", "kill -KILL $$"}, Name: "mpbench app ep"}.Run(context.Background())
+	if want := "mpbench app ep killed by signal SIGKILL"; err == nil || err.Error() != want {
+		t.Errorf("a killed child: %v, want %q", err, want)
 	}
 	if stdout.String() != "out\n" || stderr.String() != "err\n" {
 		t.Errorf("output %q / %q, want out / err", stdout.String(), stderr.String())
 	}
-	err = Command{Argv: []string{"/nonexistent/mpirun"}, Install: "Debian: openmpi-bin"}.Run(context.Background())
+	err = Command{Argv: []string{"/nonexistent/mpirun"}, Install: "install the MPI library's launcher, Debian: openmpi-bin"}.Run(context.Background())
 	if err == nil || !strings.HasPrefix(err.Error(), "starting /nonexistent/mpirun: ") || !strings.HasSuffix(err.Error(), "(install the MPI library's launcher, Debian: openmpi-bin)") {
 		t.Errorf("a missing launcher: %v", err)
 	}
@@ -134,6 +141,46 @@ func TestCommandRun(t *testing.T) {
 	if !errors.As(err, &st) || !strings.Contains(err.Error(), "the job was at Barrier, before its first row") {
 		t.Errorf("a stalled launcher: %v", fmt.Sprint(err))
 	}
+	// An interrupt is passed on as the signal the user sent.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	stdoutPipe := &lockedBuilder{}
+	go func() {
+		for !strings.Contains(stdoutPipe.String(), "ready") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel(interruptCause{})
+	}()
+	err = Command{Argv: []string{sh, "-c", "trap 'echo got INT; exit 0' INT; echo ready; while :; do sleep 0.05; done"}, Stdout: stdoutPipe}.Run(ctx)
+	if !strings.Contains(stdoutPipe.String(), "got INT") {
+		t.Errorf("an interrupted child: %v, output %q; want it to get SIGINT", err, stdoutPipe.String())
+	}
+}
+
+// interruptCause is the cause of a context ended by Ctrl-C
+// (launch.Interrupt).
+type interruptCause struct{}
+
+func (interruptCause) Error() string          { return "interrupted by SIGINT" }
+func (interruptCause) Signal() syscall.Signal { return syscall.SIGINT }
+
+// lockedBuilder is a strings.Builder safe for one writer and concurrent
+// readers.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // TestEndStuck: a run that ends by itself, before or within the grace
