@@ -27,6 +27,12 @@ var crashStart = regexp.MustCompile(`^(panic: |fatal error: |runtime(/cgo)?: |un
 // after a panic or fatal error, or a line starting "SIGBUS: ".
 var crashSignal = regexp.MustCompile(`(?m)(?:^\[signal |^)(SIG[A-Z]+):`)
 
+// runtimeEMFILE finds the Go runtime's own start-up failure for lack of
+// file descriptors, "runtime: epollcreate failed with 24" (errno 24 is
+// EMFILE): the runtime dies before the rank's code runs, so its crash
+// report is the only account there is.
+var runtimeEMFILE = regexp.MustCompile(`\bfailed with 24\b`)
+
 // maxCrashHead bounds the part of a report kept in memory to find its
 // signal, in bytes.
 const maxCrashHead = 4 << 10
@@ -90,6 +96,17 @@ func (c *crashReport) close() {
 		c.f.Close()
 		c.f = nil
 	}
+}
+
+// outOfDescriptors reports whether the rank crashed for lack of file
+// descriptors (runtimeEMFILE).
+func (c *crashReport) outOfDescriptors() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.on && runtimeEMFILE.Match(c.head)
 }
 
 // summary is the report in one phrase, "crashed with SIGSEGV: panic:

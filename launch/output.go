@@ -61,7 +61,7 @@ type stderrCopier struct {
 
 	mu       sync.Mutex
 	last     string
-	reported string // the rank's ReportError message, "" if none
+	reported rankReport // the rank's ReportError account
 }
 
 func (s *stderrCopier) copy(r io.Reader) {
@@ -73,9 +73,9 @@ func (s *stderrCopier) copy(r io.Reader) {
 			s.crash.write(line)
 			line = nil
 		}
-		if msg, ok := reportedError(line); ok && atStart {
+		if rep, ok := reportedError(line); ok && atStart {
 			s.mu.Lock()
-			s.reported = msg
+			s.reported = rep
 			s.mu.Unlock()
 			line = nil // kept out of the job's stderr
 		}
@@ -119,8 +119,8 @@ func (s *stderrCopier) remember(line []byte) {
 	s.mu.Unlock()
 }
 
-// reportedMsg is the rank's ReportError message, "" if none.
-func (s *stderrCopier) reportedMsg() string {
+// report is the rank's ReportError account (an empty message if none).
+func (s *stderrCopier) report() rankReport {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reported

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
-	"strings"
 	"syscall"
 )
 
@@ -19,11 +17,12 @@ type RankError struct {
 
 // Error returns "launch: rank N: <what happened>", or "launch: rank N on
 // host H: <what happened>" when the job names hosts. When what happened is
-// a lack of file descriptors (EMFILE, in the launcher or in the rank), the
-// fix follows: "(raise the open-file limit, ulimit -n, or lower -np)".
+// a lack of file descriptors (Err is or wraps syscall.EMFILE: in the
+// launcher, or in the rank as its report or its crash says), the fix
+// follows: "(raise the open-file limit, ulimit -n, or lower -np)".
 func (e *RankError) Error() string {
 	what := e.Err.Error()
-	if outOfDescriptors(what) {
+	if errors.Is(e.Err, syscall.EMFILE) {
 		what += descriptorHint
 	}
 	if e.Host != "" {
@@ -34,19 +33,6 @@ func (e *RankError) Error() string {
 
 // descriptorHint is the fix for a rank that ran out of file descriptors.
 const descriptorHint = " (raise the open-file limit, ulimit -n, or lower -np)"
-
-// outOfDescriptors reports whether msg, a failure as text (a rank's error
-// crosses processes as text), says that a process had no file descriptor
-// left: Go's "too many open files" (EMFILE), or the Go runtime's own
-// start-up failure with errno 24 ("runtime: epollcreate failed with 24").
-func outOfDescriptors(msg string) bool {
-	if strings.Contains(msg, "ulimit -n") {
-		return false // the fix is named already
-	}
-	return strings.Contains(msg, syscall.EMFILE.Error()) || runtimeEMFILE.MatchString(msg)
-}
-
-var runtimeEMFILE = regexp.MustCompile(`\bfailed with 24\b`)
 
 // Unwrap returns Err.
 func (e *RankError) Unwrap() error { return e.Err }
@@ -88,13 +74,30 @@ func (e *WorkerError) opPrefix() string {
 var ErrTimeout = errors.New("launch: job exceeded its timeout")
 
 // exitError describes how a rank's process ended; it wraps the
-// *exec.ExitError.
+// *exec.ExitError, and matches syscall.EMFILE (errors.Is) when the rank
+// ran out of file descriptors.
 type exitError struct {
 	err      error
 	lastLine string
 	reported string // the rank's own account (ReportError), "" if none
 	crash    string // the rank's crash report in one phrase (crashReport.summary), "" if none
 	oom      string // who most likely sent its SIGKILL (oomWatch.note), "" if not known
+	emfile   bool   // the rank had no file descriptor left: its report's code, or its crash
+}
+
+// newExitError is how a rank's process ended (err, from Wait), with what
+// its stderr said: its last line, its report and its crash report.
+func newExitError(err error, s *stderrCopier) *exitError {
+	rep := s.report()
+	return &exitError{err: err, lastLine: s.lastLine(), reported: rep.msg, crash: s.crash.summary(),
+		emfile: rep.code == codeEMFILE || s.crash.outOfDescriptors()}
+}
+
+// Is reports whether target is syscall.EMFILE and the rank ran out of
+// file descriptors.
+func (e *exitError) Is(target error) bool {
+	errno, ok := target.(syscall.Errno)
+	return ok && errno == syscall.EMFILE && e.emfile
 }
 
 func (e *exitError) Error() string {

@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
+	"syscall"
 )
 
 // reportPrefix starts the line a rank writes on its stderr to report why it
 // fails (ReportError).
-const reportPrefix = "mpbench-rank-error: "
+const reportPrefix = "mpbench-rank-error"
+
+// codeEMFILE is the code of a report whose error is (or wraps) EMFILE: the
+// rank had no file descriptor left.
+const codeEMFILE = "EMFILE"
 
 // ReportError writes err, the reason this rank of a job started by Run is
 // about to exit with a non-zero status, to w (the rank's stderr) as one
@@ -20,7 +26,10 @@ const reportPrefix = "mpbench-rank-error: "
 // other ranks (lost connections) are not printed at all. When err is (or
 // wraps) a *WorkerError, its rank and host are left out, since the
 // launcher names them: "launch: rank 1: EOF" is reported as "launch: EOF".
-// Newlines in the message are replaced by "; ".
+// Newlines in the message are replaced by "; ". When err is (or wraps)
+// syscall.EMFILE the line carries that as a code, so that the launcher's
+// *RankError matches it too (errors.Is) and names the fix:
+// "mpbench-rank-error[EMFILE]: launch: tcp: ... too many open files".
 func ReportError(w io.Writer, err error) {
 	msg := err.Error()
 	var we *WorkerError
@@ -28,14 +37,31 @@ func ReportError(w io.Writer, err error) {
 		msg = we.opPrefix() + we.Err.Error()
 	}
 	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ; ")), " ")
-	io.WriteString(w, reportPrefix+msg+"\n")
+	code := ""
+	if errors.Is(err, syscall.EMFILE) {
+		code = "[" + codeEMFILE + "]"
+	}
+	io.WriteString(w, reportPrefix+code+": "+msg+"\n")
 }
 
-// reportedError returns the message of a ReportError line, or false for
+// rankReport is a rank's account of why it fails, as ReportError wrote it.
+type rankReport struct {
+	msg  string // the message, "" if the rank reported nothing
+	code string // codeEMFILE, or "" for any other error
+}
+
+// reportLine matches a ReportError line: its code and message.
+var reportLine = regexp.MustCompile(`^` + reportPrefix + `(?:\[([A-Z]+)\])?: (.*)$`)
+
+// reportedError returns the report of a ReportError line, or false for
 // any other line.
-func reportedError(line []byte) (string, bool) {
+func reportedError(line []byte) (rankReport, bool) {
 	if !bytes.HasPrefix(line, []byte(reportPrefix)) {
-		return "", false
+		return rankReport{}, false
 	}
-	return string(bytes.TrimSpace(line[len(reportPrefix):])), true
+	m := reportLine.FindSubmatch(bytes.TrimSpace(line))
+	if m == nil {
+		return rankReport{}, false
+	}
+	return rankReport{msg: string(m[2]), code: string(m[1])}, true
 }

@@ -30,7 +30,7 @@ func TestReportErrorLeavesRankOut(t *testing.T) {
 		var b bytes.Buffer
 		ReportError(&b, tc.err)
 		got, ok := reportedError(b.Bytes())
-		if !ok || got != tc.msg || bytes.Count(b.Bytes(), []byte("\n")) != 1 {
+		if !ok || got.msg != tc.msg || got.code != "" || bytes.Count(b.Bytes(), []byte("\n")) != 1 {
 			t.Errorf("ReportError(%q) wrote %q, want the line of %q", tc.full, b.String(), tc.msg)
 		}
 	}

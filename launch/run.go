@@ -310,7 +310,7 @@ func (j *job) reap(p *rankProc) {
 		sig = ws.Signal()
 	}
 	if err != nil {
-		err = &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: &exitError{err: err, lastLine: p.stderr.lastLine(), reported: p.stderr.reportedMsg(), crash: p.stderr.crash.summary()}}
+		err = &RankError{Rank: p.rank, Host: j.spec.host(p.rank), Err: newExitError(err, p.stderr)}
 	}
 	j.exits <- exitEvent{rank: p.rank, err: err, at: at, sig: sig}
 }

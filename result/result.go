@@ -152,4 +152,8 @@ type Run struct {
 	// Aborted is true when the run ended early (abort message, truncated
 	// table, interrupted run).
 	Aborted bool
+	// EndError is the error a failed run's end record names (mpbench's
+	// JSON Lines "error", CSV "# end=failed: ..."), as written; "" for a
+	// complete run or one without an end record.
+	EndError string
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -256,17 +257,10 @@ func (o *ompiLibrary) loadCheck(ctx context.Context, r *tuneRunner, dir string, 
 	if err == nil {
 		return "", fmt.Errorf("Open MPI did not apply the rules file: a copy of %s naming %s algorithm %d (which does not exist) on %d ranks ran without error", o.rulesFile(), c, bad, np)
 	}
-	return fmt.Sprintf("Open MPI loads %s: a copy whose %s rule on %d ranks names algorithm %d (one past the last ompi_info lists) makes MPI_%s fail (%s), and coll_tuned drops a file with any error, so it parsed the whole file and applies its rules.",
-		o.rulesFile(), c, np, bad, tuneBench[c], lastWords(err.Error(), 14)), nil
-}
-
-// lastWords is the last n words of s, without the launcher's note on
-// where the job was.
-func lastWords(s string, n int) string {
-	s, _, _ = strings.Cut(s, "; the job was at")
-	w := strings.Fields(s)
-	if len(w) > n {
-		w = w[len(w)-n:]
+	var failed *tuneJobError
+	if !errors.As(err, &failed) {
+		return "", err // the job's rows could not be read: not the failure looked for
 	}
-	return strings.Join(w, " ")
+	return fmt.Sprintf("Open MPI loads %s: a copy whose %s rule on %d ranks names algorithm %d (one past the last ompi_info lists) makes MPI_%s fail (%s), and coll_tuned drops a file with any error, so it parsed the whole file and applies its rules.",
+		o.rulesFile(), c, np, bad, tuneBench[c], failed.reason), nil
 }

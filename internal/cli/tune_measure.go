@@ -84,9 +84,9 @@ type tuneRunner struct {
 // so that only a hung algorithm reaches it.
 const jobTimeout = 10 * time.Minute
 
-// run starts job and returns its rows. A job that fails returns an error
-// naming it and the last line it printed on stderr; an interrupted one
-// returns the context's cause.
+// run starts job and returns its rows. A job that fails returns a
+// *tuneJobError naming it and why it failed; an interrupted one returns
+// the context's cause.
 func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error) {
 	argv := []string{"run", "-np", itoa(job.np), "-npmin", itoa(job.np), "-msglen", r.sizes,
 		"-iter", r.iter, "-time", fmt.Sprint(r.time), "--quiet", "--json", r.tmp,
@@ -104,7 +104,7 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 		return nil, cancelCause(ctx, errInterrupted)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%d processes, %s: %s", job.np, job.label, lastLine(stderr.String(), err))
+		return nil, &tuneJobError{np: job.np, label: job.label, reason: jobFailure(r.tmp, stderr.String(), err)}
 	}
 	runs, err := read.File(r.tmp)
 	if err != nil || len(runs) == 0 {
@@ -117,18 +117,41 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 	return runs[0].Rows, nil
 }
 
-// lastLine is the first line of s that reports an error (an MPI
-// library's message comes before its launcher's summary), else the last
-// non-empty line of s, else err's text.
-func lastLine(s string, err error) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+// tuneJobError is a measuring job that failed: on how many processes,
+// what it ran, and why.
+type tuneJobError struct {
+	np     int
+	label  string
+	reason string // jobFailure
+}
+
+// Error returns "NP processes, LABEL: REASON".
+func (e *tuneJobError) Error() string {
+	return fmt.Sprintf("%d processes, %s: %s", e.np, e.label, e.reason)
+}
+
+// jobFailure is why a measuring job failed, in the most precise form the
+// job left: the error of the end record of its --json file (rank 0's
+// account, e.g. the MPI library's error code, or its launcher's), else the
+// first line of its stderr that reports an error (an MPI library's message
+// comes before its launcher's summary), else its last line, else how it
+// exited (err).
+func jobFailure(jsonPath, stderr string, err error) string {
+	if runs, rerr := read.File(jsonPath); rerr == nil {
+		for _, run := range runs {
+			if run.EndError != "" {
+				return run.EndError
+			}
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
 	for _, l := range lines {
-		if strings.Contains(l, "rror") && !strings.HasPrefix(l, "mpbench: ") {
+		if strings.Contains(l, "rror") {
 			return strings.TrimSpace(l)
 		}
 	}
 	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
-		return strings.TrimPrefix(l, "mpbench: ")
+		return l
 	}
 	return err.Error()
 }

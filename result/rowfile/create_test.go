@@ -54,8 +54,8 @@ func TestCreate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) != 1 || !runs[0].Aborted || len(runs[0].Rows) != 1 || runs[0].Rows[0].TMax != 2.5 || runs[0].Meta.Transport != "tcp" {
-			t.Errorf("%s reads as %+v, want one aborted tcp run with the PingPong row", tc.path, runs)
+		if len(runs) != 1 || !runs[0].Aborted || len(runs[0].Rows) != 1 || runs[0].Rows[0].TMax != 2.5 || runs[0].Meta.Transport != "tcp" || runs[0].EndError != "rank 1: peer gone" {
+			t.Errorf("%s reads as %+v, want one aborted tcp run with the PingPong row and the end record's error", tc.path, runs)
 		}
 	}
 }

@@ -291,6 +291,7 @@ func ReadCSV(r io.Reader, name string) ([]result.Run, error) {
 			case k == "end":
 				ended = true
 				if v != "ok" {
+					_, cur.EndError, _ = strings.Cut(v, ": ") // "failed: <error>"
 					cur.Aborted = true
 					problem("run " + v)
 				}

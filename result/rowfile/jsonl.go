@@ -260,7 +260,7 @@ func ReadJSONL(r io.Reader, name string) ([]result.Run, error) {
 			}
 			ended = true
 			if e.Status != "ok" {
-				cur.Aborted = true
+				cur.Aborted, cur.EndError = true, e.Error
 				problem(oneLine(fmt.Sprintf("run %s: %s", e.Status, e.Error)))
 			}
 		default:
