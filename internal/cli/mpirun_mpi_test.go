@@ -285,8 +285,8 @@ func TestE2EMPILaunchKilledRank(t *testing.T) {
 }
 
 // killRankOnceRowsAppear starts argv, waits until its JSON Lines file jf
-// holds a row, kills the newest process running bin (a rank: they start
-// after the launcher) with SIGKILL, and
+// holds a row, kills the process running bin started last (a rank: they
+// start after the launcher) with SIGKILL, and
 // checks that the job fails and jf ends with a failed end record
 // containing want.
 func killRankOnceRowsAppear(t *testing.T, argv []string, bin, jf, want string) {
@@ -316,13 +316,13 @@ func killRankOnceRowsAppear(t *testing.T, argv []string, bin, jf, want string) {
 	if err != nil || len(pids) == 0 {
 		t.Fatalf("pgrep found no rank: %v", err)
 	}
-	victim := 0
+	victim, newest := "", uint64(0)
 	for _, p := range pids {
-		if n, _ := strconv.Atoi(p); n > victim {
-			victim = n
+		if started := startTime(p); started >= newest {
+			victim, newest = p, started
 		}
 	}
-	_ = exec.Command("kill", "-9", strconv.Itoa(victim)).Run()
+	_ = exec.Command("kill", "-9", victim).Run()
 	err = cmd.Wait()
 	if err == nil {
 		t.Errorf("%s: exit 0 after a rank was killed; want a failure", strings.Join(argv, " "))
@@ -333,6 +333,23 @@ func killRankOnceRowsAppear(t *testing.T, argv []string, bin, jf, want string) {
 	if !strings.Contains(string(b), `"type":"row"`) || !strings.Contains(last, `"type":"end"`) || !strings.Contains(last, want) {
 		t.Errorf("%s: file ends with %q; want the rows and a failed end record containing %q\nstderr:\n%s", strings.Join(argv, " "), last, want, &errb)
 	}
+}
+
+// startTime is when process pid started, in clock ticks since boot
+// (field 22 of /proc/PID/stat), 0 if it is gone: the newest process is the
+// one started last even when process IDs have wrapped around.
+func startTime(pid string) uint64 {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0
+	}
+	_, after, _ := strings.Cut(string(b), ") ") // the command name may hold blanks
+	f := strings.Fields(after)                  // from field 3 (state) on
+	if len(f) < 20 {
+		return 0
+	}
+	t, _ := strconv.ParseUint(f[19], 10, 64)
+	return t
 }
 
 // TestE2EMPIEveryBenchmark runs every benchmark "run -list" names at np 2
