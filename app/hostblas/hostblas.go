@@ -8,11 +8,17 @@
 // and one binary uses OpenBLAS on hosts that have its shared library
 // (Debian: libopenblas0) and gonum elsewhere. Only cblas_dgemm is taken
 // from OpenBLAS; every other routine stays gonum's.
+//
+// purego makes a CGO_ENABLED=0 binary dynamically linked (it needs the C
+// library's dlopen), so a build with the noopenblas tag leaves it out:
+// gonum only, and with CGO_ENABLED=0 a static binary to copy to hosts
+// whose C library may differ.
 package hostblas
 
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -51,23 +57,76 @@ var DefaultLibraries = []string{"libopenblas.so.0", "libopenblas.so", "libblas.s
 // GonumName describes gonum's BLAS in reports.
 const GonumName = "gonum (pure Go)"
 
+// Info names the BLAS that Use installed, for reports and result files.
+type Info struct {
+	// Name is "gonum", or the library's version, e.g. "OpenBLAS 0.3.21".
+	Name string
+	// Threads is how many threads one Dgemm call may run on: OpenBLAS's
+	// thread count (openblas_get_num_threads), or for gonum GOMAXPROCS,
+	// the bound on its Dgemm's worker goroutines running at once.
+	Threads int
+	// Library is the OpenBLAS shared library's file (Library.Path), ""
+	// for gonum; Config its openblas_get_config string.
+	Library, Config string
+	// Fallback is true when Auto runs gonum because no OpenBLAS loaded.
+	Fallback bool
+}
+
+// String is the line that names the BLAS in reports: "gonum (pure Go)",
+// "gonum (pure Go); no OpenBLAS library loaded", or e.g. "OpenBLAS 0.3.21
+// cblas_dgemm, 1 thread, /usr/lib/.../libopenblasp-r0.3.21.so".
+func (i Info) String() string {
+	if i.Library == "" {
+		if i.Fallback {
+			return GonumName + "; no OpenBLAS library loaded"
+		}
+		return GonumName
+	}
+	th := "threads"
+	if i.Threads == 1 {
+		th = "thread"
+	}
+	return fmt.Sprintf("%s cblas_dgemm, %d %s, %s", i.Name, i.Threads, th, i.Library)
+}
+
+// Fields returns i as a result file's metadata (result.Meta.Info): blas
+// (Name), blas_threads (Threads, decimal), and for OpenBLAS blas_library
+// (Library) and blas_config (Config); for gonum that Auto fell back to,
+// blas_fallback "no OpenBLAS library loaded".
+func (i Info) Fields() map[string]string {
+	m := map[string]string{"blas": i.Name, "blas_threads": strconv.Itoa(i.Threads)}
+	if i.Library != "" {
+		m["blas_library"], m["blas_config"] = i.Library, i.Config
+	}
+	if i.Fallback {
+		m["blas_fallback"] = "no OpenBLAS library loaded"
+	}
+	return m
+}
+
+// gonumInfo is gonum's BLAS as Info.
+func gonumInfo(fallback bool) Info {
+	return Info{Name: "gonum", Threads: runtime.GOMAXPROCS(0), Fallback: fallback}
+}
+
 // Use installs the BLAS chosen for this process as gonum's blas64
 // implementation, so that blas64.Gemm and every caller of it run on it, and
-// returns the line that names it in reports: "gonum (pure Go)", or e.g.
-// "OpenBLAS 0.3.21 cblas_dgemm, 1 thread, /usr/lib/.../libopenblasp-r0.3.21.so".
+// returns what it installed (Info; its String is the line that names it in
+// reports).
 //
 // libs are the shared libraries to try (nil: DefaultLibraries); threads is
 // OpenBLAS's thread count per process (openblas_set_num_threads; 0 leaves
 // it to OpenBLAS: OPENBLAS_NUM_THREADS, else one per CPU). With Auto a
-// library that does not load leaves gonum, and the line says so; with
-// OpenBLAS it is an error naming every library tried and why it failed.
-func Use(choice Choice, libs []string, threads int) (string, error) {
+// library that does not load leaves gonum, and Info says so (Fallback);
+// with OpenBLAS it is an error naming every library tried and why it
+// failed.
+func Use(choice Choice, libs []string, threads int) (Info, error) {
 	if threads < 0 {
-		return "", fmt.Errorf("OpenBLAS thread count %d: expected >= 0 (0: OpenBLAS's own default)", threads)
+		return Info{}, fmt.Errorf("OpenBLAS thread count %d: expected >= 0 (0: OpenBLAS's own default)", threads)
 	}
 	if choice == Gonum {
 		blas64.Use(gonum.Implementation{})
-		return GonumName, nil
+		return gonumInfo(false), nil
 	}
 	if len(libs) == 0 {
 		libs = DefaultLibraries
@@ -75,24 +134,23 @@ func Use(choice Choice, libs []string, threads int) (string, error) {
 	lib, err := Open(libs, threads)
 	if err != nil {
 		if choice == OpenBLAS {
-			return "", err
+			return Info{}, err
 		}
 		blas64.Use(gonum.Implementation{})
-		return GonumName + "; no OpenBLAS library loaded", nil
+		return gonumInfo(true), nil
 	}
 	blas64.Use(lib.Implementation())
-	return lib.String(), nil
+	return lib.Info(), nil
+}
+
+// Info describes the library as Use reports it, with its thread count now.
+func (l *Library) Info() Info {
+	return Info{Name: l.Version, Threads: l.Threads(), Library: l.Path, Config: l.Config}
 }
 
 // String names the library for reports: its version, the routine used,
-// its thread count and the file it was loaded from.
-func (l *Library) String() string {
-	th := "threads"
-	if n := l.Threads(); n == 1 {
-		th = "thread"
-	}
-	return fmt.Sprintf("%s cblas_dgemm, %d %s, %s", l.Version, l.Threads(), th, l.Path)
-}
+// its thread count and the file it was loaded from (Info.String).
+func (l *Library) String() string { return l.Info().String() }
 
 // version is the first two words of openblas_get_config's string
 // ("OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Zen MAX_THREADS=64" gives
@@ -140,8 +198,13 @@ func (l *Library) Implementation() blas.Float64 { return withDgemm{lib: l} }
 // (OPENBLAS_NUM_THREADS is set before loading it, so that it starts no
 // more, and openblas_set_num_threads after, for a library already
 // loaded); 0 leaves OpenBLAS's own count. The error is one line naming
-// every library tried and why it was refused.
+// every library tried and why it was refused, or, in a build that loads
+// none (the noopenblas tag; systems other than linux/amd64 and
+// linux/arm64), why.
 func Open(libs []string, threads int) (*Library, error) {
+	if why := noLoad(); why != "" {
+		return nil, fmt.Errorf("no OpenBLAS loaded: %s", why)
+	}
 	if threads > 0 {
 		os.Setenv("OPENBLAS_NUM_THREADS", strconv.Itoa(threads))
 	}

@@ -1,10 +1,15 @@
+//go:build !noopenblas
+
 package hostblas
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -99,9 +104,12 @@ func checkDgemm(t *testing.T, impl blas.Float64) {
 }
 
 func TestGonumDgemm(t *testing.T) {
-	desc, err := Use(Gonum, nil, 1)
-	if err != nil || desc != GonumName {
-		t.Fatalf("Use(gonum) = %q, %v; want %q", desc, err, GonumName)
+	info, err := Use(Gonum, nil, 1)
+	if err != nil || info.String() != GonumName || info.Name != "gonum" || info.Threads != runtime.GOMAXPROCS(0) || info.Fallback {
+		t.Fatalf("Use(gonum) = %+v (%q), %v; want gonum on GOMAXPROCS threads, %q", info, info, err, GonumName)
+	}
+	if f := info.Fields(); len(f) != 2 || f["blas"] != "gonum" || f["blas_threads"] != strconv.Itoa(runtime.GOMAXPROCS(0)) {
+		t.Errorf("Fields() = %v; want blas and blas_threads only", f)
 	}
 	checkDgemm(t, blas64.Implementation())
 }
@@ -121,17 +129,21 @@ func TestOpenBLASDgemm(t *testing.T) {
 	}
 	checkDgemm(t, lib.Implementation())
 
-	desc, err := Use(OpenBLAS, nil, 1)
-	if err != nil || !strings.HasPrefix(desc, lib.Version+" cblas_dgemm, 1 thread, /") {
+	info, err := Use(OpenBLAS, nil, 1)
+	if desc := info.String(); err != nil || !strings.HasPrefix(desc, lib.Version+" cblas_dgemm, 1 thread, /") {
 		t.Fatalf("Use(openblas) = %q, %v; want the version, 1 thread and the path", desc, err)
+	}
+	want := map[string]string{"blas": lib.Version, "blas_threads": "1", "blas_library": lib.Path, "blas_config": lib.Config}
+	if f := info.Fields(); !maps.Equal(f, want) {
+		t.Errorf("Fields() = %v, want %v", f, want)
 	}
 	defer blas64.Use(gonum.Implementation{})
 	if _, ok := blas64.Implementation().(withDgemm); !ok {
 		t.Errorf("Use(openblas) installed %T, want OpenBLAS's Dgemm", blas64.Implementation())
 	}
-	desc, err = Use(Auto, nil, 1)
-	if err != nil || desc != lib.String() {
-		t.Errorf("Use(auto) on a host with OpenBLAS = %q, %v; want %q", desc, err, lib.String())
+	info, err = Use(Auto, nil, 1)
+	if err != nil || info.String() != lib.String() {
+		t.Errorf("Use(auto) on a host with OpenBLAS = %q, %v; want %q", info, err, lib.String())
 	}
 }
 
@@ -168,9 +180,9 @@ func TestMissingLibrary(t *testing.T) {
 	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, missing[0]) || !strings.Contains(msg, "libopenblas0") {
 		t.Errorf("error %q: want one line naming the library and the package to install", msg)
 	}
-	desc, err := Use(Auto, missing, 1)
-	if err != nil || desc != GonumName+"; no OpenBLAS library loaded" {
-		t.Errorf("Use(auto) with a missing library = %q, %v; want gonum, saying no OpenBLAS loaded", desc, err)
+	info, err := Use(Auto, missing, 1)
+	if err != nil || info.String() != GonumName+"; no OpenBLAS library loaded" || info.Fields()["blas_fallback"] != "no OpenBLAS library loaded" {
+		t.Errorf("Use(auto) with a missing library = %+v (%q), %v; want gonum, saying no OpenBLAS loaded", info, info, err)
 	}
 	if _, ok := blas64.Implementation().(gonum.Implementation); !ok {
 		t.Errorf("Use(auto) with a missing library installed %T, want gonum", blas64.Implementation())

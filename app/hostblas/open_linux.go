@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build linux && (amd64 || arm64) && !noopenblas
 
 package hostblas
 
@@ -12,6 +12,9 @@ import (
 
 	"github.com/ebitengine/purego"
 )
+
+// noLoad is "": this build loads OpenBLAS with dlopen (purego).
+func noLoad() string { return "" }
 
 // open loads one shared library with dlopen and takes its OpenBLAS
 // routines; a library that lacks one is closed again and refused.

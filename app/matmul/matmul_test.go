@@ -133,7 +133,7 @@ func TestBadOrders(t *testing.T) {
 // OpenBLAS skip it; CI installs libopenblas0 and sets
 // MPBENCH_REQUIRE_OPENBLAS=1, which makes a missing library a failure.
 func TestDistributedProductOpenBLAS(t *testing.T) {
-	desc, err := hostblas.Use(hostblas.OpenBLAS, nil, 1)
+	info, err := hostblas.Use(hostblas.OpenBLAS, nil, 1)
 	if err != nil {
 		if os.Getenv("MPBENCH_REQUIRE_OPENBLAS") == "1" {
 			t.Fatalf("MPBENCH_REQUIRE_OPENBLAS=1 but %v", err)
@@ -141,6 +141,7 @@ func TestDistributedProductOpenBLAS(t *testing.T) {
 		t.Skipf("no OpenBLAS on this host: %v", err)
 	}
 	defer hostblas.Use(hostblas.Gonum, nil, 1)
+	desc := info.String()
 	for _, tc := range []struct{ np, n int }{{1, 45}, {2, 33}, {4, 61}} {
 		reps := make([]*app.Report, tc.np)
 		commtest.Run(t, tc.np, comm.Config{}, func(c comm.Comm) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"time"
@@ -40,6 +41,9 @@ type appFlags struct {
 	timeout   time.Duration
 	hosts     hostFlags // ranks on other hosts (mpbench's launcher only)
 	flags     *pflag.FlagSet
+	// info is what the application adds to its result files' metadata
+	// (the block product's BLAS: hostblas.Info.Fields).
+	info map[string]string
 }
 
 // addAppFlags defines the shared options on fs.
@@ -314,13 +318,15 @@ func verifiedEverywhere(c *app.Comm, rep *app.Report) bool {
 }
 
 // openAppFiles opens --json and --csv on rank 0 and writes their meta
-// record: the machine, the options, and (as mpbench run's files) the
-// ranks' hosts (rank_hosts, hosts, wireup) and the emulated network
-// (network) when there are.
+// record: the machine, the options, the application's own facts (f.info,
+// e.g. blas and blas_threads), and (as mpbench run's files) the ranks'
+// hosts (rank_hosts, hosts, wireup) and the emulated network (network)
+// when there are.
 func openAppFiles(f *appFlags, inv *invocation, tr jobTransport, np int, start time.Time) (*rowfile.Open, error) {
 	meta := jobMeta(sink.LocalMachine(), tr, np, result.MB, start, inv.commandLine())
 	meta.Options["np"] = strconv.Itoa(np)
 	f.flags.Visit(func(fl *pflag.Flag) { meta.Options[fl.Name] = fl.Value.String() })
+	maps.Copy(meta.Info, f.info)
 	return rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile}.Create(meta)
 }
 

@@ -51,11 +51,12 @@ and the file it came from. --blas gonum or --blas openblas insists on one.`,
 			if n < f.np {
 				return usageErrorf("-n %d on %d ranks: every rank needs a block; use -n >= -np", n, f.np)
 			}
-			desc, err := useBLAS(blasName, blasLib, blasThreads)
+			blas, err := useBLAS(blasName, blasLib, blasThreads)
 			if err != nil {
 				return err
 			}
-			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold, BLAS: desc}
+			f.info = blas.Fields()
+			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold, BLAS: blas.String()}
 			return runApp(cmd, &f, inv, "matmul", func(c *app.Comm) (*app.Report, error) {
 				return matmul.Run(c, cfg)
 			})
@@ -75,26 +76,26 @@ and the file it came from. --blas gonum or --blas openblas insists on one.`,
 }
 
 // useBLAS installs the BLAS that --blas, --blas-lib and --blas-threads
-// choose (hostblas.Use) and returns its description for the report; bad
-// options and a --blas openblas whose library does not load are usage
-// errors (exit 2), before any rank starts.
-func useBLAS(name, lib string, threads int) (string, error) {
+// choose (hostblas.Use) and returns what it installed, for the report and
+// the result files; bad options and a --blas openblas whose library does
+// not load are usage errors (exit 2), before any rank starts.
+func useBLAS(name, lib string, threads int) (hostblas.Info, error) {
 	choice, err := hostblas.ParseChoice(name)
 	if err != nil {
-		return "", usageErrorf("--blas %s: %v", name, err)
+		return hostblas.Info{}, usageErrorf("--blas %s: %v", name, err)
 	}
 	if threads < 0 {
-		return "", usageErrorf("--blas-threads %d: expected >= 0 (0: OpenBLAS's own default)", threads)
+		return hostblas.Info{}, usageErrorf("--blas-threads %d: expected >= 0 (0: OpenBLAS's own default)", threads)
 	}
 	var libs []string
 	if lib != "" {
 		libs = []string{lib}
 	}
-	desc, err := hostblas.Use(choice, libs, threads)
+	info, err := hostblas.Use(choice, libs, threads)
 	if err != nil {
-		return "", usageErrorf("--blas openblas: %v", err)
+		return hostblas.Info{}, usageErrorf("--blas openblas: %v", err)
 	}
-	return desc, nil
+	return info, nil
 }
 
 // checkMatrixOrder checks -n, the matrix order of mpbench app matmul and

@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mpbench/mpbench/app/hostblas"
+	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
 
@@ -91,7 +95,8 @@ func TestAppBadInput(t *testing.T) {
 // with a library that does not load exits 2 with one line naming it and
 // the package to install; auto with it runs on gonum and says so; auto
 // with the default libraries names OpenBLAS, one thread and the file
-// (where OpenBLAS is installed; CI requires it).
+// (where OpenBLAS is installed; CI requires it). Each run's --json and
+// --csv files, read back, name the same BLAS in their metadata.
 func TestAppMatmulBLAS(t *testing.T) {
 	const missing = "libmpbench-no-such-blas.so.0"
 	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "40", "-np", "2", "--blas", "openblas", "--blas-lib", missing)
@@ -100,20 +105,35 @@ func TestAppMatmulBLAS(t *testing.T) {
 		!strings.Contains(msg, "apt-get install libopenblas0") || out.Len() != 0 {
 		t.Errorf("--blas openblas without the library: exit %d, stderr %q, stdout %q", exitCode(err), msg, out)
 	}
-	for _, tc := range []struct {
+	dir := t.TempDir()
+	for i, tc := range []struct {
 		args []string
 		want string
+		info func(info map[string]string) bool // the files' metadata
 	}{
-		{[]string{"--blas-lib", missing}, "Local products  = gonum (pure Go); no OpenBLAS library loaded\n"},
-		{[]string{"--blas", "gonum"}, "Local products  =          gonum (pure Go)\n"},
-		{nil, "Local products  = OpenBLAS "},
+		{[]string{"--blas-lib", missing}, "Local products  = gonum (pure Go); no OpenBLAS library loaded\n", func(info map[string]string) bool {
+			return info["blas"] == "gonum" && positive(info["blas_threads"]) && info["blas_fallback"] == "no OpenBLAS library loaded" && info["blas_library"] == ""
+		}},
+		{[]string{"--blas", "gonum"}, "Local products  =          gonum (pure Go)\n", func(info map[string]string) bool {
+			return info["blas"] == "gonum" && positive(info["blas_threads"]) && info["blas_fallback"] == "" && info["blas_library"] == ""
+		}},
+		{nil, "Local products  = OpenBLAS ", func(info map[string]string) bool {
+			return strings.HasPrefix(info["blas"], "OpenBLAS ") && info["blas_threads"] == "1" && filepath.IsAbs(info["blas_library"]) &&
+				strings.HasPrefix(info["blas_config"], info["blas"])
+		}},
+		{[]string{"--blas", "openblas", "--blas-threads", "2"}, "cblas_dgemm, 2 threads, /", func(info map[string]string) bool {
+			return strings.HasPrefix(info["blas"], "OpenBLAS ") && info["blas_threads"] == "2" && filepath.IsAbs(info["blas_library"])
+		}},
 	} {
-		if tc.args == nil && os.Getenv("MPBENCH_REQUIRE_OPENBLAS") != "1" {
-			if _, err := hostblas.Open(hostblas.DefaultLibraries, 1); err != nil {
-				continue // no OpenBLAS on this host: auto is gonum, checked above
+		if strings.HasPrefix(tc.want, "Local products  = OpenBLAS") || strings.Contains(tc.want, "cblas_dgemm") {
+			if os.Getenv("MPBENCH_REQUIRE_OPENBLAS") != "1" {
+				if _, err := hostblas.Open(hostblas.DefaultLibraries, 1); err != nil {
+					continue // no OpenBLAS on this host: auto is gonum, checked above
+				}
 			}
 		}
-		cmd, out, errb := e2eCmd(t, append([]string{"app", "matmul", "-n", "40", "-np", "2"}, tc.args...)...)
+		jsonPath, csvPath := filepath.Join(dir, fmt.Sprintf("mm%d.jsonl", i)), filepath.Join(dir, fmt.Sprintf("mm%d.csv", i))
+		cmd, out, errb := e2eCmd(t, append([]string{"app", "matmul", "-n", "40", "-np", "2", "--json", jsonPath, "--csv", csvPath}, tc.args...)...)
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%v: exit %d: %v\n%s%s", tc.args, exitCode(err), err, out, errb)
 		}
@@ -123,7 +143,30 @@ func TestAppMatmulBLAS(t *testing.T) {
 		if tc.args == nil && !strings.Contains(out.String(), "cblas_dgemm, 1 thread, /") {
 			t.Errorf("default BLAS line should name one thread and the library's path:\n%s", out)
 		}
+		for _, rd := range []struct {
+			path string
+			read func(io.Reader, string) ([]result.Run, error)
+		}{{jsonPath, rowfile.ReadJSONL}, {csvPath, rowfile.ReadCSV}} {
+			data, err := os.ReadFile(rd.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs, err := rd.read(bytes.NewReader(data), rd.path)
+			if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Rows[0].Benchmark != "matmul" {
+				t.Fatalf("%v: %s: %v, runs %+v", tc.args, rd.path, err, runs)
+			}
+			if info := runs[0].Meta.Info; !tc.info(info) {
+				t.Errorf("%v: %s: metadata blas %q, blas_threads %q, blas_library %q, blas_config %q, blas_fallback %q do not name the BLAS of %q",
+					tc.args, filepath.Base(rd.path), info["blas"], info["blas_threads"], info["blas_library"], info["blas_config"], info["blas_fallback"], tc.want)
+			}
+		}
 	}
+}
+
+// positive reports whether s is a decimal integer >= 1.
+func positive(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 1
 }
 
 // TestAppNPBE2E runs EP and FT class S on 2 ranks over shared memory and
