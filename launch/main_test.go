@@ -102,6 +102,15 @@ func testWorker(mode string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	// The signal dispositions a mode needs are set before the pid file
+	// is written: a test signals a rank as soon as it sees that file.
+	sigs := make(chan os.Signal, 1)
+	switch {
+	case mode == "graceful":
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	case mode == "hang" && os.Getenv(envIgnoreTerm) != "":
+		signal.Ignore(syscall.SIGTERM)
+	}
 	if dir := os.Getenv(envDir); dir != "" {
 		writePidFile(dir, rank)
 	}
@@ -144,13 +153,8 @@ func testWorker(mode string) int {
 		fmt.Fprintf(os.Stderr, "rank %d: an ordinary line\n", rank)
 		ReportError(os.Stderr, fmt.Errorf("problem seen by rank %d\nsecond line", rank))
 		return 1
-	case "hang":
-		if os.Getenv(envIgnoreTerm) != "" {
-			signal.Ignore(syscall.SIGTERM)
-		}
+	case "hang": // SIGTERM ignored with envIgnoreTerm (above)
 	case "graceful": // end in order on SIGINT or SIGTERM, naming it
-		sigs := make(chan os.Signal, 1)
-		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 		fmt.Fprintf(os.Stderr, "rank %d: stopped by %v\n", rank, <-sigs)
 		ep.Close()
 		return 0
