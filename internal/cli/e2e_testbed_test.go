@@ -157,20 +157,26 @@ func TestE2ETransfer(t *testing.T) {
 	}
 }
 
-// TestE2ETestbedRun runs PingPong on a testbed built for the run, checks
-// the header and the JSON metadata name the network, and that the testbed
-// is gone afterwards; then kills a second run's launcher with SIGKILL and
-// checks that its testbed and ranks go too.
+// TestE2ETestbedRun runs PingPong on a testbed that is up, checks the
+// header and the JSON metadata name the network and that the forwarder
+// carried the messages as wire frames; then kills the launcher of a run on
+// a testbed built for it with SIGKILL and checks that its testbed and
+// ranks go too.
 func TestE2ETestbedRun(t *testing.T) {
 	needTestbed(t)
 	name := "q" + strconv.Itoa(os.Getpid()%100000)
 	defer exec.Command(mpbenchBin, "testbed", "down", "--name", name).Run()
+	cmd, out, errb := e2eCmd(t, "testbed", "up", "--name", name, "--net", "switch", "--nodes", "3", "--rate", "20mbit")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("up: %v\n%s", err, errb)
+	}
 	js := t.TempDir() + "/run.jsonl"
-	cmd, out, errb := e2eCmd(t, "testbed", "run", "--name", name, "--net", "switch", "--nodes", "3", "--rate", "20mbit", "--np", "2",
+	cmd, out, errb = e2eCmd(t, "testbed", "run", "--name", name, "--np", "2",
 		"--", "-msglog", "0:16", "-iter", "50", "PingPong", "--json", js)
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("testbed run: %v\n%s%s", err, out, errb)
 	}
+	ended := time.Now()
 	for _, want := range []string{"# Network               : switch: full duplex, store and forward, 20mbit", "# Hosts                 : mpbtb-" + name + "-n1: 0; mpbtb-" + name + "-n2: 1", "        65536           50"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -181,17 +187,26 @@ func TestE2ETestbedRun(t *testing.T) {
 		t.Errorf("JSON metadata lacks the network:\n%.600s", j)
 	}
 	// 64 KiB PingPong at 20 Mbit/s: 45 frames of 1460 bytes and mpbench's
-	// header, 69 kB on each of two lines of a store-and-forward switch
-	// (pipelined: 27.7 ms plus one frame), never faster; a switch that
-	// forwarded whole messages instead of frames would take twice that
-	// (55.4 ms), which the upper bound, with room for a busy host's
-	// delays, still catches.
-	if t64 := rowTime(out.String(), 65536); t64 < 27700 || t64 > 50000 {
-		t.Errorf("65536-byte PingPong took %.1f usec, want 27700 (the wire time) to 50000", t64)
+	// header on each of two lines of a store-and-forward switch, 27.7 ms
+	// one way at the least, whatever the host's load.
+	if t64 := rowTime(out.String(), 65536); t64 < 27700 {
+		t.Errorf("65536-byte PingPong took %.1f usec, less than the switch's wire time (27700 usec)", t64)
 	}
-	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-"+name+"-") {
-		t.Errorf("namespaces left after the run:\n%s", ns)
+	// The switch forwards frames, not messages: the forwarder read at least
+	// the 64 KiB messages' 2 x 50 x 45 full frames, none longer than the
+	// MTU. With offloads on, the nodes would hand it 64 KiB super-frames,
+	// each serialised whole on one line and then on the next (55.4 ms one
+	// way at 64 KiB); a timed bound on that is crossed by a loaded host,
+	// these counts are not.
+	s := statsAfter(t, name, ended)
+	t.Logf("forwarder: %d frames in, %d bytes, %d longer than the MTU", s.Frames, s.Bytes, s.Oversize)
+	if s.Oversize != 0 || s.Frames < 2*50*45 {
+		t.Errorf("forwarder: %d frames, %d longer than the MTU; want at least %d and none (the 64 KiB messages as full frames)", s.Frames, s.Oversize, 2*50*45)
 	}
+	if cmd, _, errb := e2eCmd(t, "testbed", "down", "--name", name); cmd.Run() != nil {
+		t.Errorf("down: %s", errb)
+	}
+	assertNoTestbed(t, name, "after down")
 
 	// kill -9 of the launcher: the forwarder removes its testbed.
 	cmd, _, _ = e2eCmd(t, "testbed", "run", "--name", name, "--net", "hub", "--nodes", "2", "--rate", "10mbit", "--", "-msglog", "20:22", "-iter", "1000", "PingPong")
@@ -225,11 +240,33 @@ func TestE2ETestbedRun(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	assertNoTestbed(t, name, "10 s after kill -9 of the launcher")
+}
+
+// assertNoTestbed fails t when namespaces of testbed name or processes
+// started on its nodes are left.
+func assertNoTestbed(t *testing.T, name, when string) {
+	t.Helper()
 	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-"+name+"-") {
-		t.Errorf("namespaces left 10 s after kill -9 of the launcher:\n%s", ns)
+		t.Errorf("namespaces left %s:\n%s", when, ns)
 	}
 	if ps, _ := exec.Command("pgrep", "-f", "testbed exec --name "+name+" ").Output(); len(ps) > 0 {
-		t.Errorf("processes of the killed run still running: %s", ps)
+		t.Errorf("processes on testbed %s left %s: %s", name, when, ps)
+	}
+}
+
+// statsAfter returns the forwarder counters of testbed name written after
+// t0 (the forwarder writes them every half second).
+func statsAfter(t *testing.T, name string, t0 time.Time) testbed.Stats {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		s, err := testbed.ReadStats(name)
+		if err == nil && s.Updated.After(t0) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("forwarder counters of %s not written within 10 s of %v: %v (last %v)", name, t0, err, s.Updated)
+		}
 	}
 }
 
@@ -333,15 +370,19 @@ func studyShort(t *testing.T) string {
 
 // TestE2ETestbedTune runs mpbench tune across a 3-node testbed: every
 // measuring job must run one rank per node (its JSON meta maps the ranks
-// to three hosts) and the rules file must be written.
+// to three hosts) and the rules file must be written; the testbed built
+// for it must be gone afterwards.
 func TestE2ETestbedTune(t *testing.T) {
 	needTestbed(t)
 	dir := t.TempDir()
-	cmd, out, errb := e2eCmd(t, "testbed", "tune", "--net", "switch", "--nodes", "3", "--rate", "100mbit", "--",
+	name := "u" + strconv.Itoa(os.Getpid()%100000)
+	defer exec.Command(mpbenchBin, "testbed", "down", "--name", name).Run()
+	cmd, out, errb := e2eCmd(t, "testbed", "tune", "--name", name, "--net", "switch", "--nodes", "3", "--rate", "100mbit", "--",
 		"--colls", "barrier", "-npmin", "3", "--rounds", "2", "--iter", "20,20", "--time", "0.05", "-o", dir)
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("testbed tune: %v\n%s%s", err, out, errb)
 	}
+	assertNoTestbed(t, name, "after the run")
 	for _, f := range []string{"mpbench.rules", "decisions.json", "points.json"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
