@@ -15,7 +15,9 @@ import (
 //
 // Locking: mu guards the queues, the rendezvous tables, failure state and
 // the guarded fields of requests. It is never held across a transport
-// Send or a payload read, so Deliver never waits on another rank.
+// Send or a payload read that may wait (only eager payloads of at most
+// inline bytes, which the transport's read copies from memory, are read
+// under it), so Deliver never waits on another rank.
 //
 // Matching invariants (all under mu; the interleaving tests check them by
 // making goroutines yield at every point where mu is released):
@@ -50,6 +52,7 @@ type engine struct {
 	prog      transport.Progresser  // ep's, if it delivers on waiting goroutines
 	start     transport.SendStarter // ep's, if some of its sends complete later
 	deferFrom int                   // start's DeferFrom: shorter payloads go through ep.Send
+	inline    int                   // eager payloads read while holding mu (see inlineCopy)
 	rank      int
 	size      int
 	eager     int
@@ -67,6 +70,14 @@ type engine struct {
 	nextID  uint32 // smallest communicator id this rank has not used
 }
 
+// inlineCopy is the longest payload copied while holding mu: a buffered
+// eager message into its receive, or an eager payload out of a transport
+// whose read of it only copies (transport.InlineReader). Its critical
+// section then matches and completes the message in one, where a longer
+// copy releases mu (two), so that the rank's other goroutines never wait
+// for more than a short copy.
+const inlineCopy = 4 << 10
+
 // rdvKey names a rendezvous at the receiver: sender's world rank and the
 // sender's cookie.
 type rdvKey struct {
@@ -81,7 +92,12 @@ func newEngine(ep transport.Endpoint, eager int) *engine {
 	if start != nil {
 		deferFrom = start.DeferFrom()
 	}
+	inline := 0
+	if ir, ok := ep.(transport.InlineReader); ok {
+		inline = min(ir.InlineBytes(), inlineCopy)
+	}
 	return &engine{
+		inline:    inline,
 		ep:        ep,
 		prog:      prog,
 		start:     start,

@@ -26,26 +26,39 @@ import (
 // deadlock. A CTS with Length 0 for a non-empty message tells the sender
 // the receiver dropped it (truncation); the send then completes.
 
-// deliverEager handles an Eager frame.
+// deliverEager handles an Eager frame. A payload of at most e.inline
+// bytes, which the transport's read only copies, is read in the critical
+// section that matches it (M1 holds all the same: the message goes from
+// the transport straight into its receive or the unexpected queue).
 func (e *engine) deliverEager(h transport.Header, read func([]byte) error) error {
 	src, n := int(h.Source), int(h.Length)
 	e.mu.Lock()
 	q := e.queue(h.Context)
 	if r := q.takePosted(src, h.Tag); r != nil {
-		if n == 0 { // nothing to read: complete it in this critical section
-			r.finish(r.status(src, h.Tag, 0), nil)
+		if n <= e.inline {
+			st, err, rerr := r.take(src, h.Tag, n, read)
+			r.finish(st, err)
 			e.mu.Unlock()
-			return nil
+			return rerr
 		}
 		e.mu.Unlock()
 		return e.receiveFrame(r, src, h.Tag, n, read)
 	}
 	m := getMessage()
 	m.kind, m.src, m.tag, m.n = msgEager, src, h.Tag, n
-	if n == 0 {
-		q.pushUnexpected(m)
+	if n <= e.inline {
+		var err error
+		if n > 0 {
+			m.bufp = bufpool.Get(n)
+			err = read(*m.bufp)
+		}
+		if err != nil {
+			putMessage(m)
+		} else {
+			q.pushUnexpected(m)
+		}
 		e.mu.Unlock()
-		return nil
+		return err
 	}
 	e.mu.Unlock()
 	yieldPoint("eager: payload read unlocked")
@@ -73,25 +86,28 @@ func (e *engine) deliverEager(h transport.Header, read func([]byte) error) error
 // receiveFrame reads an n-byte payload from src with tag into the matched
 // receive r (owned by the caller, out of all queues) and completes r.
 func (e *engine) receiveFrame(r *request, src int, tag int32, n int, read func([]byte) error) error {
-	var st Status
-	var err, rerr error
-	if n > len(r.buf) {
-		err = r.truncErr(src, tag, n)
-		if n > 0 {
-			rerr = read(nil)
-		}
-	} else {
-		if n > 0 {
-			rerr = read(r.buf[:n])
-		}
-		st = r.status(src, tag, n)
-		err = rerr
-	}
+	st, err, rerr := r.take(src, tag, n, read)
 	yieldPoint("receive: before completing")
 	e.mu.Lock()
 	r.finish(st, err)
 	e.mu.Unlock()
 	return rerr
+}
+
+// take reads an n-byte payload from src with tag into receive r (read(nil)
+// discards one that does not fit) and returns r's status and error, and
+// the read's error (fatal for the transport).
+func (r *request) take(src int, tag int32, n int, read func([]byte) error) (st Status, err, rerr error) {
+	if n > len(r.buf) {
+		if n > 0 {
+			rerr = read(nil)
+		}
+		return Status{}, r.truncErr(src, tag, n), rerr
+	}
+	if n > 0 {
+		rerr = read(r.buf[:n])
+	}
+	return r.status(src, tag, n), rerr, rerr
 }
 
 // copyIn copies a message from src with tag and payload p into receive r
@@ -247,9 +263,10 @@ func (r *request) SendDone(err error) {
 		err = r.c.sendErr(r.peer, err)
 	}
 	yieldPoint("send done: before completing")
-	r.e.mu.Lock()
+	e := r.e // r belongs to its owner again once finished (W5)
+	e.mu.Lock()
 	r.finish(Status{}, err)
-	r.e.mu.Unlock()
+	e.mu.Unlock()
 }
 
 // sendErr wraps a transport error of a send to world rank dst.
@@ -367,13 +384,17 @@ func (e *engine) startRecv(r *request, join bool) (joined bool) {
 	}
 	switch m.kind {
 	case msgEager:
-		e.mu.Unlock()
 		var p []byte
 		if m.bufp != nil {
 			p = *m.bufp
 		}
+		if len(p) > inlineCopy {
+			e.mu.Unlock()
+		}
 		st, err := r.copyIn(m.src, m.tag, p)
-		e.mu.Lock()
+		if len(p) > inlineCopy {
+			e.mu.Lock()
+		}
 		r.finish(st, err)
 		e.mu.Unlock()
 	case msgSelf:

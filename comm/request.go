@@ -2,6 +2,7 @@ package comm
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -46,6 +47,7 @@ type request struct {
 	// ---- guarded by engine.mu
 	next, prev *request // posted-receive queue links
 	waiting    bool     // the owner is in wait for it and has not been woken
+	joined     bool     // among engine.waiters
 	act        action
 	claimed    bool // act is being run
 	msrc       int  // receive: world rank of the matched message's sender
@@ -62,11 +64,18 @@ type request struct {
 // and one load, no channel operation), and only once it is about to park
 // does it ask for a token on ch.
 type waker struct {
-	note   atomic.Uint32 // 1: something happened since the owner last looked
+	note   atomic.Uint32 // noteEvent or noteDone: something happened since the owner last looked
 	ch     chan struct{} // a token for a parked owner (capacity 1)
 	ready  func() bool   // w.noted, bound once (no allocation per wait)
 	parked bool          // the owner parks on ch (guarded by engine.mu)
 }
+
+// Values of waker.note besides 0: a request of the wait completed
+// (noteDone, set by finish) or got something else to do (noteEvent).
+const (
+	noteEvent = 1
+	noteDone  = 2
+)
 
 func newWaker() *waker {
 	w := &waker{ch: make(chan struct{}, 1)}
@@ -177,6 +186,27 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 //     new goroutine; a waiter that leaves last hands what is still queued to
 //     a new goroutine. So no rank's progress depends on another rank calling
 //     Wait, and a rank that waits does its rendezvous steps itself.
+//   - W5. finish removes a request from the waiters and sets noteDone in
+//     its critical section, after done, st and err. A wait for one request
+//     (no b) whose note reads noteDone after block returns is therefore
+//     over: it returns without looking under e.mu again. (Only finish sets
+//     noteDone, and every wait clears the note before its request can be
+//     woken, in its first look or in startRecv, so the note cannot be
+//     stale. With b, a's completion alone does not end the wait: it
+//     looks.)
+//   - W6. finish leaves a waiter joined, and wakes it with noteEvent
+//     instead of noteDone, while a rendezvous send of the rank awaits its
+//     CTS (rdvSend), or when it is the last waiter and actions are queued:
+//     its owner then looks, as a wait does before it leaves, so it runs
+//     queued actions itself and, until it leaves under e.mu, is a waiter
+//     that a CTS arriving meanwhile wakes (trigger). Had finish removed
+//     it, a CTS delivered by the same poll (the frames after the one that
+//     completed the wait) would find no waiter and start a goroutine for
+//     its Data step, which on a host whose CPUs all poll must first get
+//     one: Exchange at rendezvous sizes (two Isends whose CTS arrive
+//     while the owner waits in Recv) started about one per iteration and
+//     ran 1.45x slower at 128 and 256 KiB. Small messages, with no
+//     rendezvous in flight, keep W5's exit without the lock.
 func (e *engine) wait(a, b *request, aJoined bool) {
 	join := !aJoined || b != nil // registrations the first look still makes
 	for look := join; ; look = true {
@@ -185,6 +215,9 @@ func (e *engine) wait(a, b *request, aJoined bool) {
 		}
 		join = false
 		e.block(a.w)
+		if b == nil && a.w.note.Load() == noteDone {
+			return // W5
+		}
 	}
 }
 
@@ -258,20 +291,31 @@ func (e *engine) block(w *waker) {
 
 // join registers r as one of the rank's waiters (requests whose owner is
 // in wait). Caller holds e.mu.
-func (e *engine) join(r *request) { e.waiters = append(e.waiters, r) }
+func (e *engine) join(r *request) {
+	e.waiters = append(e.waiters, r)
+	r.joined = true
+}
 
-// leave removes a wait's requests from the waiters; if no waiter is left
-// and actions are still queued, a new goroutine runs them. Caller holds
-// e.mu.
+// leave removes a wait's requests from the waiters (see unjoin). Caller
+// holds e.mu.
 func (e *engine) leave(a, b *request) {
-	kept := e.waiters[:0]
-	for _, w := range e.waiters {
-		if w != a && w != b {
-			kept = append(kept, w)
-		}
+	e.unjoin(a)
+	if b != nil {
+		e.unjoin(b)
 	}
-	clear(e.waiters[len(kept):])
-	e.waiters = kept
+}
+
+// unjoin removes r from the waiters if it is one; if no waiter is left
+// and actions are still queued, a new goroutine runs them (W4). Caller
+// holds e.mu.
+func (e *engine) unjoin(r *request) {
+	if !r.joined {
+		return
+	}
+	r.joined = false
+	if i := slices.Index(e.waiters, r); i >= 0 {
+		e.waiters = slices.Delete(e.waiters, i, i+1)
+	}
 	if len(e.waiters) == 0 && len(e.queued) > 0 {
 		go e.runQueued()
 	}
@@ -341,17 +385,23 @@ func spinWait(ready func() bool) {
 	}
 }
 
-// wake signals r's owner if it waits: sets the note it polls and, if it
-// parks, puts a token in its channel. Caller holds e.mu.
-func (r *request) wake() {
+// wake signals r's owner if it waits: sets the note it polls to note
+// (noteEvent or noteDone) and, if it parks, puts a token in its channel.
+// Caller holds e.mu.
+func (r *request) wake(note uint32) {
 	if !r.waiting {
 		return
 	}
 	r.waiting = false
 	w := r.w
-	w.note.Store(1)
-	if w.parked {
-		w.parked = false
+	parked := w.parked
+	w.parked = false
+	// Nothing of r or w is touched after the note unless the owner is
+	// parked: an owner that polls may see noteDone, return without e.mu
+	// (W5) and put r, with w, back in a pool shared by every rank of the
+	// process.
+	w.note.Store(note)
+	if parked {
 		select {
 		case w.ch <- struct{}{}:
 		default:
@@ -359,8 +409,9 @@ func (r *request) wake() {
 	}
 }
 
-// finish completes r with st and err unless it is already done. Caller
-// holds e.mu.
+// finish completes r with st and err unless it is already done, and
+// removes it from the waiters (W5) unless its owner must look once more
+// (W6). Caller holds e.mu.
 func (r *request) finish(st Status, err error) {
 	if r.done {
 		return
@@ -368,7 +419,13 @@ func (r *request) finish(st Status, err error) {
 	r.done = true
 	r.st, r.err = st, err
 	r.act = actNone
-	r.wake()
+	e := r.e
+	if r.joined && (len(e.rdvSend) > 0 || (len(e.waiters) == 1 && len(e.queued) > 0)) {
+		r.wake(noteEvent) // W6
+		return
+	}
+	e.unjoin(r)
+	r.wake(noteDone)
 }
 
 // trigger gives r protocol work to do: its owner does it if it is in a
@@ -377,7 +434,7 @@ func (r *request) finish(st Status, err error) {
 func (e *engine) trigger(r *request, act action) {
 	r.act, r.claimed = act, false
 	if r.blocking || r.waiting {
-		r.wake()
+		r.wake(noteEvent)
 		return
 	}
 	e.queued = append(e.queued, r)
@@ -387,7 +444,7 @@ func (e *engine) trigger(r *request, act action) {
 	}
 	for _, w := range e.waiters {
 		if w.waiting {
-			w.wake()
+			w.wake(noteEvent)
 			return
 		}
 	}

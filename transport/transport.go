@@ -225,3 +225,15 @@ type SendStarter interface {
 	// after Start.
 	DeferFrom() int
 }
+
+// InlineReader may be implemented by an Endpoint whose Handler.Deliver
+// read function never waits for a payload of up to InlineBytes bytes: it
+// is in this process's memory (or one it maps) when Deliver is called, so
+// the read is a copy and the runtime may make it while it holds its
+// matching lock (one critical section per small message instead of two).
+// Transports whose reads may wait for the network do not implement it.
+type InlineReader interface {
+	// InlineBytes is the longest payload, in bytes, whose read never
+	// waits; it does not change after Start.
+	InlineBytes() int
+}

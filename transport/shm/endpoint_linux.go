@@ -59,9 +59,10 @@ type Endpoint struct {
 }
 
 var (
-	_ transport.Endpoint    = (*Endpoint)(nil)
-	_ transport.Progresser  = (*Endpoint)(nil)
-	_ transport.SendStarter = (*Endpoint)(nil)
+	_ transport.Endpoint     = (*Endpoint)(nil)
+	_ transport.Progresser   = (*Endpoint)(nil)
+	_ transport.SendStarter  = (*Endpoint)(nil)
+	_ transport.InlineReader = (*Endpoint)(nil)
 )
 
 // Rank returns this endpoint's rank.

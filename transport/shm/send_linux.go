@@ -93,6 +93,19 @@ func (e *Endpoint) DeferFrom() int {
 	return math.MaxInt
 }
 
+// InlineBytes is the longest payload of a frame that is always published
+// in one piece, so that Deliver finds it whole in the ring and its read
+// only copies it (transport.InlineReader): a fragment less the longest
+// header and alignment gap, and shorter than a single-copy frame's, whose
+// read is a system call.
+func (e *Endpoint) InlineBytes() int {
+	n := int(fragmentBytes(uint64(e.own.g.ringBytes))) - maxHeader - cacheLine
+	if e.cmaMin > 0 {
+		n = min(n, e.cmaMin-1)
+	}
+	return n
+}
+
 // start writes a frame to dst. A single-copy frame is queued as a started
 // send with completion c before its header is published, and start
 // reports pending with its ticket; other frames are written whole.
