@@ -61,6 +61,8 @@ type engine struct {
 
 	mu      sync.Mutex
 	queues  map[uint32]*matchQueue // by transport context
+	lastCtx uint32                 // context of lastQ
+	lastQ   *matchQueue            // the queues last looked up (see queue)
 	rdvSend map[uint64]*request    // sends whose RTS awaits a CTS, by cookie
 	rdvRecv map[rdvKey]*request    // receives whose CTS awaits Data
 	waiters []*request             // requests of the waits in progress (see wait)
@@ -115,13 +117,20 @@ func newEngine(ep transport.Endpoint, eager int) *engine {
 
 // queue returns the matching queues of context ctx, creating them (a
 // message may arrive before the local rank created its communicator).
-// Caller holds e.mu.
+// The last context looked up is answered without the map: a receive and
+// the message that matches it look up the same one, and a map lookup
+// costs more than the rest of matching a short message. Queues are never
+// removed, so the cached one stays valid. Caller holds e.mu.
 func (e *engine) queue(ctx uint32) *matchQueue {
+	if q := e.lastQ; q != nil && e.lastCtx == ctx {
+		return q
+	}
 	q := e.queues[ctx]
 	if q == nil {
 		q = new(matchQueue)
 		e.queues[ctx] = q
 	}
+	e.lastCtx, e.lastQ = ctx, q
 	return q
 }
 

@@ -373,7 +373,7 @@ func (e *engine) startRecv(r *request, join bool) (joined bool) {
 		} else {
 			q.pushPosted(r)
 			if join {
-				r.w.note.Store(0)
+				r.w.clearNote()
 				e.join(r)
 				r.waiting = true
 				joined = true

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // reqKind says whether a request sends or receives.
@@ -82,6 +83,13 @@ func newWaker() *waker {
 	w.ready = w.noted
 	return w
 }
+
+// clearNote clears the note before the owner looks at its requests (W2).
+// Caller holds e.mu and owns w: every other write of the note (wake) holds
+// e.mu too, and only the owner reads it without e.mu, so a plain store
+// suffices, ordered for the wakers by the critical section it is in. An
+// atomic Store is an XCHG on amd64, a full barrier on every receive.
+func (w *waker) clearNote() { *(*uint32)(unsafe.Pointer(&w.note)) = 0 }
 
 // noted reports whether something happened since the owner last looked;
 // it is the done condition of transport.Progresser.Progress while the
@@ -167,8 +175,8 @@ func (doneRequest) Test() (bool, Status, error) { return true, Status{}, nil }
 //
 //   - W1. done, act, claimed, waiting and the waker's parked change only
 //     under e.mu.
-//   - W2. The owner clears the waker's note before it looks, under e.mu,
-//     at its requests; seeing one not done and without an unclaimed action,
+//   - W2. The owner clears the waker's note under e.mu, in the critical
+//     section where it then looks at its requests (clearNote); seeing one not done and without an unclaimed action,
 //     it sets waiting in that critical section and then drives progress
 //     until the note is set. Whoever later finishes or triggers the
 //     request holds e.mu, sees waiting and sets the note, so the owner's
@@ -228,8 +236,8 @@ func (e *engine) wait(a, b *request, aJoined bool) {
 // and cleared their waker's note before looking (W2).
 func (e *engine) look(a, b *request, joinA, joinB bool) bool {
 	for {
-		a.w.note.Store(0)
 		e.mu.Lock()
+		a.w.clearNote()
 		if joinA {
 			e.join(a)
 			joinA = false
