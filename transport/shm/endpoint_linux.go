@@ -46,12 +46,12 @@ type Endpoint struct {
 	h       transport.Handler
 	fh      transport.FailureHandler
 
-	polling    atomic.Bool  // held by whoever consumes the rings
-	pollFn     func() int   // e.tryPoll, bound once (no allocation per Progress)
-	fg         atomic.Int32 // goroutines polling in Progress
-	parked     atomic.Bool  // the poller goroutine sleeps
-	fgRecent   atomic.Bool  // a Progress call found what it waited for since the poller last looked
-	blocked    atomic.Bool  // the last Progress call gave up: the rank sleeps until the poller delivers
+	polling    atomic.Uint32 // 1: held by whoever consumes the rings (see releaseToken)
+	pollFn     func() int    // e.tryPoll, bound once (no allocation per Progress)
+	fg         atomic.Int32  // goroutines polling in Progress
+	parked     atomic.Bool   // the poller goroutine sleeps
+	fgRecent   atomic.Bool   // a Progress call found what it waited for since the poller last looked
+	blocked    atomic.Bool   // the last Progress call gave up: the rank sleeps until the poller delivers
 	closing    atomic.Bool
 	closeOnce  sync.Once
 	pollerDone chan struct{}
@@ -120,11 +120,11 @@ func (e *Endpoint) Start(h transport.Handler) error {
 // frames delivered and sends completed.
 func (e *Endpoint) tryPoll() int {
 	n := 0
-	if e.inputWaiting() && e.polling.CompareAndSwap(false, true) {
+	if e.inputWaiting() && e.polling.CompareAndSwap(0, 1) {
 		if !e.closing.Load() {
 			n = e.pollAll()
 		}
-		e.polling.Store(false)
+		releaseToken(&e.polling)
 	}
 	if !e.closing.Load() {
 		n += e.reap()
@@ -392,7 +392,7 @@ func (e *Endpoint) close() {
 		p.closed = true
 		p.mu.Unlock()
 	}
-	for !e.polling.CompareAndSwap(false, true) {
+	for !e.polling.CompareAndSwap(0, 1) {
 		runtime.Gosched() // a Progress call finishing its frame
 	}
 	for _, p := range e.outList {

@@ -131,12 +131,29 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 		return nil, 0, false, err
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	whole, ticket, pending, err := e.startLocked(p, h, body, c)
+	p.mu.Unlock()
+	if whole {
+		// N1: the frame's mark was stored with release ordering only
+		// (writeWhole); the locked instruction of Unlock (sync.Mutex's
+		// Unlock is an atomic add, LOCK XADD on amd64; storeRelease is
+		// a sequentially consistent Store elsewhere) orders it before
+		// notify's loads, as the wake-up protocol needs (see bell), at
+		// the cost of one full barrier per frame instead of two.
+		p.dst.ctl().notify()
+	}
+	return p, ticket, pending, err
+}
+
+// startLocked is start's part under p.mu: it reports whole for a frame
+// writeWhole published, whose consumer the caller notifies after
+// unlocking.
+func (e *Endpoint) startLocked(p *outPeer, h transport.Header, body []byte, c transport.Completion) (whole bool, ticket uint32, pending bool, err error) {
 	if p.closed {
-		return nil, 0, false, transport.ErrClosed
+		return false, 0, false, transport.ErrClosed
 	}
 	if p.err != nil {
-		return nil, 0, false, p.err
+		return false, 0, false, p.err
 	}
 	cma := e.cmaMin > 0 && len(body) >= e.cmaMin && p.dst.cmaFrom(e.rank).Load() == 1
 	var flags byte
@@ -150,7 +167,7 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 		flags |= flagCRC
 	}
 	if !cma && e.writeWhole(p, &h, flags, body) {
-		return p, 0, false, nil
+		return true, 0, false, nil
 	}
 	var hb [maxHeader]byte
 	hl := encodeHeader(hb[:], &h, flags, body)
@@ -159,7 +176,7 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 		if err != nil && err != transport.ErrClosed {
 			p.err = err
 		}
-		return p, 0, false, err
+		return false, 0, false, err
 	}
 	ticket = p.cmaSent + 1
 	p.push(startedSend{ticket: ticket, payload: body, c: c})
@@ -168,13 +185,13 @@ func (e *Endpoint) start(dst int, h transport.Header, payload []byte, c transpor
 			p.err = err
 		}
 		if p.unpush(ticket) {
-			return p, 0, false, err
+			return false, 0, false, err
 		}
 		// A failure already completed it (with its error) through c.
-		return p, ticket, true, nil
+		return false, ticket, true, nil
 	}
 	p.cmaSent = ticket
-	return p, ticket, true, nil
+	return false, ticket, true, nil
 }
 
 // encodeHeader writes h, flags (header byte 1) and the extensions they
@@ -201,10 +218,11 @@ func encodeHeader(b []byte, h *transport.Header, flags byte, body []byte) int {
 // writeWhole writes a frame that is published in one piece (at most a
 // fragment), fits in the ring's free space and does not wrap around the
 // ring's end straight into the ring: the header is encoded in place, the
-// payload copied once, and the frame published by one store of its mark
-// that orders everything before it. It reports false, having written
+// payload copied once, and the frame published by one release store of
+// its mark, after everything else. It reports false, having written
 // nothing, for any other frame (write then streams it). Caller holds p.mu
-// (so no streamed frame of p is unfinished) and flags has no flagCMA.
+// (so no streamed frame of p is unfinished), flags has no flagCMA, and
+// the caller notifies the consumer after unlocking p.mu (N1 in start).
 func (e *Endpoint) writeWhole(p *outPeer, h *transport.Header, flags byte, body []byte) bool {
 	ringBytes := uint64(len(p.data))
 	hl := uint64(markBytes + transport.HeaderSize)
@@ -231,8 +249,7 @@ func (e *Endpoint) writeWhole(p *outPeer, h *transport.Header, flags byte, body 
 	p.tail += total
 	storeRelease(markAt(p.data, p.tail), 0) // the next frame's, before this one is there
 	storeRelease(&p.hdr.tail, p.tail)
-	markAt(p.data, p.tail-total).Store(total) // the frame is there; orders the loads of notify after it
-	p.dst.ctl().notify()
+	storeRelease(markAt(p.data, p.tail-total), total) // the frame is there
 	return true
 }
 

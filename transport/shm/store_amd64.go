@@ -9,7 +9,8 @@ import "sync/atomic"
 // w.Store (XCHG, a full barrier that waits for the store buffer to
 // drain), it does not order it before later loads: a store that must be
 // seen before a later load of another word (the wake-up protocol of bell
-// and notify) is w.Store. Used for ring words in shared memory only,
+// and notify) is w.Store, or is followed by a locked instruction before
+// that load (N1 in start). Used for ring words in shared memory only,
 // which the race detector does not watch.
 //
 //go:noescape
