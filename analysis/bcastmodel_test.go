@@ -39,6 +39,35 @@ func TestBcastInterp(t *testing.T) {
 	}
 }
 
+// TestBcastTimesMergeRuns checks that rows of one size and rank count from
+// several files count as one point with their median time, so that
+// interpolation runs between sizes: at 4 KiB the median of 2000, 2500 and
+// 3000 us; at 2 KiB the median of 1000 and 1200; between them the
+// log-scale interpolation of those two medians. Multi-Bcast rows merge
+// the same way.
+func TestBcastTimesMergeRuns(t *testing.T) {
+	rows := []result.Row{bcastRow(2, 2048, 1000), bcastRow(2, 4096, 3000), bcastRow(2, 4096, 2000), bcastRow(2, 2048, 1200), bcastRow(2, 4096, 2500)}
+	bt := NewBcastTimes(rows)
+	if u, ok := bt.Interp(2, 4096); !ok || u != 2500 {
+		t.Errorf("4096 B from three runs: %g %v, want their median 2500", u, ok)
+	}
+	if u, ok := bt.Interp(2, 2048); !ok || u != 1100 {
+		t.Errorf("2048 B from two runs: %g %v, want their median 1100", u, ok)
+	}
+	want := math.Exp((math.Log(1100) + math.Log(2500)) / 2)
+	if u, ok := bt.Interp(2, 2896); !ok || math.Abs(u-want)/want > 1e-3 {
+		t.Errorf("2896 B: %g %v, want %g between the medians", u, ok, want)
+	}
+	var multi []result.Row
+	for _, r := range rows {
+		r.Multi, r.Groups = result.MultiWorst, 2
+		multi = append(multi, r)
+	}
+	if u, ok := NewMultiBcastTimes(multi)[2].Interp(2, 4096); !ok || u != 2500 {
+		t.Errorf("Multi-Bcast 4096 B from three runs: %g %v, want 2500", u, ok)
+	}
+}
+
 // TestBcastModelFormulas checks each algorithm's cost formula with
 // alpha = 10 us, beta = 0.01 us/B, and that a model without a choice is
 // binomial.

@@ -44,7 +44,9 @@ type BcastTimes struct {
 }
 
 // NewBcastTimes collects the Bcast rows (IMB Bcast, osu_bcast) with a
-// positive time of the plain benchmark (not Multi- layouts), by rank count.
+// positive time of the plain benchmark (not Multi- layouts), by rank count;
+// several rows of one size and rank count (several files) count as one,
+// with their median time.
 func NewBcastTimes(rows []result.Row) BcastTimes {
 	bt := BcastTimes{byProcs: map[int][]Point{}}
 	for i := range rows {
@@ -55,10 +57,30 @@ func NewBcastTimes(rows []result.Row) BcastTimes {
 			bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, r.Time()})
 		}
 	}
-	for _, pts := range bt.byProcs {
-		sort.Slice(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
+	for p, pts := range bt.byProcs {
+		bt.byProcs[p] = mergeSizes(pts)
 	}
 	return bt
+}
+
+// mergeSizes sorts pts by size and replaces the points of one size
+// (several files or runs measuring it) by one with their median time, so
+// that interpolation runs between sizes, never between two runs of one
+// size.
+func mergeSizes(pts []Point) []Point {
+	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
+	out := pts[:0]
+	for i := 0; i < len(pts); {
+		j := i
+		var ts []float64
+		for ; j < len(pts) && pts[j].Bytes == pts[i].Bytes; j++ {
+			ts = append(ts, pts[j].Usec)
+		}
+		sort.Float64s(ts)
+		out = append(out, Point{pts[i].Bytes, median(ts)})
+		i = j
+	}
+	return out
 }
 
 // MultiBcastTimes holds measured Multi-Bcast times by number of groups:
@@ -68,7 +90,8 @@ func NewBcastTimes(rows []result.Row) BcastTimes {
 type MultiBcastTimes map[int]BcastTimes
 
 // NewMultiBcastTimes collects the Multi-Bcast rows (IMB -multi 0, more
-// than one group, a positive time) of rows.
+// than one group, a positive time) of rows; several of one size, group
+// size and group count count as one, with their median time.
 func NewMultiBcastTimes(rows []result.Row) MultiBcastTimes {
 	mt := MultiBcastTimes{}
 	for i := range rows {
@@ -84,8 +107,8 @@ func NewMultiBcastTimes(rows []result.Row) MultiBcastTimes {
 		bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, r.Time()})
 	}
 	for _, bt := range mt {
-		for _, pts := range bt.byProcs {
-			sort.Slice(pts, func(i, j int) bool { return pts[i].Bytes < pts[j].Bytes })
+		for p, pts := range bt.byProcs {
+			bt.byProcs[p] = mergeSizes(pts)
 		}
 	}
 	return mt

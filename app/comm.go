@@ -28,7 +28,8 @@ type Comm struct {
 type clock struct {
 	seconds float64
 	calls   int64
-	wait    float64 // seconds in Sync barriers, not in seconds
+	wait    float64   // seconds in Sync barriers, not in seconds
+	perCall []float64 // each call's seconds, in call order (their sum is seconds)
 }
 
 // NewComm wraps c, whose collectives run with alg.
@@ -58,6 +59,10 @@ func (c *Comm) CommSeconds() float64 { return c.clock.seconds }
 
 // CommCalls is the number of calls counted in CommSeconds.
 func (c *Comm) CommCalls() int64 { return c.clock.calls }
+
+// CallSeconds returns the wall time of each call counted in CommSeconds,
+// in call order, seconds (the clock's own slice: read, do not keep).
+func (c *Comm) CallSeconds() []float64 { return c.clock.perCall }
 
 // WaitSeconds is the wall time spent so far in Sync, in seconds.
 func (c *Comm) WaitSeconds() float64 { return c.clock.wait }
@@ -100,6 +105,7 @@ func (c *Comm) timed(op string, bytes int, f func() error) error {
 	s, err := c.span(op, bytes, false, f)
 	c.clock.seconds += s
 	c.clock.calls++
+	c.clock.perCall = append(c.clock.perCall, s)
 	return err
 }
 

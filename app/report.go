@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result"
 )
@@ -41,7 +43,19 @@ type Report struct {
 	// neither verified nor failed, e.g. a matrix product above
 	// matmul.MaxVerify).
 	Unchecked bool
-	Notes     []string // further lines for the text output (grid, BLAS, load)
+	// CommCallMax is the sum over the timed communication calls of the
+	// slowest rank's time in each, seconds (Report.Gather; NaN when the
+	// ranks made different numbers of calls). Every rank makes the same
+	// collective calls in turn, and a call is over for the application
+	// when its last rank leaves it: this is how long the communication
+	// lasted on the run's critical path when barriers separate the calls
+	// from computation (app matmul --sync), and it is what a sum of
+	// benchmark times (t_max per call, expression 4.4) predicts. It is
+	// >= Max().Comm, the largest sum over one rank, which is smaller
+	// whenever the slowest rank changes from call to call (a Bcast's
+	// root, whose send can end before its receiver has the data).
+	CommCallMax float64
+	Notes       []string // further lines for the text output (grid, BLAS, load)
 	// Results are the benchmark's own result lines, printed before the
 	// summary (NPB's "EP Benchmark Results:" block).
 	Results []string
@@ -68,9 +82,23 @@ func (r *Report) Avg() RankTimes {
 	return a
 }
 
-// GatherTimes collects every rank's times on rank 0 of c (an untimed
-// MPI_Gather on c.Raw()); other ranks get only their own.
-func GatherTimes(c *Comm, mine RankTimes) ([]RankTimes, error) {
+// Gather collects every rank's times (mine, the caller's) into r.Ranks on
+// rank 0 of c (other ranks get only their own) and the per-call maxima of
+// c's timed calls into r.CommCallMax, with untimed collectives on
+// c.Raw(): an MPI_Gather of the times, an MPI_Allreduce of the call
+// counts and an element-wise MPI_Reduce (max) of the calls' times.
+func (r *Report) Gather(c *Comm, mine RankTimes) error {
+	var err error
+	if r.Ranks, err = gatherTimes(c, mine); err != nil {
+		return err
+	}
+	r.CommCallMax, err = callMax(c)
+	return err
+}
+
+// gatherTimes collects every rank's times on rank 0 of c; other ranks
+// get only their own.
+func gatherTimes(c *Comm, mine RankTimes) ([]RankTimes, error) {
 	if c.Size() == 1 {
 		return []RankTimes{mine}, nil
 	}
@@ -90,6 +118,39 @@ func GatherTimes(c *Comm, mine RankTimes) ([]RankTimes, error) {
 		out[i] = RankTimes{recv[4*i], recv[4*i+1], recv[4*i+2], recv[4*i+3]}
 	}
 	return out, nil
+}
+
+// callMax returns on rank 0 the sum over c's timed calls of the largest
+// time any rank spent in each (the k-th call of every rank is the same
+// collective call), seconds; NaN when the ranks made different numbers
+// of calls. Other ranks get NaN.
+func callMax(c *Comm) (float64, error) {
+	mine := c.CallSeconds()
+	if c.Size() == 1 {
+		return floats.Sum(mine), nil
+	}
+	n := float64(len(mine))
+	counts := []float64{n, -n} // the largest count and minus the smallest
+	if err := c.alg.Allreduce(c.Raw(), Float64Bytes([]float64{n, -n}), Float64Bytes(counts), coll.Float64, coll.Max); err != nil {
+		return nan, fmt.Errorf("comparing the ranks' call counts: %w", err)
+	}
+	if counts[0] != -counts[1] {
+		return nan, nil
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	var slowest []float64
+	if c.Rank() == 0 {
+		slowest = make([]float64, len(mine))
+	}
+	if err := c.alg.Reduce(c.Raw(), Float64Bytes(mine), Float64Bytes(slowest), coll.Float64, coll.Max, 0); err != nil {
+		return nan, fmt.Errorf("gathering the calls' times: %w", err)
+	}
+	if c.Rank() != 0 {
+		return nan, nil
+	}
+	return floats.Sum(slowest), nil
 }
 
 // MaxOver returns the maximum of v over the ranks of c, on every rank (an
@@ -117,9 +178,10 @@ func (r *Report) Name() string {
 // Row is the run as a result row: Benchmark is Name(), Processes NP,
 // Bytes the problem size in elements, Repetitions 1, t_min/t_max/t_avg
 // the total time over the ranks in usec, and Extra the times split
-// (compute_max_s, compute_avg_s, comm_max_s, comm_avg_s, and
-// wait_max_s, wait_avg_s when the run synchronised, in seconds), mops
-// and verified (1 or 0; left out when Unchecked).
+// (compute_max_s, compute_avg_s, comm_max_s, comm_avg_s, comm_calls_max_s
+// (CommCallMax, left out when NaN), and wait_max_s, wait_avg_s when the
+// run synchronised, in seconds), mops and verified (1 or 0; left out when
+// Unchecked).
 func (r *Report) Row() result.Row {
 	row := result.NewRow(r.Name(), r.NP, r.Elements)
 	row.Repetitions = 1
@@ -133,6 +195,9 @@ func (r *Report) Row() result.Row {
 		"compute_max_s": mx.Compute, "compute_avg_s": av.Compute,
 		"comm_max_s": mx.Comm, "comm_avg_s": av.Comm,
 		"mops": r.Mops,
+	}
+	if !math.IsNaN(r.CommCallMax) {
+		row.Extra["comm_calls_max_s"] = r.CommCallMax
 	}
 	if mx.Wait > 0 {
 		row.Extra["wait_max_s"], row.Extra["wait_avg_s"] = mx.Wait, av.Wait
@@ -208,6 +273,9 @@ func (r *Report) Print(w io.Writer) error {
 		row(fmt.Sprint(i), t)
 	}
 	row("max", mx)
+	if len(r.Ranks) > 1 && !math.IsNaN(r.CommCallMax) {
+		fmt.Fprintf(&b, " %8s %12s %12s %12.4f   (comm: the slowest rank's time in each call, summed over the calls)\n", "by call", "", "", r.CommCallMax)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

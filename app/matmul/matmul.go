@@ -242,7 +242,7 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 	} else {
 		rep.Notes = append(rep.Notes, "Product         =                    A x B")
 	}
-	if rep.Ranks, err = app.GatherTimes(c, mine); err != nil {
+	if err = rep.Gather(c, mine); err != nil {
 		return nil, err
 	}
 	if c.Rank() == 0 {

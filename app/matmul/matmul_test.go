@@ -107,6 +107,15 @@ func TestDistributedProduct(t *testing.T) {
 				t.Errorf("np %d sync %v rank %d: wait %g", tc.np, tc.sync, r, rt.Wait)
 			}
 		}
+		// The sum over calls of the slowest rank's time is at least the
+		// largest sum over one rank, and at most the sum over all ranks.
+		var all float64
+		for _, rt := range rep.Ranks {
+			all += rt.Comm
+		}
+		if mx := rep.Max().Comm; !(rep.CommCallMax >= mx*(1-1e-12)) || rep.CommCallMax > all*(1+1e-12) {
+			t.Errorf("np %d: per-call maxima sum to %g s; want between the largest rank's %g s and all ranks' %g s", tc.np, rep.CommCallMax, mx, all)
+		}
 		if want := 2 * math.Pow(float64(tc.n), 3) / rep.Max().Total / 1e6; math.Abs(rep.Mops-want) > 1e-9*want {
 			t.Errorf("Mop/s %g, want %g", rep.Mops, want)
 		}

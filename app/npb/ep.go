@@ -112,7 +112,7 @@ func EP(c *app.Comm, cl EPClass) (*app.Report, error) {
 	rep := &app.Report{App: "EP", Class: cl.Name, Size: fmt.Sprintf("%.0f", math.Ldexp(1, cl.M+1)),
 		Elements: 1 << (cl.M + 1), NP: int(np), OpType: "Random numbers generated"}
 	var err error
-	if rep.Ranks, err = app.GatherTimes(c, mine); err != nil {
+	if err = rep.Gather(c, mine); err != nil {
 		return nil, err
 	}
 	tm := rep.Max().Total

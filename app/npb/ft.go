@@ -143,7 +143,7 @@ func FT(c *app.Comm, cl FTClass, progress io.Writer) (*app.Report, error) {
 	total := float64(cl.NX * cl.NY * cl.NZ)
 	rep := &app.Report{App: "FT", Class: cl.Name, Size: fmt.Sprintf("%dx%dx%d", cl.NX, cl.NY, cl.NZ),
 		Elements: cl.NX * cl.NY * cl.NZ, NP: c.Size(), Iterations: cl.Iter, OpType: "floating point"}
-	if rep.Ranks, err = app.GatherTimes(c, mine); err != nil {
+	if err = rep.Gather(c, mine); err != nil {
 		return nil, err
 	}
 	if c.Rank() != 0 {

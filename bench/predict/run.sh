@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
 # predict: "mpbench predict matmul" against the communication "mpbench app
-# matmul" measures, both measured in the same run. Every round measures
-# Bcast and PingPong at 2 and 4 ranks (mpbench run -npmin 2, from 64 KiB
-# to the largest block, at least 4 MiB) and the Multi-Bcast of 2 groups of
-# 2 ranks (-multi 0: the two rows' or columns' Bcasts of the 2 x 2 grid at
-# once, on the same ranks), then the block product at np 2 and 4 with
-# --sync (a barrier of the whole grid before every Bcast step, so that its
-# communication time is the simultaneous Bcasts' transfers, as expression
-# 4.4 counts them), and predicts that round's products from that round's
-# files twice: --net PREDICT_NET from the plain Bcast (the study's
-# expression 4.5) and --net multi from the measured Multi-Bcast. It prints
-# each round's predictions, the measured communication (the maximum over
-# ranks) and their ratios, then the median ratio with its min..max per
-# process count, and the predictions from every round's files against the
-# median measurement. Last, one traced product at np 2 and at np 4 with
-# --sync and one at np 4 without it (mpbench app matmul --trace): every
-# rank's Bcasts, one line each, with their CPU time, run delay and the
-# time another rank computed meanwhile, and the sums per rank.
+# matmul" measures, both measured in the same run, the way the tables and
+# the measurement are taken now ("after") and the way they were taken
+# before ("before"), side by side in every round.
+#
+# Every round measures
+#   after:  the Bcast table for np 2 in a 2-rank job (mpbench run -np 2
+#           Bcast PingPong: the job the product at np 2 runs in), and for
+#           np 4 in a 4-rank job (-npmin 2 Bcast PingPong, and the
+#           Multi-Bcast of 2 groups of 2 ranks, -multi 0: the two rows' or
+#           columns' Bcasts of the 2 x 2 grid at once), with -iter ITER
+#           (default 1000,4096: up to 1000 calls per size, capped by -time
+#           1), so that a row at the blocks' sizes averages hundreds of
+#           calls;
+#   before: the same 4-rank job's tables with IMB's default repetitions
+#           (-iter 1000,40: 10 calls at 4 MiB, 20 at 2 MiB), both np 2 and
+#           np 4 predicted from them;
+# then REPS products (default 3) at np 2 and at np 4 with --sync (a
+# barrier of the whole grid before and after every Bcast step). It
+# predicts each product count from each table set, --net PREDICT_NET (the
+# study's expression 4.5) and --net multi (the measured Multi-Bcast), and
+# compares with the products' median communication in two definitions
+# from the same runs: after, comm_calls_max_s (the slowest rank's time in
+# each Bcast, summed: what a sum of per-Bcast t_max predicts); before,
+# comm_max_s (the largest sum over one rank). Each round prints the ratios
+# predicted/measured before and after, and the two mixed ones (new table
+# with the old measure, old table with the new) that tell the two changes
+# apart; then the median ratio with its min..max over the rounds, the
+# predictions from every round's files against the median measurement,
+# and one traced product at np 2 and at np 4 with --sync and one at np 4
+# without it (mpbench app matmul --trace): every rank's Bcasts, one line
+# each, with their CPU time, run delay and the time another rank computed
+# meanwhile, and the sums per rank.
 #
 # NET chooses where the ranks run:
 #   local (default): this host, over TRANSPORT (default tcp);
@@ -26,13 +41,17 @@
 #     far less than on one host.
 #
 # Usage: bench/predict/run.sh              (from the repository)
-# Environment: ROUNDS (default 3), N (matrix order, default 1000), NET,
-#   TRANSPORT, RATE, PREDICT_NET (predict's --net for the plain Bcast:
-#   default switch, shared for NET=hub).
+# Environment: ROUNDS (default 3), N (matrix order, default 1000), REPS
+#   (products per process count and round, default 3), ITER (the after
+#   tables' -iter, default 1000,4096), NET, TRANSPORT, RATE, PREDICT_NET
+#   (predict's --net for the plain Bcast: default switch, shared for
+#   NET=hub).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
 N=${N:-1000}
+REPS=${REPS:-3}
+ITER=${ITER:-1000,4096}
 NET=${NET:-local}
 TRANSPORT=${TRANSPORT:-tcp}
 RATE=${RATE:-100mbit}
@@ -86,40 +105,71 @@ fi
 # The Bcast table reaches the largest block (np 2: n x n/2 float64), so
 # that the prediction interpolates between measured sizes.
 maxlog=$(awk -v n="$N" 'BEGIN { b = 8 * n * n / 2; l = 22; while (2 ^ l < b) l++; print l }')
-for np in 2 4; do for f in ratio ratiom pred predm meas; do : >"$work/$f$np"; done; done
+sizes=(-msglog "16:$maxlog" -time 1)
+# predicted NP NET FILES: the predicted communication [s] of the product on
+# NP ranks from FILES (comma-separated), --net NET.
+predicted() {
+	"$MPB" predict matmul --bench "$3" -n "$N" --np "$1" --net "$2" | awk -v np="$1" '$1 == np { print $(NF-2) }'
+}
+# measured KEY FILES...: the median over the product runs' rows of
+# extra.KEY [s].
+measured() {
+	local key=$1
+	shift
+	cat "$@" | grep -o "\"$key\":[-+.0-9eE]*" | cut -d: -f2 | sort -g |
+		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'
+}
+ratio() { awk -v p="$1" -v m="$2" 'BEGIN { printf "%.3g", p / m }'; }
+kinds="before after tableonly measonly"
+for np in 2 4; do for net in "$PREDICT_NET" multi; do for k in $kinds; do : >"$work/r-$np-$net-$k"; done; done; : >"$work/mb-$np"; : >"$work/ma-$np"; done
 for r in $(seq "$ROUNDS"); do
-	on 4 run -npmin 2 -msglog "16:$maxlog" -time 1 Bcast PingPong --json "$work/bc$r.jsonl" >"$work/bc$r.txt"
-	on 4 run -npmin 2 -multi 0 -msglog "16:$maxlog" -time 1 Bcast --json "$work/mb$r.jsonl" >"$work/mb$r.txt"
+	# before: the 4-rank job, IMB's default repetitions
+	on 4 run -npmin 2 "${sizes[@]}" Bcast PingPong --json "$work/old$r.jsonl" >/dev/null
+	on 4 run -npmin 2 -multi 0 "${sizes[@]}" Bcast --json "$work/oldm$r.jsonl" >/dev/null
+	# after: np 2 from a 2-rank job, np 4 from the 4-rank job, -iter ITER
+	on 2 run "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc2-$r.jsonl" >/dev/null
+	on 4 run -npmin 2 "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc4-$r.jsonl" >/dev/null
+	on 4 run -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" Bcast --json "$work/mb4-$r.jsonl" >/dev/null
 	for np in 2 4; do
-		on "$np" app matmul -n "$N" --sync --no-verify --json "$work/mm$r-$np.jsonl" >"$work/mm$r-$np.txt"
-	done
-	for net in "$PREDICT_NET" multi; do
-		"$MPB" predict matmul --bench "$work/bc$r.jsonl,$work/mb$r.jsonl" -n "$N" --np 2,4 --net "$net" \
-			--scaling "$work/mm$r-2.jsonl,$work/mm$r-4.jsonl" >"$work/pr$r-$net.txt"
-	done
-	# The table's last three columns: predicted[s], measured[s], pred/meas.
-	for np in 2 4; do
-		row() { awk -v np="$np" '$1 == np {print $(NF-2), $(NF-1), $NF}' "$work/pr$r-$1.txt"; }
-		read -r p m q < <(row "$PREDICT_NET") && read -r pm _ qm < <(row multi) || {
-			echo "round $r: no prediction row for np $np:"; cat "$work/pr$r-$PREDICT_NET.txt" "$work/pr$r-multi.txt"; exit 1; }
-		echo "$p" >>"$work/pred$np"; echo "$pm" >>"$work/predm$np"; echo "$m" >>"$work/meas$np"
-		echo "$q" >>"$work/ratio$np"; echo "$qm" >>"$work/ratiom$np"
-		echo "# round $r, np $np: measured $m s; predicted from Bcast (--net $PREDICT_NET) $p s, ratio $q; from Multi-Bcast (--net multi) $pm s, ratio $qm"
+		for k in $(seq "$REPS"); do
+			on "$np" app matmul -n "$N" --sync --no-verify --json "$work/mm$r-$np-$k.jsonl" >/dev/null
+		done
+		mb=$(measured comm_max_s "$work"/mm"$r-$np"-*.jsonl)
+		ma=$(measured comm_calls_max_s "$work"/mm"$r-$np"-*.jsonl)
+		echo "$mb" >>"$work/mb-$np"
+		echo "$ma" >>"$work/ma-$np"
+		new="$work/bc2-$r.jsonl"
+		[ "$np" = 4 ] && new="$work/bc4-$r.jsonl,$work/mb4-$r.jsonl"
+		line="# round $r, np $np: measured $mb s (comm_max_s), $ma s (comm_calls_max_s)"
+		for net in "$PREDICT_NET" multi; do
+			po=$(predicted "$np" "$net" "$work/old$r.jsonl,$work/oldm$r.jsonl")
+			pn=$(predicted "$np" "$net" "$new")
+			b=$(ratio "$po" "$mb") a=$(ratio "$pn" "$ma") t=$(ratio "$pn" "$mb") m=$(ratio "$po" "$ma")
+			for k in $kinds; do
+				case $k in before) v=$b ;; after) v=$a ;; tableonly) v=$t ;; measonly) v=$m ;; esac
+				echo "$v" >>"$work/r-$np-$net-$k"
+			done
+			line="$line; --net $net predicted before $po s, after $pn s: ratio before $b, after $a (new table only $t, new measure only $m)"
+		done
+		echo "$line"
 	done
 done
-echo "## Block product n = $N: communication predicted from the same round's tables against measured (--sync, max over ranks)"
+echo "## Block product n = $N, --sync: communication predicted from the same round's tables against measured (median of $REPS products per round)"
 for np in 2 4; do
-	stats "np $np measured [s]" <"$work/meas$np"
-	stats "np $np predicted, Bcast, --net $PREDICT_NET [s]" <"$work/pred$np"
-	stats "np $np predicted/measured, Bcast" <"$work/ratio$np"
-	stats "np $np predicted, Multi-Bcast, --net multi [s]" <"$work/predm$np"
-	stats "np $np predicted/measured, Multi-Bcast" <"$work/ratiom$np"
+	stats "np $np measured, comm_max_s [s]" <"$work/mb-$np"
+	stats "np $np measured, comm_calls_max_s [s]" <"$work/ma-$np"
+	for net in "$PREDICT_NET" multi; do
+		stats "np $np --net $net, ratio before" <"$work/r-$np-$net-before"
+		stats "np $np --net $net, ratio after" <"$work/r-$np-$net-after"
+		stats "np $np --net $net, new table only" <"$work/r-$np-$net-tableonly"
+		stats "np $np --net $net, new measure only" <"$work/r-$np-$net-measonly"
+	done
 done
-echo "## mpbench predict matmul from every round's files, against the median measurement"
-bcs=$(ls "$work"/bc*.jsonl "$work"/mb*.jsonl | paste -sd,)
-mms=$(ls "$work"/mm*.jsonl | paste -sd,)
+echo "## mpbench predict matmul from every round's after-tables, against the median measurement"
+list() { ls "$@" | paste -sd,; }
 for net in "$PREDICT_NET" multi; do
-	"$MPB" predict matmul --bench "$bcs" -n "$N" --np 2,4 --net "$net" --scaling "$mms"
+	"$MPB" predict matmul --bench "$(list "$work"/bc2-*.jsonl)" -n "$N" --np 2 --net "$net" --scaling "$(list "$work"/mm*-2-*.jsonl)"
+	"$MPB" predict matmul --bench "$(list "$work"/bc4-*.jsonl "$work"/mb4-*.jsonl)" -n "$N" --np 4 --net "$net" --scaling "$(list "$work"/mm*-4-*.jsonl)"
 done
 # Traces: where a product's communication time goes, call by call.
 for run in "2 --sync" "4 --sync" "4"; do

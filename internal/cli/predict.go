@@ -120,13 +120,13 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 		}
 		verdict = "from the files' ABG: " + ev
 	}
-	measured := map[int]float64{}
+	measured, measuredNote := map[int]float64{}, ""
 	if len(f.scaling) > 0 {
 		srows, err := loadRows(cmd, f.scaling)
 		if err != nil {
 			return err
 		}
-		measured = measuredMatmulComm(srows, f.n)
+		measured, measuredNote = measuredMatmulComm(srows, f.n)
 	}
 	matrix := int64(f.n) * int64(f.n) * 8
 	var preds []matmul.Predicted
@@ -150,6 +150,9 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	fmt.Fprintf(out, "# Block matrix product, n = %d (M = %d bytes), communication by expression 4.4\n", f.n, matrix)
 	fmt.Fprintf(out, "# Network: %s, %s\n", medium, verdict)
 	fmt.Fprintf(out, "# Bcast times measured on %v ranks; model: %s\n", bt.Procs(), modelNote)
+	if measuredNote != "" {
+		fmt.Fprintf(out, "# Measured communication: median over runs of %s\n", measuredNote)
+	}
 	return matmul.WritePredictions(out, preds)
 }
 
@@ -191,20 +194,41 @@ func loadRows(cmd *cobra.Command, paths []string) ([]result.Row, error) {
 }
 
 // measuredMatmulComm is the median over runs of the measured communication
-// (comm_max_s) of the matrix product of order n, by process count.
-func measuredMatmulComm(rows []result.Row, n int) map[int]float64 {
+// of the matrix product of order n, by process count: per run the sum over
+// its Bcasts of the slowest rank's time in each (comm_calls_max_s), which
+// is what expression 4.4's sum of per-Bcast times predicts, or in files
+// without it the largest sum over one rank (comm_max_s). what names the
+// definitions the runs used, for the table's header.
+func measuredMatmulComm(rows []result.Row, n int) (out map[int]float64, what string) {
 	by := map[int][]float64{}
+	var calls, ranks int
 	for _, r := range rows {
-		if c, ok := r.Extra["comm_max_s"]; ok && r.Benchmark == "matmul" && r.Bytes == int64(n) {
+		if r.Benchmark != "matmul" || r.Bytes != int64(n) {
+			continue
+		}
+		if c, ok := r.Extra["comm_calls_max_s"]; ok {
 			by[r.Processes] = append(by[r.Processes], c)
+			calls++
+		} else if c, ok := r.Extra["comm_max_s"]; ok {
+			by[r.Processes] = append(by[r.Processes], c)
+			ranks++
 		}
 	}
-	out := map[int]float64{}
+	out = map[int]float64{}
 	for np, v := range by {
 		sort.Float64s(v)
 		out[np] = (v[(len(v)-1)/2] + v[len(v)/2]) / 2
 	}
-	return out
+	const byCall, byRank = "the slowest rank's time in each Bcast, summed (comm_calls_max_s)", "the largest sum over one rank (comm_max_s)"
+	switch {
+	case calls > 0 && ranks > 0:
+		what = fmt.Sprintf("%s in %d runs, %s in %d older ones", byCall, calls, byRank, ranks)
+	case calls > 0:
+		what = byCall
+	case ranks > 0:
+		what = byRank
+	}
+	return out, what
 }
 
 // bcastChoice is the Bcast algorithm of coll's decision table for p ranks

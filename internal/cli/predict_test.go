@@ -72,6 +72,35 @@ func TestPredictMatmul(t *testing.T) {
 	}
 }
 
+// TestPredictMatmulMeasuredByCall checks which measured communication the
+// table compares with: the sum over the Bcasts of the slowest rank's time
+// (comm_calls_max_s) where a row has it, the largest sum over one rank
+// (comm_max_s) in rows without it, and the header says which. Two rows
+// with both (their comm_max_s far lower) and one with comm_max_s only:
+// the median is the per-call figure, 0.0106108 s, and the ratio 0.8.
+func TestPredictMatmulMeasuredByCall(t *testing.T) {
+	bench := filepath.Join("testdata", "predict", "bench.jsonl")
+	scaling := filepath.Join(t.TempDir(), "mm.jsonl")
+	row := `{"type":"row","benchmark":"matmul","processes":2,"multi":-1,"groups":1,"group":-1,"bytes":1024,"repetitions":1,"t_max_usec":900000,"extra":{%s}}` + "\n"
+	meta := `{"type":"meta","format":"mpbench-jsonl","schema":1,"tool":"mpbench","version":"t","mbyte":1000000,"date":"2026-01-01T00:00:00Z","host":"h","transport":"shm","command":"c","options":{},"info":{}}` + "\n"
+	data := meta + strings.ReplaceAll(row, "%s", `"comm_max_s":0.001,"comm_calls_max_s":0.0106108`) +
+		strings.ReplaceAll(row, "%s", `"comm_max_s":0.002,"comm_calls_max_s":0.0106108`) +
+		strings.ReplaceAll(row, "%s", `"comm_max_s":0.5`) + `{"type":"end","status":"ok"}` + "\n"
+	if err := os.WriteFile(scaling, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"predict", "matmul", "--bench", bench, "-n", "1024", "--np", "2", "--net", "switch", "--scaling", scaling}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if r2 := predictRow(t, out.String(), "2"); r2[9] != "0.008489" || r2[10] != "0.01061" || r2[11] != "0.8" {
+		t.Errorf("N = 2: %v, want measured 0.01061 (per-call maxima) and ratio 0.8", r2)
+	}
+	if want := "# Measured communication: median over runs of the slowest rank's time in each Bcast, summed (comm_calls_max_s) in 2 runs, the largest sum over one rank (comm_max_s) in 1 older ones\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("header lacks %q:\n%s", want, out.String())
+	}
+}
+
 // TestPredictMatmulMulti predicts with --net multi from bench.jsonl and
 // the Multi-Bcast table multi.jsonl (2 groups of 2 ranks: 2000 usec at
 // 1 MiB, 8000 usec at 4 MiB). n = 1024 on 4 ranks (2 x 2) makes 2 MiB
