@@ -108,11 +108,20 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 // the slowest; when that probe alone would cap the count, every rank runs
 // a second, warm probe of k iterations and rank 0 caps with the smaller
 // per-iteration estimate. Under -iter_policy off the count is
-// BaseRepetitions, unprobed.
+// BaseRepetitions, unprobed. After the probes rank 0 applies the time
+// limit (limitReps); errTimedOut is then returned on every active rank.
 func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
 	base := r.opts.BaseRepetitions(bytes)
+	rank0 := r.active.Rank() == 0
+	var agreed record // count: the repetitions or repsTimedOut; 0 while value asks for a second probe of k iterations
 	if r.opts.IterPolicy == IterOff {
-		return base, nil
+		if r.opts.NoTimeOut {
+			return base, nil
+		}
+		if rank0 {
+			agreed.count = r.limitReps(bytes, base)
+		}
+		return r.agree(bytes, agreed)
 	}
 	probe := func(k int) (float64, error) {
 		secs, err := r.plan.spec.Kernel(env, k)
@@ -133,33 +142,66 @@ func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// agreed.count: the repetitions, or 0 while agreed.value (k) asks for
-	// a second probe of k iterations.
-	var agreed record
-	if r.active.Rank() == 0 {
+	if rank0 {
 		if k := ReprobeRepetitions(base, prev, t, r.opts.TimeLimit); k > 0 {
 			agreed.value = float64(k)
 		} else {
-			agreed.count = int64(CapRepetitions(base, prev, t, r.opts.TimeLimit))
+			agreed.count = r.limitReps(bytes, CapRepetitions(base, prev, t, r.opts.TimeLimit))
 		}
 	}
 	if agreed, err = bcast(r.active, agreed, tagReps); err != nil {
 		return 0, r.errf(bytes, "repetitions: %w", err)
 	}
-	if agreed.count > 0 {
-		return int(agreed.count), nil
+	if agreed.count != 0 {
+		return agreedCount(agreed)
 	}
 	warm, err := probe(int(agreed.value))
 	if err != nil {
 		return 0, err
 	}
-	if r.active.Rank() == 0 {
-		agreed.count = int64(CapRepetitions(base, prev, min(t, warm), r.opts.TimeLimit))
+	if rank0 {
+		agreed.count = r.limitReps(bytes, CapRepetitions(base, prev, min(t, warm), r.opts.TimeLimit))
 	}
-	if agreed, err = bcast(r.active, agreed, tagReps); err != nil {
+	return r.agree(bytes, agreed)
+}
+
+// agree broadcasts rank 0's agreed record to the active ranks and returns
+// its repetition count (agreedCount).
+func (r *blockRun) agree(bytes int64, agreed record) (int, error) {
+	agreed, err := bcast(r.active, agreed, tagReps)
+	if err != nil {
 		return 0, r.errf(bytes, "repetitions: %w", err)
 	}
+	return agreedCount(agreed)
+}
+
+// agreedCount is the repetition count of an agreed record, or errTimedOut.
+func agreedCount(agreed record) (int, error) {
+	if agreed.count == repsTimedOut {
+		return 0, errTimedOut
+	}
 	return int(agreed.count), nil
+}
+
+// limitReps is IMB's time check after the probes of a size
+// (helper_time_check), at rank 0: n, or repsTimedOut when the block has
+// run longer than Options.BenchmarkTimeLimit, which it then records in
+// r.timeOut. IMB checks on every rank and stops when any rank is past the
+// limit; here rank 0's clock decides, whose block started with the
+// others'.
+func (r *blockRun) limitReps(bytes int64, n int) int64 {
+	if r.opts.NoTimeOut {
+		return int64(n)
+	}
+	elapsed, limit := r.world.Wtime()-r.start, r.opts.BenchmarkTimeLimit()
+	if !(elapsed > limit) {
+		return int64(n)
+	}
+	if r.plan.block.Class.Sizeless {
+		bytes = int64(1) << r.opts.MsgLogMax // IMB's Sync benchmarks run at its largest size
+	}
+	r.timeOut = &TimeOut{Bytes: bytes, Elapsed: elapsed, Limit: limit}
+	return repsTimedOut
 }
 
 // verify is the -check pass: for each of the n repetitions, untimed, every

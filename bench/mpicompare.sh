@@ -189,7 +189,7 @@ printf '%s\n' "${SIZES[@]}" >"$OUT/sizes"
 
 OMPI=(mpirun.openmpi --allow-run-as-root --oversubscribe -np 2)
 MPICH=(mpiexec.mpich -n 2)
-MPB_ARGS=(run -msglen "$OUT/sizes" -iter "1000,400" -time "$TIME" --quiet PingPong)
+MPB_ARGS=(run -msglen "$OUT/sizes" -iter "1000,400" -time "$TIME" --all-sizes --quiet PingPong)
 LIB_ARGS=(-thread_level "$THREAD_LEVEL")
 
 # tool LABEL LIMIT OUTFILE ERRFILE CMD...: runs CMD (a tool, under its

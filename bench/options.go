@@ -109,6 +109,13 @@ type Options struct {
 	// times of the row's first rank, or of its slowest rank for
 	// collectives, gathered after the loop.
 	PerRepetition bool
+	// NoTimeOut measures every message size of a benchmark however long it
+	// has run (mpbench's --all-sizes). By default the runner applies
+	// IMB-MPI1's time-out: once a benchmark (at one process count) has run
+	// longer than BenchmarkTimeLimit when the probes of a size end, that
+	// size gets IMB's "time-out." row and the benchmark's remaining sizes
+	// and process counts are not run (Block.TimeOut).
+	NoTimeOut bool
 	// Settle is how long the ranks exchange barriers before the first
 	// benchmark, so that start-up activity of the runtime, the library
 	// and the kernel is over before timing (see settle); 0 skips it.

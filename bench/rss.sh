@@ -27,7 +27,7 @@ bin=$dir/mpbench
 status=0
 echo "# $(date -u +%FT%TZ) np $NP, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), limit $LIMIT_MIB MiB per rank"
 for t in $TRANSPORTS; do
-	"$bin" run -np "$NP" -npmin "$NP" -msglog "${MSGLOG:-0:22}" -time "${TIME:-1}" --quiet --transport "$t" "$@" \
+	"$bin" run -np "$NP" -npmin "$NP" -msglog "${MSGLOG:-0:22}" -time "${TIME:-1}" --all-sizes --quiet --transport "$t" "$@" \
 		PingPong Sendrecv Exchange >"$dir/out.txt" 2>"$dir/err.txt" &
 	launcher=$!
 	declare -A peak=() hwm=()

@@ -17,7 +17,18 @@ const (
 	verdictDone  = 0  // block finished
 	verdictStop  = -1 // context cancelled at rank 0: stop between sizes
 	verdictAbort = -2 // a rank failed (-check defect, sink error): note says why
+	// verdictTimeOut: the block ended early, the benchmark having run
+	// past its time limit; its later process counts are skipped.
+	verdictTimeOut = -3
 )
+
+// repsTimedOut in place of a repetition count (record.count of tagReps)
+// says that the benchmark ran past its time limit before the size.
+const repsTimedOut = -1
+
+// errTimedOut is measure's result for a size not measured because the
+// benchmark ran past its time limit; every active rank gets it.
+var errTimedOut = errors.New("bench: benchmark time limit exceeded")
 
 // CheckError reports received bytes that differ from the -check pattern.
 type CheckError struct {
@@ -47,7 +58,12 @@ func (e *CheckError) Error() string { return e.Msg }
 // probe when the first alone would cap it (ReprobeRepetitions); warm-up
 // (WarmupRepetitions, -warm_up); two barriers (IMB's N_BARR); the timed loop;
 // under -check an untimed verification pass over the same number of
-// repetitions that checks every received byte against Pattern. Rank 0
+// repetitions that checks every received byte against Pattern. IMB's
+// time-out (unless opts.NoTimeOut): when a size's probes end later than
+// Options.BenchmarkTimeLimit after the block started, by rank 0's Wtime,
+// that size is not measured, the block ends with Block.TimeOut set for
+// the sink's End, and the benchmark's later process counts are skipped
+// on every rank, as IMB-MPI1 2021.x does. Rank 0
 // gathers each rank's time per iteration (scaled by Spec.ScaleTime, usec)
 // and sets t_min, t_max, t_avg over the row's ranks, then the rates of
 // the benchmark's class (Class.Rates: Bandwidth's
@@ -76,11 +92,16 @@ func Run(ctx context.Context, c comm.Comm, opts Options, sink Sink) error {
 	if err := settle(c, opts.Settle); err != nil {
 		return err
 	}
+	stopped := map[string]bool{} // benchmarks that timed out
 	for _, p := range plan {
+		if stopped[p.block.Benchmark] {
+			continue
+		}
 		br := &blockRun{plan: p, opts: &opts, world: c, sink: sink}
 		if err := br.run(ctx); err != nil {
 			return err
 		}
+		stopped[p.block.Benchmark] = br.timedOut
 	}
 	return nil
 }
@@ -97,6 +118,11 @@ type blockRun struct {
 	bufs   *buffers         // the last size's buffers, reused by the next
 	algs   map[int64]string // collective algorithm by message size; nil for none
 	reps   []float64        // this rank's repetition times of the last size, usec (PerRepetition)
+	start  float64          // Wtime when the block's sizes began, seconds (the time limit's origin)
+	// timeOut describes the time-out at rank 0; timedOut is set on every
+	// rank when the block ended by the time limit.
+	timeOut  *TimeOut
+	timedOut bool
 }
 
 func (r *blockRun) name() string { return r.plan.block.Benchmark }
@@ -162,6 +188,7 @@ func (r *blockRun) run(ctx context.Context) error {
 	if r.sink != nil {
 		r.fail = r.sink.Begin(b)
 	}
+	r.start = r.world.Wtime()
 	verdict, err := r.sizes(ctx)
 	if err == nil && me == 0 {
 		// Release the idle ranks with the block's outcome.
@@ -173,6 +200,7 @@ func (r *blockRun) run(ctx context.Context) error {
 		}
 	}
 	if r.sink != nil {
+		b.TimeOut = r.timeOut
 		if eerr := r.sink.End(b); eerr != nil && err == nil && r.fail == nil {
 			err = fmt.Errorf("bench: %s: %w", r.name(), eerr)
 		}
@@ -219,6 +247,9 @@ func (r *blockRun) verdictErr(v record) error {
 	switch v.count {
 	case verdictDone:
 		return nil
+	case verdictTimeOut:
+		r.timedOut = true
+		return nil
 	case verdictStop:
 		if r.world.Rank() == 0 && r.fail != nil {
 			return r.fail
@@ -240,6 +271,9 @@ func (r *blockRun) sizes(ctx context.Context) (record, error) {
 		v := record{count: verdictGo}
 		if i == len(sizes) {
 			v.count = verdictDone
+			if r.timeOut != nil {
+				v.count = verdictTimeOut
+			}
 		}
 		if r.world.Rank() == 0 {
 			if r.fail != nil {
@@ -257,6 +291,10 @@ func (r *blockRun) sizes(ctx context.Context) (record, error) {
 			return v, nil
 		}
 		res, n, err := r.measure(sizes[i], prev)
+		if errors.Is(err, errTimedOut) {
+			sizes = sizes[:i+1] // the next turn ends the block
+			continue
+		}
 		if err != nil {
 			return v, err
 		}

@@ -72,6 +72,7 @@ func TestRunIterPolicyOff(t *testing.T) {
 	o.MsgsPerSample = 50
 	o.IterPolicy = IterOff
 	o.TimeLimit = 1e-9 // no cap under -iter_policy off
+	o.NoTimeOut = true // nor IMB's time-out, which this limit reaches at once
 	sink := mustRun(t, 2, o)
 	if got, want := repsOf(sink.rows), "1048576:50 0:50"; got != want {
 		t.Errorf("repetitions %s, want %s", got, want)
@@ -81,6 +82,7 @@ func TestRunIterPolicyOff(t *testing.T) {
 func TestRunTimeLimitCaps(t *testing.T) {
 	o := quick("Sendrecv")
 	o.TimeLimit = 1e-9 // any probe exceeds it: one repetition per size
+	o.NoTimeOut = true // without IMB's time-out, which would end the benchmark at 0 bytes
 	o.NPMin = 3
 	sink := mustRun(t, 3, o)
 	if got, want := repsOf(sink.rows), "0:1 1:1 2:1 4:1 8:1"; got != want {

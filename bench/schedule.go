@@ -103,6 +103,23 @@ func ReprobeRepetitions(n, prev int, probe, limit float64) int {
 	return max(k, 1)
 }
 
+// BenchmarkTimeLimit is IMB-MPI1's time limit for one benchmark, in
+// seconds: max(max(n_lens, b - a) - 1, 1) x -time, where n_lens is the
+// number of -msglen/-msgsize sizes (0 without them) and a:b the -msglog
+// exponents, which keep their value (default 0:22) when a size list is
+// given (IMB 2021.x, src_cpp/helpers/helper_IMB_functions.h
+// helper_time_check; IMB_2018.c for the C-era suite). Examples: -msglog
+// 10:22 -time 2 gives 22 s; the defaults -msglog 0:22 -time 10 give 210 s;
+// -msglog 20:20 gives 1 x -time. The runner stops a benchmark at the first
+// message size whose probes end after this limit (see Options.NoTimeOut).
+func (o *Options) BenchmarkTimeLimit() float64 {
+	nLens := 0
+	if o.MsgLens != nil {
+		nLens = len(o.MsgLens)
+	}
+	return float64(max(max(nLens, o.MsgLogMax-o.MsgLogMin)-1, 1)) * o.TimeLimit
+}
+
 // WarmupRepetitions is the number of untimed iterations before the timed
 // ones: n/10, at least 10 (IMB_warm_up.c: WARMUP_PERCENT 10,
 // MIN_WARMUP_ITERS 10 since May 2026; IMB 2021.x warms up n/10, at least 1

@@ -33,6 +33,35 @@ type Block struct {
 	// not change with size); nil for benchmarks that call no collective.
 	// Each row carries its own in result.Row.Algorithm.
 	Algorithms []AlgorithmSpan
+	// TimeOut is set on the block given to Sink.End when the benchmark
+	// ran past its time limit (IMB's time-out, Options.BenchmarkTimeLimit):
+	// the rows before TimeOut.Bytes were measured, that size and the
+	// rest were not, nor the benchmark's later process counts. nil for a
+	// block that measured every size.
+	TimeOut *TimeOut
+}
+
+// TimeOut describes where and why a benchmark stopped: IMB-MPI1's
+// SAMPLE_FAILED_TIME_OUT (src_cpp/helpers/helper_IMB_functions.h
+// helper_time_check, src_c/IMB_output.c).
+type TimeOut struct {
+	// Bytes is the message size not measured, which IMB prints in its
+	// time-out row: the row's size, or for a table without sizes
+	// (Barrier) IMB's largest size 2^b of -msglog a:b.
+	Bytes int64
+	// Elapsed is how long the benchmark had run at this process count
+	// when the probes of that size ended, and Limit its time limit
+	// (Options.BenchmarkTimeLimit), both in seconds by rank 0's clock.
+	Elapsed, Limit float64
+}
+
+// String describes the time-out in one line, e.g. "time-out at 2097152
+// bytes: the benchmark had run 22.31 s, above its limit of 22 s
+// (IMB-MPI1's max(max(sizes listed, b - a) - 1, 1) x -time for -msglog
+// a:b); its remaining sizes and process counts were not measured".
+func (t *TimeOut) String() string {
+	return fmt.Sprintf("time-out at %d bytes: the benchmark had run %.3g s, above its limit of %.3g s (IMB-MPI1's max(max(sizes listed, b - a) - 1, 1) x -time for -msglog a:b); its remaining sizes and process counts were not measured",
+		t.Bytes, t.Elapsed, t.Limit)
 }
 
 // AlgorithmSpan is the algorithm of a range of message sizes of a block.

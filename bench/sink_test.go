@@ -11,6 +11,7 @@ type recordingSink struct {
 	mu     sync.Mutex
 	calls  []string // "begin", "row", "end" in call order
 	blocks []Block  // from Begin
+	ends   []Block  // from End
 	rows   []result.Row
 	rowErr error // returned by Row when set
 }
@@ -35,6 +36,7 @@ func (s *recordingSink) End(b Block) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls = append(s.calls, "end")
+	s.ends = append(s.ends, b)
 	return nil
 }
 

@@ -54,7 +54,7 @@ type job struct {
 
 // args is the mpbench command line of f's job on transport mode.
 func (r *runner) args(f fault, mode, jsonPath, csvPath string) []string {
-	a := []string{"run", "-np", strconv.Itoa(f.np), "--json", jsonPath, "--csv", csvPath, "--timeout", "300s"}
+	a := []string{"run", "-np", strconv.Itoa(f.np), "--json", jsonPath, "--csv", csvPath, "--timeout", "300s", "--all-sizes"}
 	if f.kind == killLarge {
 		a = append(a, "-msglog", "20:22", "-time", "0.5")
 	} else {

@@ -209,7 +209,7 @@ func (s *soak) command(repeats int, jsonPath string) *exec.Cmd {
 	os.WriteFile(lens, []byte(b.String()), 0o644)
 	// --stall 1h: oversubscribed ranks at nice 19 on a busy host may take
 	// minutes for a row; the soak looks for leaks, not speed.
-	args := []string{"run", "-np", strconv.Itoa(s.np), "-npmin", strconv.Itoa(s.np), "-msglen", lens, "-time", "0.5", "--stall", "1h", "--json", jsonPath}
+	args := []string{"run", "-np", strconv.Itoa(s.np), "-npmin", strconv.Itoa(s.np), "-msglen", lens, "-time", "0.5", "--all-sizes", "--stall", "1h", "--json", jsonPath}
 	if s.tr == "hybrid" {
 		first := (s.np + 1) / 2
 		args = append(args, "--host", fmt.Sprintf("localhost:%d,soakb:%d", first, s.np-first), "--launch-agent", hybridAgent, "--if", "127.0.0.0/8")

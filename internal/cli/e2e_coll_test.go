@@ -31,7 +31,7 @@ func TestE2ECollectives(t *testing.T) {
 	} {
 		t.Run("coll="+tc.coll, func(t *testing.T) {
 			jf := filepath.Join(t.TempDir(), "c.jsonl")
-			args := []string{"run", "-np", "4", "-npmin", "4", "-msglog", "0:12", "-iter", "20", "-time", "0.5",
+			args := []string{"run", "-np", "4", "-npmin", "4", "-msglog", "0:12", "-iter", "20", "-time", "0.5", "--all-sizes",
 				"-check", "Bcast", "Allreduce", "Alltoall", "--json", jf, "--timeout", "120s"}
 			if tc.coll != "" {
 				args = append(args, "--coll", tc.coll)
@@ -123,7 +123,7 @@ func TestE2ERedDataTypeChar(t *testing.T) {
 	for _, tr := range e2eTransports {
 		t.Run(tr.name, func(t *testing.T) {
 			jf := filepath.Join(t.TempDir(), "c.jsonl")
-			args := append([]string{"run", "-np", "3", "-npmin", "3", "-msglog", "0:5", "-iter", "20", "-time", "0.5",
+			args := append([]string{"run", "-np", "3", "-npmin", "3", "-msglog", "0:5", "-iter", "20", "-time", "0.5", "--all-sizes",
 				"-red_data_type", "char", "-check", "--json", jf, "--timeout", "120s"}, tr.args...)
 			cmd, out, errb := e2eCmd(t, append(args, names...)...)
 			if err := cmd.Run(); err != nil {

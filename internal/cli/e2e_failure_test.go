@@ -13,7 +13,7 @@ import (
 // TestE2EOneProcessParallelTransfer runs Sendrecv and Exchange on one
 // process, as IMB does: without -npmin the sweep starts at min(2, -np).
 func TestE2EOneProcessParallelTransfer(t *testing.T) {
-	cmd, out, errb := e2eCmd(t, "run", "-np", "1", "-msglog", "0:2", "-time", "1", "sendrecv", "exchange", "--timeout", "60s")
+	cmd, out, errb := e2eCmd(t, "run", "-np", "1", "-msglog", "0:2", "-time", "1", "--all-sizes", "sendrecv", "exchange", "--timeout", "60s")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v\n%s", err, errb)
 	}

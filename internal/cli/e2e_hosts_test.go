@@ -32,7 +32,7 @@ func TestE2EHostsNetns(t *testing.T) {
 		t.Run(tc.mapBy, func(t *testing.T) {
 			jf := filepath.Join(t.TempDir(), "r.jsonl")
 			args := append([]string{"run", "--hostfile", hf, "--launch-agent", netnstest.Agent, "--if", net.CIDR, "--map-by", tc.mapBy,
-				"-msglog", "0:2", "-iter", "20", "-time", "0.2", "--timeout", "90s", "--json", jf}, tc.extra...)
+				"-msglog", "0:2", "-iter", "20", "-time", "0.2", "--all-sizes", "--timeout", "90s", "--json", jf}, tc.extra...)
 			cmd, out, errb := e2eCmd(t, args...)
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("run: %v\nstderr:\n%s", err, errb)

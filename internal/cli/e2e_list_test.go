@@ -52,7 +52,7 @@ func listedBenchmarks(t *testing.T) []string {
 // everyBenchmarkArgs are the options of the every-benchmark jobs: one
 // block per benchmark (-npmin np), sizes 0..4 bytes, few repetitions.
 func everyBenchmarkArgs(np int) []string {
-	return []string{"-npmin", strconv.Itoa(np), "-msglog", "0:2", "-iter", "20", "-time", "0.5", "-window_size", "8"}
+	return []string{"-npmin", strconv.Itoa(np), "-msglog", "0:2", "-iter", "20", "-time", "0.5", "-window_size", "8", "--all-sizes"}
 }
 
 // checkEveryBenchmark checks that text holds one complete table per

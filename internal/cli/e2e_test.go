@@ -106,7 +106,7 @@ func testE2ERun(t *testing.T, tr e2eTransport, np int) {
 	dir := t.TempDir()
 	jf, cf := filepath.Join(dir, "r.jsonl"), filepath.Join(dir, "r.csv")
 	n := strconv.Itoa(np)
-	args := append([]string{"run", "-np", n, "-npmin", n, "-msglog", "0:3", "-time", "0.5", "-iter", "50",
+	args := append([]string{"run", "-np", n, "-npmin", n, "-msglog", "0:3", "-time", "0.5", "-iter", "50", "--all-sizes",
 		"PINGPONG", "sendrecv", "--json", jf, "--csv", cf, "--timeout", "60s"}, tr.args...)
 	cmd, out, errb := e2eCmd(t, args...)
 	if err := cmd.Run(); err != nil {
@@ -166,7 +166,7 @@ func TestE2EMulti(t *testing.T) {
 		{"0", "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec\n"},
 		{"1", "        Group       #bytes #repetitions      t[usec]   Mbytes/sec\n\n"},
 	} {
-		cmd, out, errb := e2eCmd(t, "run", "-np", "4", "-multi", c.multi, "-msglog", "0:1", "-time", "0.5", "-iter", "20", "pingpong", "--timeout", "60s")
+		cmd, out, errb := e2eCmd(t, "run", "-np", "4", "-multi", c.multi, "-msglog", "0:1", "-time", "0.5", "-iter", "20", "--all-sizes", "pingpong", "--timeout", "60s")
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("-multi %s: %v\n%s", c.multi, err, errb)
 		}
@@ -186,7 +186,7 @@ func TestE2EMulti(t *testing.T) {
 // TestE2EMiB checks that --mib changes Mbytes/sec to 2^20-byte Mbytes and
 // says so in the header, so readers get the unit right.
 func TestE2EMiB(t *testing.T) {
-	cmd, out, errb := e2eCmd(t, "run", "-np", "2", "-msglog", "20:20", "-time", "0.5", "-iter", "5", "--mib", "pingpong", "--timeout", "60s")
+	cmd, out, errb := e2eCmd(t, "run", "-np", "2", "-msglog", "20:20", "-time", "0.5", "-iter", "5", "--all-sizes", "--mib", "pingpong", "--timeout", "60s")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v\n%s", err, errb)
 	}

@@ -21,7 +21,7 @@ func TestE2ECollRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	jf := filepath.Join(dir, "b.jsonl")
-	cmd, _, errb := e2eCmd(t, "run", "-np", "2", "-msglog", "9:11", "-iter", "20", "-time", "0.2", "-check",
+	cmd, _, errb := e2eCmd(t, "run", "-np", "2", "-msglog", "9:11", "-iter", "20", "-time", "0.2", "--all-sizes", "-check",
 		"Bcast", "--coll-rules", rules, "--json", jf, "--timeout", "60s")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("run --coll-rules: %v\n%s", err, errb)

@@ -39,7 +39,7 @@ func TestE2EMPILoopsCheck(t *testing.T) {
 // loopsCheck runs benchmarks at np under -check and checks every row.
 func loopsCheck(t *testing.T, bin string, np int, benchmarks []string) {
 	t.Helper()
-	args := []string{"run", "-npmin", strconv.Itoa(np), "-msglog", "0:4", "-iter", "10", "-time", "0.2", "-window_size", "4",
+	args := []string{"run", "-npmin", strconv.Itoa(np), "-msglog", "0:4", "-iter", "10", "-time", "0.2", "--all-sizes", "-window_size", "4",
 		"-check", "-off_cache", "-1", "-root_shift", "1"}
 	argv := append(append(append(mpi.LauncherCommand(np), bin), args...), benchmarks...)
 	out, errs, code := mpiJob(t, argv)

@@ -127,7 +127,7 @@ func checkMPIText(t *testing.T, text string, np int, names []string) {
 // (those registered in bench), and checks rank 0's report.
 func TestE2EMPIRun(t *testing.T) {
 	bin := mpiBinary(t)
-	short := []string{"-msglog", "0:3", "-time", "1", "-iter", "50"}
+	short := []string{"-msglog", "0:3", "-time", "1", "-iter", "50", "--all-sizes"}
 	for _, tc := range []struct {
 		np    int
 		names []string
@@ -148,12 +148,39 @@ func TestE2EMPIRun(t *testing.T) {
 	}
 }
 
+// TestE2EMPITimeOut checks IMB's time-out on the MPI build: with -time
+// 1e-6 and -msglog 0:3 each benchmark's limit, 2 usec, is over when the
+// probes of its first size end, so each prints IMB's time-out row at 0
+// bytes and no other, and the run ends normally (as TestE2ETimeOut on
+// mpbench's own runtime).
+func TestE2EMPITimeOut(t *testing.T) {
+	bin := mpiBinary(t)
+	argv := append(mpi.LauncherCommand(2), bin, "run", "-msglog", "0:3", "-iter", "20", "-time", "1e-6", "PingPong", "Uniband")
+	out, errs, code := mpiJob(t, argv)
+	if code != 0 {
+		t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+	}
+	for _, b := range []string{"PingPong", "Uniband"} {
+		i := strings.Index(out, "# Benchmarking "+b+" \n# #processes = 2 \n")
+		if i < 0 {
+			t.Fatalf("no %s table:\n%s", b, out)
+		}
+		lines := strings.SplitAfter(out[i:], "\n")
+		if len(lines) < 6 || lines[4] != "            0"+imb.TimeOutText+"\n" || lines[5] != "\n" {
+			t.Errorf("%s: want the headings, then only IMB's time-out row at 0 bytes:\n%s", b, strings.Join(lines[:min(7, len(lines))], ""))
+		}
+	}
+	if !strings.HasSuffix(out, "# All processes entering MPI_Finalize\n\n") {
+		t.Errorf("the run did not end normally:\n%s", out)
+	}
+}
+
 // TestE2EMPILaunch runs "mpbench run --transport mpi -np 2", which starts
 // the library's launcher itself, and checks the report and the JSON file.
 func TestE2EMPILaunch(t *testing.T) {
 	bin := mpiBinary(t)
 	jf := filepath.Join(t.TempDir(), "pp.jsonl")
-	argv := []string{bin, "run", "--transport", "mpi", "-np", "2", "-msglog", "0:3", "-time", "1", "-iter", "50", "--json", jf, "PingPong"}
+	argv := []string{bin, "run", "--transport", "mpi", "-np", "2", "-msglog", "0:3", "-time", "1", "-iter", "50", "--all-sizes", "--json", jf, "PingPong"}
 	out, errs, code := mpiJob(t, argv)
 	if code != 0 {
 		t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
@@ -383,7 +410,7 @@ func TestE2EMPIRedDataTypeChar(t *testing.T) {
 	names := []string{"Allreduce", "Reduce", "Reduce_scatter", "Reduce_scatter_block"}
 	for _, np := range []int{2, 4} {
 		argv := append(append(mpi.LauncherCommand(np), bin, "run", "-npmin", strconv.Itoa(np), "-msglog", "0:5", "-iter", "20",
-			"-iter_policy", "off", "-time", "1", "-check", "-red_data_type", "char"), names...)
+			"-iter_policy", "off", "-time", "1", "--all-sizes", "-check", "-red_data_type", "char"), names...)
 		out, errs, code := mpiJob(t, argv)
 		if code != 0 {
 			t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)

@@ -22,6 +22,7 @@ type runFlags struct {
 	msglen      string
 	iter        string
 	timeLimit   float64
+	allSizes    bool // --all-sizes: no IMB time-out per benchmark
 	offCache    string
 	sync        bool // IMB -sync
 	warmup      bool // IMB -warm_up
@@ -64,6 +65,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.iter, "iter", "1000,40", "IMB -iter n[,MiB[,n_nonaggr]]: repetitions for small sizes, volume cap per size in MiB (a third value, IMB-EXT's non-aggregate count, is accepted and ignored)")
 	fs.StringVar(&f.iterPolicy, "iter_policy", bench.IterDynamic, "IMB -iter_policy dynamic|off: dynamic caps repetitions by volume and -time; off runs the -iter count at every size")
 	fs.Float64Var(&f.timeLimit, "time", bench.DefaultTimeLimit, "IMB -time seconds: time limit per message size (> 0)")
+	fs.BoolVar(&f.allSizes, "all-sizes", false, "measure every message size: without it a benchmark stops, as IMB-MPI1's does, with a \"time-out.\" row at the first size reached after (max(sizes listed, b-a) - 1) x -time seconds for -msglog a:b")
 	fs.StringVar(&f.mem, "mem", "1", "IMB -mem GB: limit on one process's message buffers, in GB of 2^30 bytes (checked before ranks start)")
 	switchVar(fs, &f.zeroSize, "zero_size", "on", "IMB -zero_size on|off: off leaves the 0-byte size out of the -msglog sweep")
 	fs.StringVar(&f.offCache, "off_cache", "", "IMB -off_cache -1|MiB[,line]: rotate buffers larger than the cache (-1: 8 MiB, 64 B lines)")
@@ -117,6 +119,7 @@ func parseMByte(s string) (float64, error) {
 func (f *runFlags) benchOptions() (bench.Options, error) {
 	o := bench.DefaultOptions()
 	o.Settle = f.settle
+	o.NoTimeOut = f.allSizes
 	if f.given("thread_level") {
 		// Checked here too, so that the default build and the launching
 		// process refuse a bad level before any rank starts.

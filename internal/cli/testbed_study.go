@@ -147,9 +147,10 @@ const studyEager = 4 << 20
 // row whose probe came out short (on a busy host a rank that enters the
 // probe late finds its message already there: a 64 KiB Scatter then ran
 // its 640 repetitions of 58 ms); on a quiet host the time cap gives
-// fewer repetitions at every size above 0 bytes anyway.
+// fewer repetitions at every size above 0 bytes anyway. --all-sizes: the
+// study needs every size, however long a slow medium takes for them.
 func studyRunArgs(more ...string) []string {
-	return append([]string{"--eager", strconv.Itoa(studyEager), "-warm_up", "0", "-iter", "1000,4"}, more...)
+	return append([]string{"--eager", strconv.Itoa(studyEager), "-warm_up", "0", "-iter", "1000,4", "--all-sizes"}, more...)
 }
 
 // studyRun is one mpbench testbed study.

@@ -89,7 +89,7 @@ const jobTimeout = 10 * time.Minute
 // the context's cause.
 func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error) {
 	argv := []string{"run", "-np", itoa(job.np), "-npmin", itoa(job.np), "-msglen", r.sizes,
-		"-iter", r.iter, "-time", fmt.Sprint(r.time), "--quiet", "--json", r.tmp,
+		"-iter", r.iter, "-time", fmt.Sprint(r.time), "--all-sizes", "--quiet", "--json", r.tmp,
 		"--transport", r.transport, "--timeout", jobTimeout.String()}
 	argv = append(argv, r.hostArgs...)
 	argv = append(argv, job.args...)

@@ -7,7 +7,8 @@ import (
 )
 
 // RowFile streams rows into JSON Lines or CSV result files (package
-// result/rowfile): a record per row, the end record (ok or failed with the
+// result/rowfile): a record per row, a failure record for a block
+// that timed out, the end record (ok or failed with the
 // error) on Finish.
 type RowFile struct {
 	w rowfile.Writer
@@ -23,8 +24,15 @@ func (s *RowFile) Begin(bench.Block) error { return nil }
 // Row writes one row record.
 func (s *RowFile) Row(_ bench.Block, r result.Row) error { return s.w.WriteRow(r) }
 
-// End does nothing.
-func (s *RowFile) End(bench.Block) error { return nil }
+// End writes a failure record when the block ended by its time limit
+// (bench.Block.TimeOut).
+func (s *RowFile) End(b bench.Block) error {
+	if b.TimeOut == nil {
+		return nil
+	}
+	return s.w.WriteFailure(rowfile.Failure{Benchmark: b.Benchmark, Processes: b.Processes,
+		Bytes: b.TimeOut.Bytes, Kind: "time-out", Msg: b.TimeOut.String()})
+}
 
 // Finish writes the end record.
 func (s *RowFile) Finish(runErr error) error { return s.w.WriteEnd(runErr) }

@@ -269,3 +269,74 @@ func TestTimerWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeOutInEveryOutput ends a Biband block with IMB's time-out
+// (bench.Block.TimeOut) through the text, JSON Lines and CSV sinks and
+// reads each output back: the row measured stays, the size not measured
+// is a Problem in all three, and the run is complete (not Aborted).
+func TestTimeOutInEveryOutput(t *testing.T) {
+	var text, jsonl, csv bytes.Buffer
+	ts, err := NewText(&text, imb.RunInfo{Version: "0.1.0", Date: time.Unix(0, 0).UTC(), Transport: "shm",
+		Command: []string{"mpbench", "run", "Biband"}, MaxBytes: 4096, Benchmarks: []string{"Biband"}}, TextOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := result.Meta{Tool: "mpbench", Version: "0.1.0", MByte: result.MB, Transport: "shm"}
+	jw, cw := rowfile.NewJSONLWriter(&jsonl), rowfile.NewCSVWriter(&csv)
+	for _, w := range []rowfile.Writer{jw, cw} {
+		if err := w.WriteMeta(meta); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := Fanout{ts, NewRowFile(jw), NewRowFile(cw)}
+	blk := bench.Block{Benchmark: "Biband", Class: bench.ParallelTransferMsgRate, Processes: 2, Multi: result.MultiNone,
+		Groups: [][]int{{0, 1}}, MByte: result.MB, ScaleBW: 2}
+	row := result.NewRow("Biband", 2, 1024)
+	row.Repetitions, row.TMin, row.TMax, row.TAvg, row.MBps, row.MsgRate = 1000, 25, 25, 25, 5242.88, 5120000
+	if err := f.Begin(blk); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Row(blk, row); err != nil {
+		t.Fatal(err)
+	}
+	blk.TimeOut = &bench.TimeOut{Bytes: 2048, Elapsed: 23.4, Limit: 22}
+	if err := f.End(blk); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	wantLine := "         2048" + imb.TimeOutText + "\n"
+	if !strings.Contains(text.String(), "     5120000\n"+wantLine+"\n\n# All processes entering MPI_Finalize") {
+		t.Errorf("text: want the row, then IMB's time-out row %q, then the closing lines:\n%s", wantLine, text.String())
+	}
+	wantMsg := "Biband, 2 processes, 2048 bytes: time-out at 2048 bytes: the benchmark had run 23.4 s, above its limit of 22 s"
+	for name, out := range map[string]*bytes.Buffer{"jsonl": &jsonl, "csv": &csv, "txt": &text} {
+		var runs []result.Run
+		var err error
+		switch name {
+		case "jsonl":
+			runs, err = rowfile.ReadJSONL(bytes.NewReader(out.Bytes()), "t."+name)
+		case "csv":
+			runs, err = rowfile.ReadCSV(bytes.NewReader(out.Bytes()), "t."+name)
+		default:
+			runs, err = imb.Read(bytes.NewReader(out.Bytes()), "t."+name)
+		}
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("%s: %d runs, %v", name, len(runs), err)
+		}
+		r := runs[0]
+		if len(r.Rows) != 1 || r.Rows[0].Bytes != 1024 || r.Aborted || len(r.Problems) != 1 {
+			t.Fatalf("%s: %d rows, aborted %v, problems %v; want the 1024-byte row, complete, one problem", name, len(r.Rows), r.Aborted, r.Problems)
+		}
+		msg := r.Problems[0].Msg
+		if name == "txt" {
+			if want := `Biband: failed sample "2048": time-out.;`; !strings.HasPrefix(msg, want) {
+				t.Errorf("txt: problem %q, want it to start %q", msg, want)
+			}
+		} else if !strings.HasPrefix(msg, wantMsg) {
+			t.Errorf("%s: problem %q, want it to start %q", name, msg, wantMsg)
+		}
+	}
+}

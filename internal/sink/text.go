@@ -91,9 +91,15 @@ func (t *Text) Row(b bench.Block, r result.Row) error {
 	return nil
 }
 
-// End prints the block's distributions under Percentiles; IMB prints no
-// block footer.
-func (t *Text) End(bench.Block) error {
+// End prints IMB's time-out row when the block ended by its time limit
+// (bench.Block.TimeOut), then the block's distributions under
+// Percentiles; IMB prints no block footer.
+func (t *Text) End(b bench.Block) error {
+	if b.TimeOut != nil {
+		if err := t.w.WriteTimeOut(b.TimeOut.Bytes); err != nil {
+			return err
+		}
+	}
 	if !t.opts.Percentiles || len(t.rows) == 0 {
 		return nil
 	}

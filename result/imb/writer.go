@@ -379,6 +379,33 @@ func (w *Writer) WriteRow(r result.Row) error {
 	return w.writerPut(b.String())
 }
 
+// TimeOutText is what IMB-MPI1 prints after the message size in the row
+// of a size it did not measure because the benchmark ran past its time
+// limit (src_c/IMB_output.c, SAMPLE_FAILED_TIME_OUT), byte for byte.
+const TimeOutText = ` time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use "-time X" or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.`
+
+// WriteTimeOut prints IMB's time-out row for message size bytes in the
+// current table: the size as %13d, then TimeOutText; under -multi 1 a
+// blank line, then one such row per group, each after its group number
+// (IMB_output.c: IMB_display_times per group). It is an error to call it
+// before BeginTable.
+func (w *Writer) WriteTimeOut(bytes int64) error {
+	if !w.inTable {
+		return fmt.Errorf("imb: WriteTimeOut for %s before BeginTable", w.table.Benchmark)
+	}
+	t := w.table
+	line := fmt.Sprintf("%*d%s\n", writerColWidth, bytes, TimeOutText)
+	if t.Multi != result.MultiEach {
+		return w.writerPut(line)
+	}
+	var b strings.Builder
+	b.WriteString("\n")
+	for g := 0; g < max(t.Groups, 1); g++ {
+		fmt.Fprintf(&b, "%*d%s", writerColWidth, g, line)
+	}
+	return w.writerPut(b.String())
+}
+
 // TailQuantiles are the fractions of PerfKitBenchmarker's -show_tail line
 // (print_tail in its IMB patch, data/intelmpi.patch): minimum, p10, p25,
 // p50, p75, p90, p95, p99, p99.5, p99.9, p99.99, then the maximum.

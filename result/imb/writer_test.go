@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,9 +20,10 @@ import (
 // file: its text (starting with the blank separator line) and what the
 // Writer needs to reproduce it.
 type writerTestSection struct {
-	text string
-	spec TableSpec
-	rows []result.Row
+	text    string
+	spec    TableSpec
+	rows    []result.Row
+	timeOut int64 // the size of the section's time-out row, -1 for none
 }
 
 // writerTestFormats maps IMB's heading lines (without a Group column and
@@ -48,7 +50,7 @@ func writerTestSections(t *testing.T, name string) []writerTestSection {
 		if !strings.HasPrefix(lines[i], "#---") || !strings.HasPrefix(lines[i+1], "# Benchmarking ") {
 			continue
 		}
-		var s writerTestSection
+		s := writerTestSection{timeOut: -1}
 		title := strings.TrimSpace(strings.TrimPrefix(lines[i+1], "# Benchmarking "))
 		s.spec.Benchmark = strings.TrimPrefix(title, "Multi-")
 		s.spec.Multi = result.MultiNone
@@ -77,9 +79,17 @@ func writerTestSections(t *testing.T, name string) []writerTestSection {
 		s.spec.Format = f
 		k := j + 2
 		for ; k < len(lines) && strings.TrimSpace(lines[k]) != "" && !strings.HasPrefix(lines[k], "#"); k++ {
+			if before, _, ok := strings.Cut(lines[k], " time-out."); ok {
+				s.timeOut, _ = strconv.ParseInt(strings.TrimSpace(before), 10, 64)
+				k++
+				break
+			}
 			s.rows = append(s.rows, writerTestRow(t, s.spec, strings.Fields(lines[k])))
 		}
 		s.text = "\n" + strings.Join(lines[i:k], "\n") + "\n"
+		if k < len(lines) && strings.Contains(lines[k], "time-out.") {
+			t.Fatalf("%s:%d: rows after a time-out row", name, k+1)
+		}
 		out = append(out, s)
 		i = k
 	}
@@ -120,8 +130,9 @@ func writerTestRow(t *testing.T, spec TableSpec, f []string) result.Row {
 	return r
 }
 
-// writerTestTable writes one table with the Writer.
-func writerTestTable(t *testing.T, spec TableSpec, rows []result.Row) string {
+// writerTestTable writes one table with the Writer, ended by a time-out
+// row for size timeOut unless it is -1.
+func writerTestTable(t *testing.T, spec TableSpec, rows []result.Row, timeOut int64) string {
 	t.Helper()
 	var buf bytes.Buffer
 	w := NewWriter(&buf)
@@ -130,6 +141,11 @@ func writerTestTable(t *testing.T, spec TableSpec, rows []result.Row) string {
 	}
 	for _, r := range rows {
 		if err := w.WriteRow(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if timeOut >= 0 {
+		if err := w.WriteTimeOut(timeOut); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -161,6 +177,8 @@ func TestWriterSectionsMatchRealIMB(t *testing.T) {
 		{"030-imb-uniband-csd3-impi19.txt", false, 0},
 		{"010-imb2019u6-multi-pingpong.txt", true, 1},
 		{"011-imb2019u6-multi-barrier.txt", true, 2},
+		{"031-imb2021.11-uniband-biband-timeout.txt", false, 2},
+		{"032-imb2021.11-npmin-barrier-timeout.txt", false, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -169,7 +187,7 @@ func TestWriterSectionsMatchRealIMB(t *testing.T) {
 				t.Fatalf("got %d sections, want %d", len(secs), c.n)
 			}
 			for _, s := range secs {
-				got := writerTestTable(t, s.spec, s.rows)
+				got := writerTestTable(t, s.spec, s.rows, s.timeOut)
 				want := s.text
 				if c.trimmed {
 					got = writerTestTrim(got)
@@ -232,6 +250,51 @@ func TestWriterWholeFile2021(t *testing.T) {
 	}
 }
 
+// TestWriterTimeOutSectionsHaveTheRow checks that the IMB-MPI1 2021.11
+// files with time-outs were cut with their time-out rows, so that
+// TestWriterSectionsMatchRealIMB compares WriteTimeOut's line with IMB's:
+// after 10 and 9 rows (031), and at the first size in all three
+// benchmarks, Barrier's row printing 2^6 (032).
+func TestWriterTimeOutSectionsHaveTheRow(t *testing.T) {
+	for file, want := range map[string][]string{
+		"031-imb2021.11-uniband-biband-timeout.txt": {"Uniband 10 rows, time-out at 524288", "Biband 9 rows, time-out at 262144"},
+		"032-imb2021.11-npmin-barrier-timeout.txt":  {"Sendrecv 0 rows, time-out at 0", "Biband 0 rows, time-out at 0", "Barrier 0 rows, time-out at 64"},
+	} {
+		var got []string
+		for _, s := range writerTestSections(t, file) {
+			got = append(got, fmt.Sprintf("%s %d rows, time-out at %d", s.spec.Benchmark, len(s.rows), s.timeOut))
+		}
+		if strings.Join(got, "; ") != strings.Join(want, "; ") {
+			t.Errorf("%s: %q, want %q", file, got, want)
+		}
+	}
+}
+
+// TestWriterMultiEachTimeOut reproduces IMB-MPI1 2021.11's -multi 1
+// tables that time out at their first size: a blank line, then one
+// time-out row per group after its group number.
+func TestWriterMultiEachTimeOut(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "writer", "033-imb2021.11-multi1-timeout.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for _, c := range []struct {
+		name   string
+		format *Layout
+	}{{"PingPong", OutTimeBW}, {"Sendrecv", OutTimeRangeBW}} {
+		i := slices.Index(lines, "# Benchmarking Multi-"+c.name+" ")
+		if i < 1 {
+			t.Fatalf("no Multi-%s section", c.name)
+		}
+		want := "\n" + strings.Join(lines[i-1:i+11], "\n") + "\n"
+		spec := TableSpec{Benchmark: c.name, Format: c.format, Processes: 2, Groups: 2, Multi: result.MultiEach}
+		if got := writerTestTable(t, spec, nil, 0); got != want {
+			t.Errorf("Multi-%s:\n got:\n%s\nwant:\n%s", c.name, got, want)
+		}
+	}
+}
+
 // TestWriterMultiEach checks the -multi 1 layout as IMB_output prints it:
 // a leading Group column, a 5-column rule (64 dashes), and a blank line
 // before the group rows of every message size.
@@ -247,7 +310,7 @@ func TestWriterMultiEach(t *testing.T) {
 			rows = append(rows, r)
 		}
 	}
-	got := writerTestTable(t, spec, rows)
+	got := writerTestTable(t, spec, rows, -1)
 	rule := "#" + strings.Repeat("-", 64) + "\n"
 	want := "\n" + rule +
 		"# Benchmarking Multi-PingPong \n" +
@@ -275,7 +338,7 @@ func TestWriterCheckAndLongGroups(t *testing.T) {
 	spec := TableSpec{Benchmark: "Allreduce", Format: OutTimeRange, Processes: 64, Check: true}
 	r := result.NewRow("Allreduce", 64, 4)
 	r.Repetitions, r.TMin, r.TMax, r.TAvg, r.Defects = 1000, 13.49, 13.54, 13.51, 0
-	got := writerTestTable(t, spec, []result.Row{r})
+	got := writerTestTable(t, spec, []result.Row{r}, -1)
 	want := "\n#" + strings.Repeat("-", 77) + "\n# Benchmarking Allreduce \n# #processes = 64 \n#" + strings.Repeat("-", 77) + "\n" +
 		"       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects\n" +
 		"            4         1000        13.49        13.54        13.51         0.00\n"
@@ -284,7 +347,7 @@ func TestWriterCheckAndLongGroups(t *testing.T) {
 	}
 
 	spec = TableSpec{Benchmark: "PingPong", Format: OutTimeRangeBW, Processes: 18, Groups: 2, Multi: result.MultiWorst}
-	got = writerTestTable(t, spec, nil)
+	got = writerTestTable(t, spec, nil, -1)
 	var ranks strings.Builder
 	for i := 0; i < 16; i++ {
 		fmt.Fprintf(&ranks, " %4d", i)
@@ -311,7 +374,7 @@ func TestWriterNaNPrinted(t *testing.T) {
 	r := result.NewRow("PingPong", 2, 8)
 	r.Repetitions = 10
 	r.TMax = math.NaN()
-	got := writerTestTable(t, TableSpec{Benchmark: "PingPong", Format: OutTimeBW, Processes: 2}, []result.Row{r})
+	got := writerTestTable(t, TableSpec{Benchmark: "PingPong", Format: OutTimeBW, Processes: 2}, []result.Row{r}, -1)
 	if !strings.Contains(got, "NaN") {
 		t.Errorf("NaN time should print as NaN:\n%s", got)
 	}

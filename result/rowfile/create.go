@@ -64,6 +64,11 @@ func (o *Open) WriteRow(r result.Row) error {
 	return o.each(func(w Writer) error { return w.WriteRow(r) })
 }
 
+// WriteFailure writes f to every file.
+func (o *Open) WriteFailure(f Failure) error {
+	return o.each(func(w Writer) error { return w.WriteFailure(f) })
+}
+
 // WriteEnd writes the end record to every file: ok for a nil runErr, else
 // failed with runErr's message.
 func (o *Open) WriteEnd(runErr error) error {

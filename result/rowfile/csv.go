@@ -148,6 +148,14 @@ func (w *CSVWriter) WriteRow(r result.Row) error {
 	return nil
 }
 
+// WriteFailure writes the comment line "# failure=" + f.Problem().
+func (w *CSVWriter) WriteFailure(f Failure) error {
+	if err := flushWrite(w.w, []byte("# failure="+f.Problem()+"\n")); err != nil {
+		return fmt.Errorf("csv: write: %w", err)
+	}
+	return nil
+}
+
 // WriteEnd writes "# end=ok", or "# end=failed: <error>" when runErr is
 // not nil.
 func (w *CSVWriter) WriteEnd(runErr error) error {
@@ -227,7 +235,8 @@ func csvRow(cols map[string]int, f []string) (result.Row, error) {
 // ReadCSV reads mpbench CSV from r; name is used in problems and Row.File.
 // It returns one Run per "# format=" line. Columns are found by their
 // header names, so reordered or missing columns read. A run without a
-// "# end=ok" line is Aborted. Bad lines become Problems and the read goes
+// "# end=ok" line is Aborted. A "# failure=" line becomes a Problem with
+// its text. Bad lines become Problems and the read goes
 // on. The error is non-nil only when reading r fails.
 func ReadCSV(r io.Reader, name string) ([]result.Run, error) {
 	var runs []result.Run
@@ -288,6 +297,8 @@ func ReadCSV(r io.Reader, name string) ([]result.Run, error) {
 				m.Options[strings.TrimPrefix(k, "option.")] = v
 			case strings.HasPrefix(k, "info."):
 				m.Info[strings.TrimPrefix(k, "info.")] = v
+			case k == "failure":
+				problem(v)
 			case k == "end":
 				ended = true
 				if v != "ok" {

@@ -25,6 +25,13 @@
 //	{"type":"end","status":"ok"}
 //	{"type":"end","status":"failed","error":"rank 1: connection reset"}
 //
+// A message size the run did not measure, while the run went on, is a
+// failure record in place of its row (IMB prints a "time-out." row there;
+// see Failure):
+//
+//	{"type":"failure","kind":"time-out","benchmark":"Biband","processes":2,
+//	 "bytes":2097152,"message":"time-out at 2097152 bytes: ..."}
+//
 // Row fields: benchmark (IMB/OSU name without "Multi-"), processes, multi
 // (-1 none, 0 -multi 0, 1 -multi 1), groups, group (-1 unless -multi 1),
 // bytes (-1 for tables without a size, Barrier), repetitions (-1 unknown),
@@ -58,7 +65,9 @@
 // extra, then the spread as spread_rank, spread_n, spread_min_usec,
 // spread_p50_usec, spread_p90_usec, spread_p99_usec, spread_max_usec,
 // spread_cv (all empty for a row without one). Absent numbers are empty
-// cells; extra is a JSON object or empty. A
+// cells; extra is a JSON object or empty. A failure is the comment line
+// "# failure=Biband, 2 processes, 2097152 bytes: time-out at ..."
+// (Failure.Problem) where its row would be. A
 // complete run ends with the comment line "# end=ok", a failed one with
 // "# end=failed: <error>". Values in comment lines, and the benchmark and
 // algorithm cells, have line breaks replaced by spaces; an option or info
@@ -66,15 +75,38 @@
 // quoted. A "# format=mpbench-csv" line starts a new run.
 package rowfile
 
-import "github.com/mpbench/mpbench/result"
+import (
+	"fmt"
+
+	"github.com/mpbench/mpbench/result"
+)
 
 // Writer is implemented by the JSON Lines and CSV writers: WriteMeta once
-// first, WriteRow per row (each written through before it returns) and
-// WriteEnd once at the end with the run's error (nil: complete).
+// first, WriteRow per row and WriteFailure per size not measured (each
+// written through before it returns), and WriteEnd once at the end with
+// the run's error (nil: complete).
 type Writer interface {
 	WriteMeta(m result.Meta) error
 	WriteRow(r result.Row) error
+	WriteFailure(f Failure) error
 	WriteEnd(runErr error) error
+}
+
+// Failure is a message size of a benchmark that a run did not measure,
+// and why (IMB's failed sample); the run goes on. Readers return it as a
+// result.Problem whose message is Failure.Problem's.
+type Failure struct {
+	Benchmark string // benchmark name without "Multi-"
+	Processes int    // processes per group
+	Bytes     int64  // the message size not measured
+	Kind      string // "time-out": the benchmark ran past IMB's time limit
+	Msg       string // one line saying what happened, e.g. bench.TimeOut.String()
+}
+
+// Problem is the message readers give the failure's result.Problem:
+// "Biband, 2 processes, 2097152 bytes: " followed by Msg.
+func (f Failure) Problem() string {
+	return oneLine(fmt.Sprintf("%s, %d processes, %d bytes: %s", f.Benchmark, f.Processes, f.Bytes, f.Msg))
 }
 
 // flushWrite writes s to w in one call and flushes w when it buffers, so

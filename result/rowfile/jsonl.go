@@ -69,6 +69,16 @@ type jsonSpread struct {
 	CV   *float64 `json:"cv"`
 }
 
+// jsonFailure is the failure record.
+type jsonFailure struct {
+	Type      string `json:"type"`
+	Kind      string `json:"kind"`
+	Benchmark string `json:"benchmark"`
+	Processes int    `json:"processes"`
+	Bytes     int64  `json:"bytes"`
+	Message   string `json:"message"`
+}
+
 // jsonEnd is the end record.
 type jsonEnd struct {
 	Type   string `json:"type"`
@@ -143,6 +153,12 @@ func (w *JSONLWriter) WriteRow(r result.Row) error {
 	return w.put(j)
 }
 
+// WriteFailure writes a failure record.
+func (w *JSONLWriter) WriteFailure(f Failure) error {
+	return w.put(jsonFailure{Type: "failure", Kind: f.Kind, Benchmark: f.Benchmark, Processes: f.Processes,
+		Bytes: f.Bytes, Message: f.Msg})
+}
+
 // WriteEnd writes the end record: status "ok" when runErr is nil, else
 // "failed" with the error text.
 func (w *JSONLWriter) WriteEnd(runErr error) error {
@@ -177,7 +193,8 @@ func rowFromJSON(j jsonRow) result.Row {
 // ReadJSONL reads mpbench JSON Lines from r; name is used in problems and
 // in Row.File. It returns one Run per meta record. A run without an end
 // record, or whose end status is not "ok", is Aborted (the end error is
-// added as a Problem). Lines that do not parse, and rows before any meta
+// added as a Problem). A failure record becomes a Problem with the
+// message of Failure.Problem. Lines that do not parse, and rows before any meta
 // record, become Problems and the read goes on. The error is non-nil only
 // when reading r fails.
 func ReadJSONL(r io.Reader, name string) ([]result.Run, error) {
@@ -252,6 +269,13 @@ func ReadJSONL(r io.Reader, name string) ([]result.Run, error) {
 			row := rowFromJSON(j)
 			row.File, row.Line = name, line
 			cur.Rows = append(cur.Rows, row)
+		case "failure":
+			var j jsonFailure
+			if err := json.Unmarshal(b, &j); err != nil {
+				problem("bad failure record: " + err.Error())
+				continue
+			}
+			problem(Failure{Benchmark: j.Benchmark, Processes: j.Processes, Bytes: j.Bytes, Kind: j.Kind, Msg: j.Message}.Problem())
 		case "end":
 			var e jsonEnd
 			if err := json.Unmarshal(b, &e); err != nil || cur == nil {
