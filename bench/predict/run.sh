@@ -105,7 +105,7 @@ fi
 # The Bcast table reaches the largest block (np 2: n x n/2 float64), so
 # that the prediction interpolates between measured sizes.
 maxlog=$(awk -v n="$N" 'BEGIN { b = 8 * n * n / 2; l = 22; while (2 ^ l < b) l++; print l }')
-sizes=(-msglog "16:$maxlog" -time 1)
+sizes=(-msglog "16:$maxlog" -time 1 --all-sizes) # every size: the prediction interpolates between them
 # predicted NP NET FILES: the predicted communication [s] of the product on
 # NP ranks from FILES (comma-separated), --net NET.
 predicted() {
