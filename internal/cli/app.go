@@ -103,6 +103,9 @@ func checkAppFlags(f *appFlags) error {
 	if err := bench.CheckNP(f.np); err != nil {
 		return err
 	}
+	if err := checkTimeout(f.timeout); err != nil {
+		return err
+	}
 	if f.load < 0 {
 		return usageErrorf("--load %d: the number of load processes per rank must be >= 0", f.load)
 	}

@@ -140,6 +140,15 @@ func TestSameLineEveryCommand(t *testing.T) {
 			{"predict", "matmul", "--bench", filepath.Join(dir, "none.jsonl"), "--np", "2,0"},
 			{"tune", "-np", "0"},
 		}, "-np 0: expected a process count N >= 1, e.g. -np 4", false},
+		{"negative timeout", [][]string{
+			{"run", "--timeout", "-1s"},
+			{"app", "ep", "--timeout", "-1s"},
+			{"app", "matmul", "--timeout", "-1s"},
+		}, "--timeout -1s: expected a duration >= 0, e.g. 30m", false},
+		{"unknown transport", [][]string{
+			{"run", "--transport", "foo"},
+			{"tune", "--transport", "foo"},
+		}, "--transport foo: expected one of auto, ", false},
 		{"unknown algorithm", [][]string{
 			{"run", "--coll", "bcast=fast"},
 			{"run", "--coll", "bcast=fast", "--show-algorithms"},

@@ -104,6 +104,23 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 	return p, nil
 }
 
+// check refuses bad placement options (--map-by, --hostfile, --host, --if,
+// --launch-agent) with the words of plan, for commands (tune) that pass
+// them on to their jobs: checked once before the first job, instead of
+// failing every job. The number of ranks is not checked here (each job
+// has its own); mode is the --transport given, whose reach is checked
+// against the hosts as in plan.
+func (h *hostFlags) check(mode string) error {
+	np := 1
+	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
+	fs.IntVar(&np, "np", np, "")
+	if err := fs.Set("np", "1"); err != nil { // given: plan keeps it
+		return err
+	}
+	_, err := h.plan(&np, mode, "", fs)
+	return err
+}
+
 // runArgs returns the options of h that were given, as "mpbench run"
 // arguments, for commands (tune) that start run jobs on the same hosts.
 func (h *hostFlags) runArgs() []string {

@@ -185,8 +185,8 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	if f.ifaddr != "" && net.ParseIP(f.ifaddr) == nil {
 		return o, usageErrorf("--ifaddr %s: expected an IP address of this host's interface, e.g. 10.0.0.2", f.ifaddr)
 	}
-	if f.timeout < 0 {
-		return o, usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", f.timeout)
+	if err := checkTimeout(f.timeout); err != nil {
+		return o, err
 	}
 	o.PerRepetition = f.percentiles || f.jsonFile != "" || f.csvFile != ""
 	if err := f.imb.apply(&o, f.np, f.msglen != ""); err != nil {
@@ -242,4 +242,12 @@ func optionMap(fs *pflag.FlagSet, benchmarks []string) map[string]string {
 		m["mbyte"] = "2^20"
 	}
 	return m
+}
+
+// checkTimeout refuses a negative --timeout (run, app) with one wording.
+func checkTimeout(d time.Duration) error {
+	if d < 0 {
+		return usageErrorf("--timeout %v: expected a duration >= 0, e.g. 30m", d)
+	}
+	return nil
 }

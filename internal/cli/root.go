@@ -102,9 +102,14 @@ in the GNU form (--npmin 2).`,
 }
 
 // execute runs the command of args in root's tree. An unknown command is
-// a usage error with cobra's text (and its suggestions).
+// a usage error with cobra's text (and its suggestions). cobra's own
+// commands (help, completion and the hidden __complete that shells call)
+// are added first, as cobra's Execute would, so that they are found too.
 func execute(root *cobra.Command, args []string) error {
-	if _, _, err := root.Find(args); err != nil {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd(args...)
+	shellRequest := len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+	if _, _, err := root.Find(args); err != nil && !shellRequest {
 		return &usageError{msg: err.Error()}
 	}
 	root.SetArgs(args)

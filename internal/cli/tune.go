@@ -101,6 +101,14 @@ missing library controls), 130/143 interrupted.`,
   mpbench-mpi tune --transport mpi -np 4 -o tuned-ompi`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkTransport(f.transport, true); err != nil {
+				return err
+			}
+			if f.transport != "mpi" { // with mpi, tuneLibraryFor refuses any placement option
+				if err := f.hosts.check(f.transport); err != nil {
+					return err // before any file or job
+				}
+			}
 			if f.verify != "" {
 				return runTuneVerify(cmd, &f)
 			}

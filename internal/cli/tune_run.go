@@ -35,7 +35,7 @@ func tuneLibraryFor(transport string, h *hostFlags) (tuneLibrary, error) {
 		}
 		return newMPICHLibrary()
 	}
-	return nil, usageErrorf("--transport %s: expected %s", transport, strings.Join(transportModes(true), ", "))
+	return nil, checkTransport(transport, true) // the same line as run's
 }
 
 // newTuneRunner returns the runtime transport selects (tuneLibraryFor) and
