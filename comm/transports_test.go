@@ -40,7 +40,7 @@ func BenchmarkPingPongShm(b *testing.B) {
 }
 
 // cpuTime is the CPU time (user and system, in nanoseconds) this process
-// (who = unix.RUSAGE_SELF) or the calling thread (unix.RUSAGE_THREAD) has
+// (who = unix.RUSAGE_SELF) or the calling thread (rusageThread) has
 // used: unlike the wall clock it does not grow while other processes have
 // the CPU.
 func cpuTime(b *testing.B, who int) int64 {
@@ -78,9 +78,9 @@ func BenchmarkPathShm(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			b.ResetTimer()
-			cpu0, thr0 := cpuTime(b, unix.RUSAGE_SELF), cpuTime(b, unix.RUSAGE_THREAD)
+			cpu0, thr0 := cpuTime(b, unix.RUSAGE_SELF), cpuTime(b, rusageThread)
 			defer func() {
-				thr := cpuTime(b, unix.RUSAGE_THREAD) - thr0
+				thr := cpuTime(b, rusageThread) - thr0
 				b.ReportMetric(float64(cpuTime(b, unix.RUSAGE_SELF)-cpu0)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(float64(thr)/float64(b.N), "thread-cpu-ns/op")
 			}()
