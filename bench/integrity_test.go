@@ -22,10 +22,12 @@ import (
 
 // EnvCorruptions sets how many payload corruptions
 // TestCheckCatchesInjectedCorruption injects in all (default: two per
-// benchmark, spread over the transports), e.g. 1000 for the campaign by
-// hand:
+// benchmark, spread over the transports), e.g. 1110 for the campaign by
+// hand: 1110 spread over the 23 benchmarks put over 1,000 flips into the
+// 21 that -check must catch (Uniband and Biband take the rest; see
+// windowBenchmarks):
 //
-//	MPBENCH_CORRUPTIONS=1000 go test -run TestCheckCatchesInjectedCorruption -v ./bench
+//	MPBENCH_CORRUPTIONS=1110 go test -run TestCheckCatchesInjectedCorruption -v ./bench
 const EnvCorruptions = "MPBENCH_CORRUPTIONS"
 
 // integrityRanks is the job size of the campaign: every collective runs on

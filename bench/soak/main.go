@@ -9,6 +9,8 @@
 //	go run ./bench/soak [-duration 10m] [-transports shm,tcp,hybrid] [-np 8] [-every 1m] [-concurrent]
 //	go run ./bench/soak -duration 1h        # the hour per transport of docs/reliability.md
 //	go run ./bench/soak -duration 1h -concurrent   # the three hours in one
+//	go run ./bench/soak -duration 1h -concurrent -keep DIR   # and keep the jobs' result files in DIR
+//	go run ./bench/soak -analyze DIR   # the drift table of the result files a soak kept in DIR
 //
 // Each transport gets one job of -np ranks (8 on a 2-core host is
 // oversubscribed, on purpose) running PingPong, Sendrecv, Exchange,
@@ -23,15 +25,24 @@
 // namespace of their own (as bench/chaos does; root and unshare(1)).
 //
 // At the end it prints, per transport, the figures of the first sample
-// after the warm-up minute next to the last, and for every benchmark and
-// size measured at least twice the ratio of the last time (in the last job
-// that measured it) to the first (in the first job), median, smallest and
-// largest over the rows: the run's results from start to end. A job that
-// ends before -duration (the calibration pass ran under a heavier load) is
-// followed by one sized to the time left at the pace just measured.
+// after the warm-up minute next to the last, and the drift of the results
+// judged against the run's own noise: for every benchmark and size, the
+// median time of the first third of its rows (calibration pass and jobs in
+// order) against the median of the last third, inside its noise when the
+// ratio lies within the interquartile ratio Q3/Q1 of the times inside
+// either window (see drift), one table line per benchmark and size and the
+// count inside. A job that ends before -duration (the calibration pass ran
+// under a heavier load) is followed by one sized to the time left at the
+// pace just measured. The jobs' result files (JSON Lines) are deleted at
+// the end, or kept with -keep DIR, where -analyze DIR reads them later.
+//
 // Exit status: 0 when the job ran until stopped and goroutines and RSS
 // stayed flat (goroutines at most 2 more, RSS at most 25% + 8 MiB more),
-// 1 otherwise, 2 bad flags.
+// 1 otherwise, 2 bad flags. The drift verdicts are counted, not part of
+// the status: a stationary series lies outside its noise by chance now
+// and then (TestDriftFalseOutsideRate), and a host's load moves the
+// times. -analyze exits 0 once it has printed the table, 2 when DIR holds
+// no result file.
 package main
 
 import (
@@ -45,15 +56,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/mpbench/mpbench/result"
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 var benchmarks = []string{"PingPong", "Sendrecv", "Exchange", "Allreduce", "Alltoall", "Bcast", "Allgather", "Reduce"}
@@ -70,11 +77,26 @@ func main() {
 	every := flag.Duration("every", time.Minute, "sampling period")
 	passes := flag.Int("passes", 0, "passes over the benchmarks and sizes in the job (0: as many as one timed pass says fit in -duration)")
 	concurrent := flag.Bool("concurrent", false, "run the transports' jobs at the same time instead of one after the other")
+	keep := flag.String("keep", "", "keep the jobs' result files (TRANSPORT-calibrate.jsonl, TRANSPORT-JOB.jsonl) in this directory, created if missing")
+	analyze := flag.String("analyze", "", "run nothing: print the drift table of the result files a soak kept in this directory (-keep)")
 	flag.Parse()
+	if *analyze != "" {
+		if _, _, err := analyzeDir(os.Stdout, *analyze); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	list := strings.Split(*trs, ",")
 	for _, t := range list {
 		if !slices.Contains([]string{"shm", "tcp", "hybrid"}, t) || *np < 2 || *duration < 2**every || *every <= 0 {
 			fmt.Fprintln(os.Stderr, "soak: want -transports of shm, tcp, hybrid, -np >= 2 and -duration >= 2 x -every")
+			os.Exit(2)
+		}
+	}
+	if *keep != "" {
+		if err := keepDir(*keep); err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
 			os.Exit(2)
 		}
 	}
@@ -84,32 +106,58 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(dir)
+	out := dir
+	if *keep != "" {
+		out = *keep
+	}
 	if *mpbench == "" {
 		*mpbench = filepath.Join(dir, "mpbench")
-		if out, err := exec.Command("go", "build", "-o", *mpbench, "./cmd/mpbench").CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "soak: building mpbench (run from the repository root or pass -mpbench): %v\n%s", err, out)
+		if msg, err := exec.Command("go", "build", "-o", *mpbench, "./cmd/mpbench").CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "soak: building mpbench (run from the repository root or pass -mpbench): %v\n%s", err, msg)
 			os.Exit(1)
 		}
 	}
-	ok, summaries := runAll(list, *concurrent, func(tr string) (bool, string) {
-		s := &soak{mpbench: *mpbench, dir: dir, tr: tr, np: *np, duration: *duration, every: *every, passes: *passes}
+	ok, summaries := runAll(list, *concurrent, func(tr string) (bool, summary) {
+		s := &soak{mpbench: *mpbench, dir: dir, out: out, tr: tr, np: *np, duration: *duration, every: *every, passes: *passes}
 		return s.run()
 	})
-	fmt.Println("# transport: goroutines (max over ranks) and RSS MiB (max over ranks; launcher) at the first sample after a minute -> at the last; last/first time per benchmark and size")
+	fmt.Println("# transport: goroutines (max over ranks) and RSS MiB (max over ranks; launcher) at the first sample after a minute -> at the last; results' drift against their noise")
 	for _, s := range summaries {
-		fmt.Println(s)
+		fmt.Println(s.line)
+	}
+	fmt.Println(driftLegend)
+	for i, s := range summaries {
+		s.drift.write(os.Stdout, list[i])
 	}
 	if !ok {
 		os.Exit(1)
 	}
 }
 
+// keepDir makes dir, if missing, for -keep; one that already holds result
+// files is refused (a later -analyze would mix two soaks).
+func keepDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("-keep %s: %v; expected a directory the soak can create or write", dir, err)
+	}
+	if old, _ := filepath.Glob(filepath.Join(dir, "*.jsonl")); len(old) > 0 {
+		return fmt.Errorf("-keep %s: already holds result files (%s); expected an empty or new directory", dir, filepath.Base(old[0]))
+	}
+	return nil
+}
+
+// summary is one transport's account: its line and its drift table.
+type summary struct {
+	line  string
+	drift driftReport
+}
+
 // runAll runs run for every transport of list, one after the other or, if
 // concurrent, all at once, and returns whether every run was good and their
 // summaries in the order of list.
-func runAll(list []string, concurrent bool, run func(tr string) (bool, string)) (bool, []string) {
+func runAll(list []string, concurrent bool, run func(tr string) (bool, summary)) (bool, []summary) {
 	oks := make([]bool, len(list))
-	summaries := make([]string, len(list))
+	summaries := make([]summary, len(list))
 	var wg sync.WaitGroup
 	for i, tr := range list {
 		if concurrent {
@@ -122,11 +170,12 @@ func runAll(list []string, concurrent bool, run func(tr string) (bool, string)) 
 	return !slices.Contains(oks, false), summaries
 }
 
-// soak is one transport's job.
+// soak is one transport's job: the job's -msglen files go to dir, its
+// result files to out.
 type soak struct {
-	mpbench, dir, tr string
-	np, passes       int
-	duration, every  time.Duration
+	mpbench, dir, out, tr string
+	np, passes            int
+	duration, every       time.Duration
 
 	mu    sync.Mutex
 	stats map[int]rankStats // latest MPBENCH_STATS line of each rank
@@ -148,14 +197,16 @@ var statsRe = regexp.MustCompile(`mpbench-stats: rank (\d+): goroutines (\d+),`)
 // run calibrates, then runs jobs until -duration has passed (one job,
 // unless it ends early: the next is then sized to the time left, see
 // nextPasses), and returns whether every job ran until stopped
-// and the figures stayed flat, and the summary line.
-func (s *soak) run() (bool, string) {
+// and the figures stayed flat, and the summary.
+func (s *soak) run() (bool, summary) {
 	repeats := s.passes
+	var paths []string
 	if repeats == 0 {
 		pass, err := s.calibrate()
 		if err != nil {
-			return false, fmt.Sprintf("%-6s FAILED: %v", s.tr, err)
+			return false, summary{line: fmt.Sprintf("%-6s FAILED: %v", s.tr, err)}
 		}
+		paths = append(paths, s.calibrationPath())
 		repeats = max(1, int(s.duration/pass)+1)
 		fmt.Printf("# %s: one pass of %d benchmarks x %d sizes took %v\n", s.tr, len(benchmarks), len(sizes), pass.Round(time.Millisecond))
 	}
@@ -165,7 +216,6 @@ func (s *soak) run() (bool, string) {
 	var samples []sample
 	good := true
 	var failure string
-	var paths []string
 	for job := 1; time.Now().Before(deadline); job++ {
 		began := time.Now()
 		ok, msg, jsonPath := s.job(job, repeats, start, deadline, &samples)
@@ -176,12 +226,12 @@ func (s *soak) run() (bool, string) {
 		}
 		repeats = nextPasses(repeats, time.Since(began), time.Until(deadline))
 	}
-	drift := timeDrift(paths...)
+	drift := analyzeFiles(paths...)
 	flat, growth := flatness(samples)
 	if !flat {
 		failure += " GROWS"
 	}
-	return good && flat, fmt.Sprintf("%-6s %s; %s%s", s.tr, growth, drift, failure)
+	return good && flat, summary{line: fmt.Sprintf("%-6s %s; %s%s", s.tr, growth, drift.summary(), failure), drift: drift}
 }
 
 // nextPasses is the number of passes for the job after one of passes
@@ -221,9 +271,12 @@ func (s *soak) command(repeats int, jsonPath string) *exec.Cmd {
 	return cmd
 }
 
+// calibrationPath is the calibration job's result file.
+func (s *soak) calibrationPath() string { return filepath.Join(s.out, s.tr+"-calibrate.jsonl") }
+
 // calibrate times one pass over every benchmark and size.
 func (s *soak) calibrate() (time.Duration, error) {
-	cmd := s.command(1, filepath.Join(s.dir, s.tr+"-calibrate.jsonl"))
+	cmd := s.command(1, s.calibrationPath())
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return 0, fmt.Errorf("calibration job: %v: %s", err, lastLine(out))
@@ -240,7 +293,7 @@ func lastLine(b []byte) string {
 // sampling every -every, and reports whether it ran until stopped or to
 // its end without error.
 func (s *soak) job(n, repeats int, start, deadline time.Time, samples *[]sample) (bool, string, string) {
-	jsonPath := filepath.Join(s.dir, fmt.Sprintf("%s-%d.jsonl", s.tr, n))
+	jsonPath := filepath.Join(s.out, fmt.Sprintf("%s-%d.jsonl", s.tr, n))
 	cmd := s.command(repeats, jsonPath)
 	cmd.Stdout = io.Discard
 	errPipe, _ := cmd.StderrPipe()
@@ -341,54 +394,6 @@ func flatness(samples []sample) (bool, string) {
 	return flat, fmt.Sprintf("goroutines %d -> %d, rss MiB %.1f -> %.1f, launcher rss MiB %.1f -> %.1f (%v -> %v)",
 		first.goroutines, last.goroutines, first.rssMiB, last.rssMiB, first.launcherMiB, last.launcherMiB,
 		first.at.Round(time.Second), last.at.Round(time.Second))
-}
-
-// timeDrift reads the rows of the jobs' files, in the order of the jobs,
-// and gives, over every benchmark and size measured at least twice, the
-// median, smallest and largest ratio of the last time (in the last job
-// that measured it) to the first (in the first job).
-func timeDrift(paths ...string) string {
-	first := map[string]result.Row{}
-	last := map[string]result.Row{}
-	count := map[string]int{}
-	files := 0
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			continue
-		}
-		files++
-		runs, _ := rowfile.ReadJSONL(f, path)
-		f.Close()
-		for _, run := range runs {
-			for _, r := range run.Rows {
-				k := fmt.Sprintf("%s/%d", r.Benchmark, r.Bytes)
-				if _, ok := first[k]; !ok {
-					first[k] = r
-				}
-				last[k] = r
-				count[k]++
-			}
-		}
-	}
-	if files == 0 {
-		return "no result file"
-	}
-	var ratios []float64
-	rows := 0
-	for k, n := range count {
-		rows += n
-		a, b := first[k], last[k]
-		if n >= 2 && a.Time() > 0 {
-			ratios = append(ratios, b.Time()/a.Time())
-		}
-	}
-	if len(ratios) == 0 {
-		return fmt.Sprintf("%d rows in %d jobs, none measured twice", rows, files)
-	}
-	sort.Float64s(ratios)
-	return fmt.Sprintf("%d rows in %d jobs; last/first time over %d benchmark sizes: median %.2f, min %.2f, max %.2f",
-		rows, files, len(ratios), ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
 }
 
 // status returns a process's Threads and VmRSS in MiB from /proc.

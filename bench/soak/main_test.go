@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -54,26 +53,6 @@ func writeRows(t *testing.T, path string, rows []timedRow) {
 	f.Close()
 }
 
-// TestTimeDrift: the last time of each benchmark and size over its first,
-// within one job and from the first job to the last.
-func TestTimeDrift(t *testing.T) {
-	dir := t.TempDir()
-	one, two, three := filepath.Join(dir, "1.jsonl"), filepath.Join(dir, "2.jsonl"), filepath.Join(dir, "3.jsonl")
-	writeRows(t, one, []timedRow{{0, 1}, {1024, 2}, {0, 1.5}, {1024, 2}, {0, 3}})
-	if got, want := timeDrift(one), "5 rows in 1 jobs; last/first time over 2 benchmark sizes: median 3.00, min 1.00, max 3.00"; got != want {
-		t.Errorf("timeDrift(one job) = %q, want %q", got, want)
-	}
-	writeRows(t, two, []timedRow{{0, 4}, {65536, 9}})
-	writeRows(t, three, []timedRow{{1024, 1}})
-	// 0 B: 1 (job 1) -> 4 (job 2); 1 KiB: 2 (job 1) -> 1 (job 3); 64 KiB once.
-	if got, want := timeDrift(one, two, three, filepath.Join(dir, "missing.jsonl")), "8 rows in 3 jobs; last/first time over 2 benchmark sizes: median 4.00, min 0.50, max 4.00"; got != want {
-		t.Errorf("timeDrift(three jobs) = %q, want %q", got, want)
-	}
-	if got := timeDrift(filepath.Join(dir, "missing.jsonl")); got != "no result file" {
-		t.Errorf("timeDrift(no file) = %q", got)
-	}
-}
-
 // TestNextPasses: a job that ended early is followed by one sized to the
 // time left at its pace, with a pass to spare.
 func TestNextPasses(t *testing.T) {
@@ -103,7 +82,7 @@ func TestRunAll(t *testing.T) {
 		var mu sync.Mutex
 		running, most := 0, 0
 		all := make(chan struct{})
-		ok, sums := runAll(list, concurrent, func(tr string) (bool, string) {
+		ok, sums := runAll(list, concurrent, func(tr string) (bool, summary) {
 			mu.Lock()
 			running++
 			most = max(most, running)
@@ -121,11 +100,15 @@ func TestRunAll(t *testing.T) {
 			mu.Lock()
 			running--
 			mu.Unlock()
-			return tr != "tcp", "summary " + tr
+			return tr != "tcp", summary{line: "summary " + tr}
 		})
 		want := map[bool]int{true: 3, false: 1}[concurrent]
-		if most != want || ok || !slices.Equal(sums, []string{"summary shm", "summary tcp", "summary hybrid"}) {
-			t.Errorf("concurrent %v: %d runs at once (want %d), ok %v (want false), summaries %q", concurrent, most, want, ok, sums)
+		var lines []string
+		for _, s := range sums {
+			lines = append(lines, s.line)
+		}
+		if most != want || ok || !slices.Equal(lines, []string{"summary shm", "summary tcp", "summary hybrid"}) {
+			t.Errorf("concurrent %v: %d runs at once (want %d), ok %v (want false), summaries %q", concurrent, most, want, ok, lines)
 		}
 	}
 }
