@@ -35,7 +35,13 @@
 # library tcp, and each MPI build / IMB on the same library (> 1: mpbench
 # slower), each followed by its paired ratio "(p R)", the median over the
 # rounds of the two configurations' round-by-round ratios, then every
-# neighbouring-size step above 3x of each configuration.
+# neighbouring-size step above 3x of each configuration, and last a verdict
+# per size for each MPI build against IMB-MPI1 on the same library, on the
+# benchmarks VERDICT_BENCH from VERDICT_FROM bytes: the paired ratio, the
+# 95% interval of that median over the rounds (sign test), its spread (half
+# the interval's width over the median) and "within 5%", "outside 5%" or
+# "no verdict: spread X% > 5%" (TOLERANCE percent); with 9 rounds a size is
+# within 5% only if 7 of its 9 per-round ratios lie inside 0.95-1.05.
 #
 # IMB-MPI1 comes from IMB_OMPI=path and IMB_MPICH=path (a configuration
 # whose binary is missing is left out). To build IMB-MPI1 2021.11 from its
@@ -57,7 +63,9 @@
 #   BASE (an mpbench binary to compare against, see base-shm), JOB_TIMEOUT
 #   (3600: seconds one job may take; a library that hangs in MPI_Finalize,
 #   as MPICH over UCX's tcp transport can, loses that round only),
-#   TABLE_ONLY=1 with OUT of an earlier run prints its table again.
+#   TABLE_ONLY=1 with OUT of an earlier run prints its table again,
+#   VERDICT_BENCH ("Uniband Biband"), VERDICT_FROM (1024), TOLERANCE (5, in
+#   percent): what the verdict section judges.
 # At NP above the host's CPUs MPICH polls without yielding and takes minutes
 # per pass: leave its configurations out (CONFIGS) or lower MSGLOG and TIME.
 set -euo pipefail
@@ -87,6 +95,8 @@ CONFIGS=$renamed
 here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
 log() { printf '%s\n' "$*" >&2; }
+tol=$(awk -v p="${TOLERANCE:-5}" 'BEGIN { if (p !~ /^[0-9.]+$/ || p + 0 <= 0 || p + 0 >= 100) exit 1; print p / 100 }') ||
+	{ log "TOLERANCE=${TOLERANCE:-}: want a percentage between 0 and 100, e.g. 5"; exit 2; }
 
 # Configurations whose programs are missing are left out, with a reason.
 keep=""
@@ -183,5 +193,12 @@ has mpi-ompi-shm && has imb-ompi-shm && ratios="$ratios,mpi-ompi-shm=imb-ompi-sh
 has mpi-mpich-shm && has imb-mpich-shm && ratios="$ratios,mpi-mpich-shm=imb-mpich-shm"
 has base-ompi-shm && has imb-ompi-shm && ratios="$ratios,base-ompi-shm=imb-ompi-shm"
 has base-ompi-shm && has mpi-ompi-shm && ratios="$ratios,mpi-ompi-shm=base-ompi-shm"
+# The verdicts: each MPI build (and BASE_OMPI's) against IMB-MPI1 on its library.
+verdicts=""
+for v in mpi-ompi-shm=imb-ompi-shm mpi-mpich-shm=imb-mpich-shm base-ompi-shm=imb-ompi-shm; do
+	has "${v%=*}" && has "${v#*=}" && verdicts="$verdicts,$v"
+done
+vbench=$(echo ${VERDICT_BENCH:-Uniband Biband} | tr ' ' ,)
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), NP $NP, MSGLOG $MSGLOG, TIME $TIME, $ROUNDS rounds after a warm-up; outputs in $OUT"
-cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3 -paired
+cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3 -paired \
+	-verdict "${verdicts#,}" -verdict-bench "$vbench" -verdict-from "${VERDICT_FROM:-1024}" -tolerance "$tol"

@@ -6,6 +6,7 @@
 // Usage:
 //
 //	go run ./bench/imbtable -dir DIR -configs mpbench-shm,imb-ompi-shm,... -ratios 'mpbench-shm=imb-ompi-shm|imb-mpich-shm,...' [-step 3]
+//	    [-paired] [-verdict mpi-ompi-shm=imb-ompi-shm,... [-verdict-bench Uniband,Biband] [-verdict-from 1024] [-tolerance 0.05]]
 //
 // DIR holds one file per configuration and round, CONFIG.ROUND.txt, each the
 // IMB-format output of one job (mpbench's or IMB-MPI1's; result/imb reads
@@ -21,7 +22,15 @@
 // host's speed cancels; B is the best of the B configurations by median).
 // Last, every step
 // between neighbouring sizes whose median time grows more than -step times,
-// per configuration, from 1 byte on. Times are IMB's headline times (t_max for
+// per configuration, from 1 byte on. With -verdict A=B,... a last section
+// judges each pair on the rows of -verdict-bench (Uniband and Biband) from
+// -verdict-from bytes (1024): per size the paired ratio, the 95% interval
+// of that median (sign test over the rounds), its spread (half the
+// interval's width over the median), the range of the per-round ratios,
+// and "within 5%" (the interval inside 0.95-1.05, -tolerance 0.05),
+// "outside 5%" (wholly outside) or "no verdict: spread X% > 5%" (or why
+// else the rounds decide nothing); then a count per pair and benchmark.
+// Times are IMB's headline times (t_max for
 // multi-rank rows, t for PingPong/PingPing); a 0-byte row's time is a time.
 // Uniband and Biband print no time: their time is the time per message,
 // 10^6 / Msg/sec usec, so their ratios are inverse bandwidth ratios too.
@@ -55,9 +64,17 @@ func main() {
 	ratios := flag.String("ratios", "", "ratio columns A=B1|B2, comma-separated: A's median over the best of the B's")
 	stepLimit := flag.Float64("step", 3, "print neighbouring-size steps above this factor")
 	paired := flag.Bool("paired", false, "follow each ratio with the median of the per-round ratios")
+	verdicts := flag.String("verdict", "", "judge A=B (one B each), comma-separated: paired ratio, its interval and a verdict per size")
+	verdictBench := flag.String("verdict-bench", "Uniband,Biband", "benchmarks -verdict judges, comma-separated")
+	verdictFrom := flag.Int64("verdict-from", 1024, "smallest message size -verdict judges, bytes")
+	tolerance := flag.Float64("tolerance", 0.05, "-verdict's tolerance: 0.05 judges \"within 5%\"")
 	flag.Parse()
 	cfgs := split(*configs)
 	rs, err := parseRatios(*ratios)
+	var j judge
+	if err == nil {
+		j, err = parseJudge(*verdicts, *verdictBench, *verdictFrom, *tolerance)
+	}
 	if err != nil || *dir == "" || len(cfgs) == 0 {
 		if err == nil {
 			err = fmt.Errorf("want -dir and -configs")
@@ -72,6 +89,7 @@ func main() {
 	}
 	data.paired = *paired
 	write(os.Stdout, data, cfgs, rs, *stepLimit)
+	writeVerdicts(os.Stdout, data, j)
 }
 
 func split(s string) []string {
@@ -189,12 +207,7 @@ func (t *table) median(c string, k key) float64 {
 // pairedRatio returns the median over the rounds that both a and b have
 // for k of a's time over b's in the same round, NaN when they share none.
 func (t *table) pairedRatio(a, b string, k key) float64 {
-	var rs []float64
-	for round, x := range t.byRound[a][k] {
-		if y, ok := t.byRound[b][k][round]; ok && y > 0 {
-			rs = append(rs, x/y)
-		}
-	}
+	rs := t.pairedRatios(a, b, k)
 	if len(rs) == 0 {
 		return math.NaN()
 	}
