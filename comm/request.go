@@ -408,7 +408,7 @@ func (r *request) wake(note uint32) {
 	// parked: an owner that polls may see noteDone, return without e.mu
 	// (W5) and put r, with w, back in a pool shared by every rank of the
 	// process.
-	w.note.Store(note)
+	setNote(&w.note, note)
 	if parked {
 		select {
 		case w.ch <- struct{}{}:
