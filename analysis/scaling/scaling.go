@@ -23,8 +23,9 @@ type Measurement struct {
 	Repeat int     // 0-based repeat index
 	T      float64 // run time T(N), seconds
 	// CommS is the communication time measured inside the application's
-	// calls (max over ranks), seconds; NaN when the command does not
-	// report it (external commands).
+	// calls, seconds: the slowest rank's time in each call, summed over
+	// the calls (an mpbench application's comm_calls_max_s); NaN when the
+	// command does not report it (external commands).
 	CommS float64
 }
 
@@ -122,6 +123,9 @@ func (t *Table) Print(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# C1 = %.4g s (%s); compute C1/N, communication estimate T(N) - C1/N (a lower bound when they overlap)\n", t.C1S, t.C1Source)
 	fmt.Fprintf(&b, "# budget = C1 - C1/N: the most communication N processes may spend and still beat one\n")
+	if slices.ContainsFunc(t.Rows, func(r Row) bool { return !math.IsNaN(r.MeasuredCommS) }) {
+		fmt.Fprintf(&b, "# measured: the communication the application timed inside its calls, the slowest rank's time in each call summed (median of the repeats)\n")
+	}
 	fmt.Fprintf(&b, "%6s %10s %21s %10s %12s %12s %10s %8s %8s\n", "N", "T(N)[s]", "min..max[s]", "C1/N[s]", "T-C1/N[s]", "measured[s]", "budget[s]", "speedup", "effic.")
 	for _, r := range t.Rows {
 		meas := "-"

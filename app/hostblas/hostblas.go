@@ -89,6 +89,10 @@ func (i Info) String() string {
 	return fmt.Sprintf("%s cblas_dgemm, %d %s, %s", i.Name, i.Threads, th, i.Library)
 }
 
+// FieldKeys are the result.Meta.Info keys that Fields may return, in
+// the order Fields describes them.
+var FieldKeys = []string{"blas", "blas_threads", "blas_library", "blas_config", "blas_fallback"}
+
 // Fields returns i as a result file's metadata (result.Meta.Info): blas
 // (Name), blas_threads (Threads, decimal), and for OpenBLAS blas_library
 // (Library) and blas_config (Config); for gonum that Auto fell back to,

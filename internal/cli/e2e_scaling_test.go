@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,9 @@ import (
 )
 
 // TestScalingE2E sweeps the matrix product over 1 and 2 ranks and checks
-// the table's rows and the JSON rows written per run.
+// the table's rows, the JSON rows written per run, the BLAS named in the
+// file's metadata as "mpbench app" names it, and that the communication
+// reported is the rows' comm_calls_max_s.
 func TestScalingE2E(t *testing.T) {
 	jsonPath := filepath.Join(t.TempDir(), "sc.jsonl")
 	cmd, out, errb := e2eCmd(t, "scaling", "--np", "1,2", "--repeats", "2", "--json", jsonPath, "--", "app", "matmul", "-n", "100")
@@ -35,8 +38,16 @@ func TestScalingE2E(t *testing.T) {
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 4 || runs[0].Aborted {
 		t.Fatalf("JSON: %v %+v", err, runs)
 	}
-	if r := runs[0].Rows[1]; r.Benchmark != "matmul" || r.Processes != 2 || !(r.Extra["comm_max_s"] > 0) {
+	r := runs[0].Rows[1]
+	if r.Benchmark != "matmul" || r.Processes != 2 || !(r.Extra["comm_max_s"] > 0) || !(r.Extra["comm_calls_max_s"] >= r.Extra["comm_max_s"]) {
 		t.Errorf("second run's row %+v", r)
+	}
+	if line := fmt.Sprintf("scaling: N = 2, run 1 of 2: T = %.4g s, communication %.4g s\n", r.TMax/1e6, r.Extra["comm_calls_max_s"]); !strings.Contains(errb.String(), line) {
+		t.Errorf("progress lacks %q (comm_calls_max_s):\n%s", line, errb)
+	}
+	info := runs[0].Meta.Info
+	if b := info["blas"]; b != "gonum" && !strings.HasPrefix(b, "OpenBLAS ") || info["blas_threads"] == "" || runs[0].Meta.Transport == "" {
+		t.Errorf("meta lacks the application's BLAS or transport: transport %q, info %v", runs[0].Meta.Transport, info)
 	}
 }
 

@@ -59,8 +59,9 @@ machine (--np 64,1024) are labelled as the model's. --net auto takes the
 switched/shared verdict from the ABG classification of the same files
 (Multi-PingPong, Sendrecv, Exchange at several process counts). --scaling
 reads mpbench app matmul or mpbench scaling result files and prints the
-measured communication (median over runs of the maximum over ranks) beside
-the prediction.`,
+measured communication (median over runs of comm_calls_max_s, the slowest
+rank's time in each Bcast summed; comm_max_s from older files) beside the
+prediction.`,
 		Example: `  mpbench run -np 4 -npmin 2 Bcast PingPong --json bc.jsonl
   mpbench scaling --np 1,2,4 --json mm.jsonl -- app matmul -n 1000
   mpbench predict matmul --bench bc.jsonl -n 1000 --np 2,4,64 --net switch --scaling mm.jsonl`,

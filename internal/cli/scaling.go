@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/analysis/scaling"
+	"github.com/mpbench/mpbench/app/hostblas"
 	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/internal/sink"
 	"github.com/mpbench/mpbench/launch/supervise"
@@ -50,7 +51,9 @@ After "--" comes either an mpbench application ("app matmul -n 2000", "app ep
 --class A": T(N) is the time it reports, and the communication it measures
 inside its calls is printed beside the estimate), or any command with an
 {np} placeholder, timed from start to exit, as the study ran GROMACS and
-LAMMPS:
+LAMMPS. An application's measured communication is its comm_calls_max_s
+(the slowest rank's time in each call, summed), and its transport and BLAS
+go into the --json/--csv metadata as "mpbench app" writes them:
 
   mpbench scaling --np 1,2,4 -- mpirun -np {np} lmp -in in.lj
 
@@ -105,11 +108,15 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	if err != nil {
 		return fmt.Errorf("cannot find the mpbench executable: %w", err)
 	}
-	files, err := openScalingFiles(f, inv)
+	// The files are created now, so that a path that cannot be written
+	// fails before the first run, and again with the application's own
+	// facts (its BLAS) once the first run has told them, before any row.
+	files, err := openScalingFiles(f, inv, result.Meta{})
 	if err != nil {
 		return err
 	}
-	defer files.Close()
+	defer func() { files.Close() }()
+	rows := 0
 	ctx, stop := notifyInterrupt(context.Background())
 	defer stop()
 	tmp, err := os.MkdirTemp("", "mpbench-scaling")
@@ -121,8 +128,14 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	var last result.Row
 	run := func(np, rep int) (scaling.Measurement, error) {
 		if isApp {
-			m, row, err := runScalingApp(ctx, exe, args, np, filepath.Join(tmp, "run.jsonl"))
+			m, row, meta, err := runScalingApp(ctx, exe, args, np, filepath.Join(tmp, "run.jsonl"))
 			last = row
+			if err == nil && rows == 0 {
+				files.Close()
+				if files, err = openScalingFiles(f, inv, meta); err != nil {
+					files = &rowfile.Open{}
+				}
+			}
 			return m, err
 		}
 		m, err := runScalingCommand(ctx, args, np)
@@ -136,6 +149,7 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 			comm = fmt.Sprintf(", communication %.4g s", m.CommS)
 		}
 		fmt.Fprintf(stderr, "scaling: N = %d, run %d of %d: T = %.4g s%s\n", m.NP, m.Repeat+1, f.repeats, m.T, comm)
+		rows++
 		return files.WriteRow(last)
 	}
 	ms, err := scaling.Sweep(f.np, f.repeats, run, each)
@@ -157,27 +171,33 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 }
 
 // runScalingApp runs "mpbench app ..." on np ranks with its row written to
-// jsonPath, and returns T(N) and the measured communication from that row.
-func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonPath string) (scaling.Measurement, result.Row, error) {
+// jsonPath, and returns T(N) and the measured communication from that row,
+// the row, and the run's meta record. The communication is the row's
+// comm_calls_max_s (the slowest rank's time in each call, summed: how long
+// the run's communication lasted), or comm_max_s (the largest sum over one
+// rank) from a build that does not write it.
+func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonPath string) (scaling.Measurement, result.Row, result.Meta, error) {
 	argv := append(append([]string{}, args...), "--np", strconv.Itoa(np), "--json", jsonPath)
 	if _, err := runScalingChild(ctx, append([]string{exe}, argv...), "mpbench "+strings.Join(argv, " ")); err != nil {
-		return scaling.Measurement{}, result.Row{}, err
+		return scaling.Measurement{}, result.Row{}, result.Meta{}, err
 	}
 	file, err := os.Open(jsonPath)
 	if err != nil {
-		return scaling.Measurement{}, result.Row{}, err
+		return scaling.Measurement{}, result.Row{}, result.Meta{}, err
 	}
 	defer file.Close()
 	runs, err := rowfile.ReadJSONL(file, jsonPath)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 {
-		return scaling.Measurement{}, result.Row{}, fmt.Errorf("reading the application's row from %s: %v", jsonPath, err)
+		return scaling.Measurement{}, result.Row{}, result.Meta{}, fmt.Errorf("reading the application's row from %s: %v", jsonPath, err)
 	}
 	row := runs[0].Rows[0]
-	comm, ok := row.Extra["comm_max_s"]
+	comm, ok := row.Extra["comm_calls_max_s"]
 	if !ok {
-		comm = math.NaN()
+		if comm, ok = row.Extra["comm_max_s"]; !ok {
+			comm = math.NaN()
+		}
 	}
-	return scaling.Measurement{T: row.TMax / 1e6, CommS: comm}, row, nil
+	return scaling.Measurement{T: row.TMax / 1e6, CommS: comm}, row, runs[0].Meta, nil
 }
 
 // runScalingCommand runs an external command with {np} replaced by np and
@@ -218,8 +238,11 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// openScalingFiles opens --json and --csv and writes their meta record.
-func openScalingFiles(f *scalingFlags, inv *invocation) (*rowfile.Open, error) {
+// openScalingFiles opens --json and --csv and writes their meta record,
+// with the facts of app, an mpbench application run's meta record, that
+// hold for every run of the sweep: its transport and its BLAS
+// (hostblas.FieldKeys). The zero Meta adds none.
+func openScalingFiles(f *scalingFlags, inv *invocation, app result.Meta) (*rowfile.Open, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: time.Now().Format(time.RFC3339Nano),
@@ -227,6 +250,12 @@ func openScalingFiles(f *scalingFlags, inv *invocation) (*rowfile.Open, error) {
 		Options: map[string]string{"np": joinInts(f.np), "repeats": strconv.Itoa(f.repeats)},
 		Info: map[string]string{"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
 			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release},
+		Transport: app.Transport,
+	}
+	for _, k := range hostblas.FieldKeys {
+		if v, ok := app.Info[k]; ok {
+			meta.Info[k] = v
+		}
 	}
 	return rowfile.Files{JSON: f.jsonFile, CSV: f.csvFile}.Create(meta)
 }
