@@ -11,6 +11,7 @@ type ChoiceError struct {
 	Msg string
 }
 
+// Error returns Msg prefixed with "coll: ".
 func (e *ChoiceError) Error() string { return "coll: " + e.Msg }
 
 // choiceErrorf makes a *ChoiceError.

@@ -36,6 +36,8 @@ type LauncherLostError struct {
 	Err   error  // what ended the connection (io.EOF when it was closed)
 }
 
+// Error names the rank and the launcher's address, or the host whose
+// standard input closed.
 func (e *LauncherLostError) Error() string {
 	if e.Rank < 0 {
 		return fmt.Sprintf("host %s: the launcher's connection (standard input) closed", e.Where)
@@ -43,6 +45,7 @@ func (e *LauncherLostError) Error() string {
 	return fmt.Sprintf("rank %d: lost the control connection to the launcher at %s (%v)", e.Rank, e.Where, e.Err)
 }
 
+// Unwrap returns Err, what ended the connection.
 func (e *LauncherLostError) Unwrap() error { return e.Err }
 
 // BootstrapError is BootstrapFromStdin's refusal: the launcher's bootstrap
@@ -53,4 +56,5 @@ type BootstrapError struct {
 	Msg string // one line naming the problem and the fix
 }
 
+// Error returns Msg.
 func (e *BootstrapError) Error() string { return e.Msg }

@@ -100,6 +100,9 @@ func (e *exitError) Is(target error) bool {
 	return ok && errno == syscall.EMFILE && e.emfile
 }
 
+// Error describes the rank's end (launch.DescribeExit) after its crash
+// summary or its own report when it left one, else with an out-of-memory
+// note and its last stderr line.
 func (e *exitError) Error() string {
 	if e.crash != "" {
 		return e.crash + " (" + DescribeExit(e.err) + ")"
@@ -117,6 +120,7 @@ func (e *exitError) Error() string {
 	return msg
 }
 
+// Unwrap returns the Wait error (an *exec.ExitError).
 func (e *exitError) Unwrap() error { return e.err }
 
 // DescribeExit turns a Wait error (an *exec.ExitError) into "exited with

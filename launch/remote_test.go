@@ -147,7 +147,10 @@ func TestRemoteRankDies(t *testing.T) {
 // interruptCause is a context cause naming a signal (an Interrupt).
 type interruptCause syscall.Signal
 
-func (c interruptCause) Error() string          { return "interrupted" }
+// Error returns "interrupted".
+func (c interruptCause) Error() string { return "interrupted" }
+
+// Signal returns the signal the cause names.
 func (c interruptCause) Signal() syscall.Signal { return syscall.Signal(c) }
 
 // TestRemoteStop: a job stopped by an interrupt passes its signal on to

@@ -40,5 +40,8 @@ func TestReportErrorLeavesRankOut(t *testing.T) {
 // marks an error as printed does.
 type printed struct{ err error }
 
+// Error returns the wrapped error's message.
 func (p *printed) Error() string { return p.err.Error() }
+
+// Unwrap returns the wrapped error.
 func (p *printed) Unwrap() error { return p.err }

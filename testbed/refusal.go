@@ -12,8 +12,10 @@ type Refusal struct {
 	Msg    string
 }
 
+// Error returns "<Reason>: <Msg>".
 func (r *Refusal) Error() string { return r.Reason.Error() + ": " + r.Msg }
 
+// Unwrap returns Reason, for errors.Is(err, ErrUnsupported) and ErrBusy.
 func (r *Refusal) Unwrap() error { return r.Reason }
 
 // refuse returns a *Refusal for reason with a formatted message.

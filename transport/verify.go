@@ -43,6 +43,8 @@ type FrameCorruptError struct {
 	Got, Want uint32 // checksum computed here, checksum sent
 }
 
+// Error names the transport, the sending rank, the frame's place in its
+// stream, kind, tag and size, and both checksums.
 func (e *FrameCorruptError) Error() string {
 	return fmt.Sprintf("%s: corrupt frame from rank %d (%s=1): frame %d of its stream, %v, tag %d, %d bytes: crc32c %08x, sent %08x",
 		e.Transport, e.Source, EnvVerify, e.Seq, e.Kind, e.Tag, e.Length, e.Got, e.Want)

@@ -37,6 +37,7 @@ const stallWindow = 2 * time.Minute
 // stoppedError is a campaign stopped by a signal.
 type stoppedError struct{ sig os.Signal }
 
+// Error names the signal: "stopped by SIGINT".
 func (e *stoppedError) Error() string { return "stopped by " + e.name() }
 
 // name is the signal's name as kill(1) takes it.

@@ -107,7 +107,10 @@ const otherRankExitDelay = time.Second
 // exit status.
 type printedError struct{ err error }
 
+// Error returns the printed error's message.
 func (e *printedError) Error() string { return e.err.Error() }
+
+// Unwrap returns the printed error, for ExitStatus's errors.As.
 func (e *printedError) Unwrap() error { return e.err }
 
 // reportOnce prints err on rank 0 of comm world (rank) and returns it as a

@@ -161,6 +161,7 @@ func oneLine(s string) string {
 // unreadable file): exit status 2.
 type usageError struct{ msg string }
 
+// Error returns the one-line message.
 func (e *usageError) Error() string { return e.msg }
 
 // usageErrorf makes a usageError.

@@ -14,6 +14,7 @@ import (
 // SIGTERM).
 type interrupted struct{ sig syscall.Signal }
 
+// Error names the signal and says that the rows measured were kept.
 func (e *interrupted) Error() string {
 	name := "SIGINT"
 	if e.sig == syscall.SIGTERM {

@@ -65,6 +65,7 @@ type StalledError struct {
 	Where string        // Progress.Where when it was stopped
 }
 
+// Error names the silence allowed (--stall) and where the job was.
 func (e *StalledError) Error() string {
 	msg := fmt.Sprintf("no output from rank 0 for %v (--stall): a rank hangs or the transport stalled", e.Limit)
 	if e.Where != "" {

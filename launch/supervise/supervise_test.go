@@ -161,7 +161,10 @@ func TestCommandRun(t *testing.T) {
 // (launch.Interrupt).
 type interruptCause struct{}
 
-func (interruptCause) Error() string          { return "interrupted by SIGINT" }
+// Error returns "interrupted by SIGINT".
+func (interruptCause) Error() string { return "interrupted by SIGINT" }
+
+// Signal returns SIGINT.
 func (interruptCause) Signal() syscall.Signal { return syscall.SIGINT }
 
 // lockedBuilder is a strings.Builder safe for one writer and concurrent

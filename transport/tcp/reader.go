@@ -289,6 +289,7 @@ type stallError struct {
 	idle      time.Duration
 }
 
+// Error says how far the frame got and how long nothing followed.
 func (s *stallError) Error() string {
 	return fmt.Sprintf("a frame stopped half-way: %d of %d bytes arrived, then nothing for %v (the rank stopped, its host or the network gone, or its stream out of step)", s.got, s.want, s.idle)
 }
