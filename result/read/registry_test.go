@@ -87,15 +87,30 @@ func TestFormatOrder(t *testing.T) {
 }
 
 // TestFormatTitles checks that messages list every registered format,
-// the test's toy format too, as one phrase.
+// the test's toy format too, each once, in detection order (the order
+// result.Formats asks them), as one phrase "a, b, ... or z".
 func TestFormatTitles(t *testing.T) {
+	formats := result.Formats()
+	if len(formats) < 2 {
+		t.Fatalf("%d formats registered, want the built-in ones and the toy format", len(formats))
+	}
 	got := result.FormatTitles()
+	head, last, ok := strings.Cut(got, " or ")
+	if !ok || strings.Contains(last, " or ") {
+		t.Fatalf("FormatTitles() = %q: want one \" or \" before the last title", got)
+	}
+	listed := append(strings.Split(head, ", "), last)
+	if len(listed) != len(formats) {
+		t.Fatalf("FormatTitles() = %q lists %d titles, %d formats are registered", got, len(listed), len(formats))
+	}
+	for i, f := range formats {
+		if listed[i] != f.Title {
+			t.Errorf("FormatTitles() title %d is %q, want format %s's %q", i+1, listed[i], f.Name, f.Title)
+		}
+	}
 	for _, title := range []string{"IMB text output", "OSU text output", "mpbench JSON Lines", "mpbench CSV", "toy results"} {
 		if strings.Count(got, title) != 1 {
 			t.Errorf("FormatTitles() = %q: want %q once", got, title)
 		}
-	}
-	if strings.Count(got, " or ") != 1 || strings.Count(got, ", ") != 3 {
-		t.Errorf("FormatTitles() = %q: want \"a, b, c, d or e\"", got)
 	}
 }
