@@ -96,8 +96,9 @@ func (q *pending) wait() error {
 	return first
 }
 
-// waitOne completes request i only (used by pipelines that consume
-// receives in order); wait later skips nothing, Wait is idempotent.
+// waitOne completes request i only (used by the pipeline algorithms,
+// which consume receives in order); wait later skips nothing, Wait is
+// idempotent.
 func (q *pending) waitOne(i int) error {
 	st, err := q.reqs[i].Wait()
 	if err != nil {

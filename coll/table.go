@@ -11,8 +11,8 @@ import (
 	"github.com/mpbench/mpbench/comm"
 )
 
-// DefaultSegment is the segment size in bytes of the pipelined (chain)
-// algorithms when none is given: 16 KiB, within the 8-64 KiB range Open
+// DefaultSegment is the segment size in bytes of the pipeline
+// algorithms (bcast's and reduce's) when none is given: 16 KiB, within the 8-64 KiB range Open
 // MPI's tuned module uses for its segmented broadcast and reduce.
 const DefaultSegment = 16384
 
@@ -21,7 +21,7 @@ type Choice struct {
 	// Algorithm is the algorithm's name as listed by WriteTable, e.g.
 	// "binomial" or "pipeline".
 	Algorithm string
-	// Segment is the segment size in bytes of a pipelined algorithm
+	// Segment is the segment size in bytes of a pipeline algorithm
 	// (0 means DefaultSegment); other algorithms ignore it and have 0.
 	Segment int
 }

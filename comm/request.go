@@ -383,7 +383,7 @@ const waitSpins = 256
 // yields have passed. Parking the owner on its channel at once costs a
 // futex sleep and wake of its OS thread whenever its processor has nothing
 // else to run, tens of usec per message on a virtual machine; in a chain
-// of small messages (a pipelined broadcast's 16 KiB segments, each waking
+// of small messages (a pipeline broadcast's 16 KiB segments, each waking
 // the next rank) that wake-up, not the copy, set the time. Yielding keeps
 // the thread running while other ranks' goroutines still get the
 // processor; MPI libraries poll for the same reason.

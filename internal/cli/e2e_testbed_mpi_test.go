@@ -67,7 +67,8 @@ func TestE2EMPITestbed(t *testing.T) {
 		}
 	}
 	// 64 KiB at 20 Mbit/s: 45 full frames on each of the two lines of the
-	// store-and-forward switch, pipelined, 27.7 ms one way at the least.
+	// store-and-forward switch, both lines busy at once (frame k+1 on the
+	// first while frame k is on the second), 27.7 ms one way at the least.
 	if t64 := rowTime(stdout, 65536); t64 < 27700 {
 		t.Errorf("65536-byte PingPong took %.1f usec, less than the switch's wire time (27700): the library did not use the emulated network\n%s", t64, stdout)
 	}

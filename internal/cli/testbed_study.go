@@ -59,7 +59,7 @@ wifi 54 Mbit/s, at F times their rates) on --nodes nodes and runs the study's
 experiment set: PingPong and PingPing on one pair and Multi-PingPong at 2..N/2
 pairs (0, 64 KiB, 256 KiB and 1 MiB), Sendrecv, Exchange, Alltoall, Gather,
 Scatter and Barrier at N = 2, 4, 8 (64 KiB), Bcast as a binomial tree and as a
-segmented pipeline (1 MiB, N nodes), and the file transfer. It writes every
+pipeline, the study's segmented broadcast (1 MiB, N nodes), and the file transfer. It writes every
 result file, findings.json and study.html (each finding with its evidence next
 to the study's tables) and report.html (mpbench report of every run) to DIR, and
 prints each network's wall time. The default takes about 8 minutes on a quiet

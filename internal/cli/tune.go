@@ -46,7 +46,7 @@ the runtime offers, choose the winner per size range and write the tuning file
 that makes the runtime use it.
 
 On mpbench's own runtime (the default) the algorithms are mpbench's (see
-'mpbench run --show-algorithms'), the pipeline ones at each --segments size;
+'mpbench run --show-algorithms'), the segmented ones at each --segments size;
 the result is DIR/mpbench.rules, read by 'mpbench run --coll-rules FILE'.
 On an MPI library (--transport mpi, a binary built with -tags mpi or
 -tags mpi,mpich) the algorithms are the library's own, each forced through
@@ -123,7 +123,7 @@ missing library controls), 130/143 interrupted.`,
 	fs.StringVar(&f.msglog, "msglog", "0:20", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes")
 	fs.IntVar(&f.msgstep, "msgstep", 2, "measure every msgstep-th power of two of -msglog (2: 1, 4, 16, ... bytes)")
 	fs.IntVar(&f.rounds, "rounds", 4, "interleaved rounds per configuration, the default measured twice per round (at least 2: the spread needs repeats; --verify: default 5)")
-	fs.StringVar(&f.segments, "segments", "16384,65536", "segment sizes in bytes for the pipelined algorithms")
+	fs.StringVar(&f.segments, "segments", "16384,65536", "segment sizes in bytes for the segmented algorithms (mpbench's pipeline; Open MPI's chain, pipeline, segmented ring)")
 	fs.Float64Var(&f.minGain, "min-gain", 0.03, "smallest relative gain of the median that can replace the default (0.03 = 3%)")
 	fs.StringVar(&f.iter, "iter", "50,40", "IMB -iter of every measuring run")
 	fs.Float64Var(&f.timeLimit, "time", 0.1, "IMB -time of every measuring run: seconds per message size")

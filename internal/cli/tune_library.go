@@ -140,7 +140,7 @@ func (o *ompiLibrary) configs(collective string, np int, segments []int) []tune.
 }
 
 // ompiSegmented reports whether an Open MPI algorithm is one of the
-// pipelined ones whose segment size is worth measuring (chain, pipeline,
+// segmented ones whose segment size is worth measuring (chain, pipeline,
 // segmented ring); the others run unsegmented.
 func ompiSegmented(name string) bool {
 	for _, s := range []string{"chain", "pipeline", "segmented"} {

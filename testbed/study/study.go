@@ -16,7 +16,7 @@
 //   - Gather and Scatter t(8)/t(4) at 64 KiB: about 7/3 on a switch, the
 //     root's link carries N-1 blocks (thesis 4.2.7-4.2.8), up to 3 on a
 //     shared medium, which carries every block of the binomial tree;
-//   - Bcast segmented (pipeline) over tree (binomial) at 1 MiB on 8 nodes:
+//   - Bcast segmented (coll's pipeline) over tree (binomial) at 1 MiB on 8 nodes:
 //     faster on a switch, slower on a hub (thesis 4.2.9);
 //   - the class analysis.ClassifyScaling gives the Multi-PingPong ABG.
 package study

@@ -31,7 +31,7 @@
 // of its send (writeWhole). A frame longer
 // than a fragment (an eighth of the ring, at most 16 KiB) moves through
 // the ring a fragment at a time, the receiver copying one out while the
-// sender copies the next in (a pipelined double copy, see stream.go). A
+// sender copies the next in (copy-in/copy-out, see stream.go). A
 // payload of 4 KiB or more copied through the ring starts on a cache line
 // of it (flagAlign), and its copies in and out use the CPU's string-move
 // instruction where that is faster than Go's copy (moveBytes). A

@@ -17,7 +17,7 @@ var checkedCollectives = []string{"bcast", "reduce", "allreduce", "reduce_scatte
 
 // collAlgorithms lists package coll's algorithms checked over the library's
 // point-to-point calls (coll.ParseAlgorithms syntax, one override each;
-// pipelines in segments of 4096 bytes), taken from coll's own tables.
+// the pipeline algorithms in segments of 4096 bytes), taken from coll's own tables.
 func collAlgorithms() ([]string, error) {
 	var specs []string
 	for _, name := range checkedCollectives {
