@@ -70,5 +70,8 @@
 // Every rank holds a pidfd of each peer. A peer whose process ends without
 // having written a goodbye frame (Close) is reported once through the
 // Handler's optional transport.FailureHandler, and Sends to it fail with a
-// *transport.PeerError.
+// *transport.PeerError. Ranks of one process (NewJob's, in tests) cannot
+// see each other's end through the pidfd they share: they watch each
+// other's Endpoint.Kill instead, which ends a rank as its process's crash
+// would, so that the conformance suite's peer failure runs on shm too.
 package shm

@@ -53,6 +53,7 @@ type Endpoint struct {
 	fgRecent   atomic.Bool   // a Progress call found what it waited for since the poller last looked
 	blocked    atomic.Bool   // the last Progress call gave up: the rank sleeps until the poller delivers
 	closing    atomic.Bool
+	killed     *atomic.Bool // Kill: ended without a goodbye, as a crashed process (inProcess)
 	closeOnce  sync.Once
 	pollerDone chan struct{}
 	kick       chan struct{} // wakes the poller from a quiet sleep (capacity 1)
@@ -365,6 +366,21 @@ func (e *Endpoint) Close() error {
 	return nil
 }
 
+// Kill ends the endpoint as the crash of its process would
+// (transporttest.Killer): no goodbye to any peer, nothing delivered after
+// it, and Send returns transport.ErrClosed. A peer in another process
+// learns of a rank's end from the rank's process (its pidfd), which Kill
+// does not end; a peer in this process (an in-process job: NewJob, or
+// ranks prepared and attached side by side) watches the rank's Kill
+// instead, since their shared process never ends for one of them. Such a
+// peer finds it dead at its next liveness check (every livenessEvery),
+// delivers the frames it wrote before, and reports it once, Sends to it
+// failing with a *transport.PeerError. Close after Kill does nothing.
+func (e *Endpoint) Kill() {
+	e.killed.Store(true)
+	e.closeOnce.Do(e.close)
+}
+
 func (e *Endpoint) close() {
 	e.startMu.Lock()
 	e.closing.Store(true)
@@ -383,7 +399,7 @@ func (e *Endpoint) close() {
 			continue
 		}
 		p.mu.Lock()
-		if p.err == nil && !p.gone.Load() && e.live[p.rank].failed.Load() == nil {
+		if p.err == nil && !p.gone.Load() && e.live[p.rank].failed.Load() == nil && !e.killed.Load() {
 			var hb [transport.HeaderSize]byte
 			h := transport.Header{Kind: kindGoodbye, Source: int32(e.rank)}
 			h.Encode(hb[:])

@@ -12,7 +12,8 @@ import (
 // NewJob returns n connected endpoints of one job whose ranks all live in
 // this process (endpoint i has rank i): for tests and benchmarks of the
 // runtime over shared memory. o.Rank and o.Size are ignored; an empty
-// o.Secret gets a random one. Nothing is left in o.Dir on return.
+// o.Secret gets a random one. Nothing is left in o.Dir on return. A rank
+// killed with Endpoint.Kill fails as one whose process died.
 func NewJob(n int, o Options) ([]transport.Endpoint, error) {
 	if len(o.Secret) == 0 {
 		o.Secret = make([]byte, 16)

@@ -77,10 +77,24 @@ type liveness struct {
 	pidfd  int         // -1 if pidfd_open failed (no watching)
 	exited atomic.Bool // the process has ended (its ring may still hold frames)
 	failed atomic.Pointer[transport.PeerError]
+	// killed, when set, stands in for the pidfd: the peer is a rank of
+	// this process, ended when its endpoint is killed (Kill).
+	killed *atomic.Bool
 }
 
-// dead reports whether the process has ended (the pidfd is readable).
+// inProcess holds the Kill flag of each rank of this process whose peers
+// may still attach, by segment path: from before its segment file exists
+// (Prepare) until every peer has attached (Attach) or it gives up
+// (Abort). A peer found here is a rank of this process, whose end the
+// shared pidfd would never show; one not found is another process.
+var inProcess sync.Map // segment path -> *atomic.Bool
+
+// dead reports whether the process has ended (the pidfd is readable), or
+// for a rank of this process whether it was killed.
 func (l *liveness) dead() bool {
+	if l.killed != nil {
+		return l.killed.Load()
+	}
 	if l.pidfd < 0 {
 		return false
 	}

@@ -4,22 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mpbench/mpbench/transport"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/mpbench/mpbench/transport"
 	"github.com/mpbench/mpbench/transport/internal/busypoll"
 )
 
 // Pending is a rank's segment, created but not yet connected to its
 // peers' segments.
 type Pending struct {
-	opts Options
-	g    geometry
-	path string
-	own  view
+	opts   Options
+	g      geometry
+	path   string
+	own    view
+	killed *atomic.Bool // the endpoint's Kill flag, in inProcess until attached
 }
 
 // Prepare validates o and creates this rank's segment file
@@ -33,11 +35,14 @@ func Prepare(o Options) (*Pending, error) {
 	}
 	g := newGeometry(opts.Size, opts.RingBytes)
 	path := segmentPath(opts.Dir, opts.Secret, opts.Rank)
+	killed := new(atomic.Bool)
+	inProcess.Store(path, killed) // before the file: a peer that finds the file finds this
 	v, err := createSegment(path, g, opts.Rank)
 	if err != nil {
+		inProcess.Delete(path)
 		return nil, err
 	}
-	return &Pending{opts: opts, g: g, path: path, own: v}, nil
+	return &Pending{opts: opts, g: g, path: path, own: v, killed: killed}, nil
 }
 
 // Path is the segment file's path (it is unlinked by Attach).
@@ -45,6 +50,7 @@ func (p *Pending) Path() string { return p.path }
 
 // Abort unlinks and unmaps the segment.
 func (p *Pending) Abort() {
+	inProcess.Delete(p.path)
 	unix.Unlink(p.path)
 	unix.Munmap(p.own.mem)
 }
@@ -80,7 +86,7 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		rank: o.Rank, size: o.Size, own: p.own,
 		in: make([]*inPeer, o.Size), out: make([]*outPeer, o.Size), live: make([]*liveness, o.Size),
 		spin: o.Spin, cmaMin: o.CMABytes, pollerDone: make(chan struct{}), kick: make(chan struct{}, 1),
-		verify: o.Verify || transport.VerifyFromEnv(),
+		verify: o.Verify || transport.VerifyFromEnv(), killed: p.killed,
 	}
 	nLocal := 1
 	for r, l := range local {
@@ -102,8 +108,11 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 			p.Abort()
 			return nil, err
 		}
-		v.ctl().attached.Add(1)
 		e.live[r] = openLiveness(int(v.ctl().pid))
+		if f, ok := inProcess.Load(segmentPath(o.Dir, o.Secret, r)); ok {
+			e.live[r].killed = f.(*atomic.Bool) // looked up before the peer learns we attached
+		}
+		v.ctl().attached.Add(1)
 		hdr, data := v.ring(o.Rank)
 		e.out[r] = &outPeer{rank: r, dst: v, hdr: hdr, data: data, tail: hdr.tail.Load(), headSeen: hdr.head.Load(), cmaSent: hdr.acks.Load()}
 		e.outList = append(e.outList, e.out[r])
@@ -118,6 +127,7 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		return nil, err
 	}
 	unix.Unlink(p.path)
+	inProcess.Delete(p.path) // every peer has looked it up
 	probe := o.probe
 	if probe == nil {
 		probe = cmaProbe

@@ -240,7 +240,7 @@ func peerFailure(t *testing.T, newJob NewJob) {
 	eps, recs := start(t, newJob, 3)
 	k, ok := eps[1].(Killer)
 	if !ok {
-		t.Skipf("%T cannot fail like a crashed process inside this process (no Kill); its own tests cover peer failure", eps[1])
+		t.Fatalf("%T has no Kill (transporttest.Killer): the suite cannot make it fail as a crashed process does", eps[1])
 	}
 	k.Kill()
 	for _, r := range []int{0, 2} {

@@ -1,12 +1,14 @@
 // Package transporttest is the conformance suite every transport passes:
 // per-source order, concurrent senders, payload ownership, large frames in
 // both directions at once, started sends (transport.SendStarter), invalid
-// sends, close semantics and peer failure. A transport's tests call Run with a function
-// that connects the ranks of a job in one process:
+// sends, close semantics and peer failure. Package transport/all's
+// TestConformance runs it on every registered transport, over the
+// in-process jobs of its driver (transport.Driver.NewJob), so a registered
+// transport is tested with nothing to add; a transport's own tests may run
+// it again on other configurations, with a function that connects the
+// ranks of a job in one process:
 //
-//	func TestConformance(t *testing.T) {
-//		transporttest.Run(t, func(n int) ([]transport.Endpoint, error) { return tcp.NewJob(n, tcp.Options{}) })
-//	}
+//	transporttest.Run(t, func(n int) ([]transport.Endpoint, error) { return shm.NewJob(n, shm.Options{CMABytes: -1}) })
 //
 // The contract itself is documented on transport.Endpoint, transport.Handler,
 // transport.SendStarter and transport.FailureHandler.
@@ -25,8 +27,10 @@ import (
 // not yet started.
 type NewJob func(n int) ([]transport.Endpoint, error)
 
-// Killer may be implemented by endpoints that can fail as a crashed process
-// does (no goodbye to any peer); the peer-failure test needs it.
+// Killer is implemented by every transport's endpoints: Kill makes the
+// rank fail as a crashed process does (no goodbye to any peer, nothing
+// sent or delivered after it), which its peers must detect and report
+// (the suite's PeerFailure; an endpoint without Kill fails it).
 type Killer interface{ Kill() }
 
 // timeout bounds every wait of the suite: generous, for loaded machines
