@@ -63,6 +63,16 @@
 #   BASE (an mpbench binary to compare against, see base-shm), JOB_TIMEOUT
 #   (3600: seconds one job may take; a library that hangs in MPI_Finalize,
 #   as MPICH over UCX's tcp transport can, loses that round only),
+#   BIND=core (ranks of every IMB-MPI1 and MPI-build configuration bound
+#   one to a core, by --bind-to core under Open MPI, whose default it is
+#   up to 2 ranks, and -bind-to core under MPICH, whose launcher binds
+#   nothing by default; for NP up to the host's cores),
+#   ALLOCMEM_SHIFT=K with ALLOCMEM_MIN=B (262144): every message buffer of
+#   at least B bytes that IMB-MPI1 and the MPI builds take from
+#   MPI_Alloc_mem lies K bytes past a page of a mapping of its own, alike
+#   in both programs (bench/allocmem, built here with each library's mpicc
+#   and preloaded; without it glibc's malloc places them by each process's
+#   allocation history, see docs/mpi-comparison.md),
 #   TABLE_ONLY=1 with OUT of an earlier run prints its table again,
 #   VERDICT_BENCH ("Uniband Biband"), VERDICT_FROM (1024), TOLERANCE (5, in
 #   percent): what the verdict section judges.
@@ -128,6 +138,31 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 	imbargs=(-npmin "$NP" -msglog "$MSGLOG" -time "$TIME" $BENCHMARKS)
 	to=(timeout "${JOB_TIMEOUT:-3600}") # one job at most an hour by default
 	ompi=("${to[@]}" mpirun.openmpi --oversubscribe -np "$NP")
+	mpich=("${to[@]}" mpiexec.mpich)
+	case ${BIND:-} in
+	"") ;;
+	core) ompi+=(--bind-to core) && mpich+=(-bind-to core) ;;
+	*) log "BIND=$BIND: want core, or leave it unset for each launcher's default" && exit 2 ;;
+	esac
+	if [ -n "${ALLOCMEM_SHIFT:-}" ]; then
+		case $ALLOCMEM_SHIFT in *[!0-9]* | "") log "ALLOCMEM_SHIFT=$ALLOCMEM_SHIFT: want bytes past a page, 0-4095" && exit 2 ;; esac
+		[ "$ALLOCMEM_SHIFT" -lt 4096 ] || { log "ALLOCMEM_SHIFT=$ALLOCMEM_SHIFT: want bytes past a page, 0-4095"; exit 2; }
+		amin=${ALLOCMEM_MIN:-262144}
+		case $amin in *[!0-9]* | "" | 0) log "ALLOCMEM_MIN=$amin: want a size in bytes, 1 or more" && exit 2 ;; esac
+		for lib in openmpi mpich; do
+			short=${lib/openmpi/ompi}
+			case " $keep " in *-$short-*) ;; *) continue ;; esac
+			so="$OUT/allocmem-$lib.so"
+			"mpicc.$lib" -shared -fPIC -O2 -o "$so" "$here/bench/allocmem/allocmem.c" -ldl ||
+				{ log "ALLOCMEM_SHIFT: building bench/allocmem with mpicc.$lib failed"; exit 2; }
+			if [ $lib = openmpi ]; then
+				ompi+=(-x "LD_PRELOAD=$so" -x "ALLOCMEM_SHIFT=$ALLOCMEM_SHIFT" -x "ALLOCMEM_MIN=$amin")
+			else
+				mpich+=(-genv LD_PRELOAD "$so" -genv ALLOCMEM_SHIFT "$ALLOCMEM_SHIFT" -genv ALLOCMEM_MIN "$amin")
+			fi
+		done
+	fi
+	mpich+=(-n "$NP")
 	ompi_shm=(--mca pml ob1 --mca btl vader,self)
 	ompi_tcp=(--mca pml ob1 --mca btl tcp,self --mca btl_tcp_if_include lo)
 	run_one() { # config outfile
@@ -141,10 +176,10 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 		imb-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
 		imb-ompi-tcp) "${ompi[@]}" "${ompi_tcp[@]}" "$IMB_OMPI" "${imbargs[@]}" ;;
 		imb-ompi-shm-copy) "${ompi[@]}" "${ompi_shm[@]}" --mca btl_vader_single_copy_mechanism none "$IMB_OMPI" "${imbargs[@]}" ;;
-		imb-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
-		imb-mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo "${to[@]}" mpiexec.mpich -n "$NP" "$IMB_MPICH" "${imbargs[@]}" ;;
+		imb-mpich-shm) "${mpich[@]}" "$IMB_MPICH" "${imbargs[@]}" ;;
+		imb-mpich-tcp) MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self UCX_NET_DEVICES=lo "${mpich[@]}" "$IMB_MPICH" "${imbargs[@]}" ;;
 		mpi-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$OUT/mpbench-ompi" run -thread_level single "${imbargs[@]}" ;;
-		mpi-mpich-shm) "${to[@]}" mpiexec.mpich -n "$NP" "$OUT/mpbench-mpich" run -thread_level single "${imbargs[@]}" ;;
+		mpi-mpich-shm) "${mpich[@]}" "$OUT/mpbench-mpich" run -thread_level single "${imbargs[@]}" ;;
 		base-ompi-shm) "${ompi[@]}" "${ompi_shm[@]}" "$BASE_OMPI" run -thread_level single "${imbargs[@]}" ;;
 		esac >"$2.part" 2>"$2.err"
 		local st=$?

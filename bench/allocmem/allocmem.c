@@ -9,9 +9,12 @@
 //
 // Environment:
 //   ALLOCMEM_LOG=1    print "allocmem: pid P size S addr A page-offset O" on
-//                     stderr for each buffer of at least 256 KiB
+//                     stderr for each buffer of at least ALLOCMEM_MIN bytes
 //   ALLOCMEM_SHIFT=K  return each such buffer K bytes past a page boundary
 //                     (0 <= K < 4096), from a mapping of its own
+//   ALLOCMEM_MIN=B    the smallest buffer logged and placed, bytes (default
+//                     262144: the sizes glibc maps on its own; 1024 places
+//                     every message buffer from 1 KiB)
 //
 // Build and use (Open MPI; with mpicc.mpich for MPICH):
 //   mpicc.openmpi -shared -fPIC -O2 -o allocmem.so bench/allocmem/allocmem.c -ldl
@@ -28,6 +31,14 @@
 
 #define MIN_BYTES (256 * 1024)
 #define PAGE 4096
+
+// min_bytes is ALLOCMEM_MIN, or MIN_BYTES when it is unset or not a
+// positive number.
+static MPI_Aint min_bytes(void) {
+	const char *s = getenv("ALLOCMEM_MIN");
+	long b = (s == NULL || *s == '\0') ? 0 : strtol(s, NULL, 10);
+	return b > 0 ? (MPI_Aint)b : MIN_BYTES;
+}
 #define SLOTS 64
 
 // shifted maps a buffer returned shifted to its mapping.
@@ -47,8 +58,9 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
 	static int (*real)(MPI_Aint, MPI_Info, void *);
 	if (real == NULL) real = (int (*)(MPI_Aint, MPI_Info, void *))dlsym(RTLD_NEXT, "MPI_Alloc_mem");
 	long k = shift();
+	MPI_Aint least = min_bytes();
 	int rc = MPI_SUCCESS;
-	if (size >= MIN_BYTES && k >= 0) {
+	if (size >= least && k >= 0) {
 		size_t len = (size_t)size + PAGE + (size_t)k;
 		void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		int i = 0;
@@ -64,7 +76,7 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
 	} else {
 		rc = real(size, info, baseptr);
 	}
-	if (rc == MPI_SUCCESS && size >= MIN_BYTES && getenv("ALLOCMEM_LOG") != NULL) {
+	if (rc == MPI_SUCCESS && size >= least && getenv("ALLOCMEM_LOG") != NULL) {
 		uintptr_t p = (uintptr_t) * (void **)baseptr;
 		fprintf(stderr, "allocmem: pid %d size %ld addr %#lx page-offset %lu\n", (int)getpid(), (long)size,
 			(unsigned long)p, (unsigned long)(p % PAGE));
