@@ -70,7 +70,7 @@
 #   ALLOCMEM_SHIFT=K with ALLOCMEM_MIN=B (262144): every message buffer of
 #   at least B bytes that IMB-MPI1 and the MPI builds take from
 #   MPI_Alloc_mem lies K bytes past a page of a mapping of its own, alike
-#   in both programs (bench/allocmem, built here with each library's mpicc
+#   in both programs (K1,K2: send buffers at K1, receive buffers at K2) (bench/allocmem, built here with each library's mpicc
 #   and preloaded; without it glibc's malloc places them by each process's
 #   allocation history, see docs/mpi-comparison.md),
 #   TABLE_ONLY=1 with OUT of an earlier run prints its table again,
@@ -107,6 +107,16 @@ mkdir -p "$OUT"
 log() { printf '%s\n' "$*" >&2; }
 tol=$(awk -v p="${TOLERANCE:-5}" 'BEGIN { if (p !~ /^[0-9.]+$/ || p + 0 <= 0 || p + 0 >= 100) exit 1; print p / 100 }') ||
 	{ log "TOLERANCE=${TOLERANCE:-}: want a percentage between 0 and 100, e.g. 5"; exit 2; }
+case ${BIND:-} in "" | core) ;; *) log "BIND=$BIND: want core, or leave it unset for each launcher's default" && exit 2 ;; esac
+if [ -n "${ALLOCMEM_SHIFT:-}" ]; then
+	for k in ${ALLOCMEM_SHIFT//,/ } ""; do
+		case $k in "") ;; *[!0-9]*) k=4096 ;; esac
+		[ "${k:-0}" -lt 4096 ] && [ -n "${ALLOCMEM_SHIFT##*,}" ] && [ -n "${ALLOCMEM_SHIFT%%,*}" ] ||
+			{ log "ALLOCMEM_SHIFT=$ALLOCMEM_SHIFT: want bytes past a page, 0-4095, or such offsets separated by commas (send, receive)"; exit 2; }
+	done
+	amin=${ALLOCMEM_MIN:-262144}
+	case $amin in *[!0-9]* | "" | 0) log "ALLOCMEM_MIN=$amin: want a size in bytes, 1 or more" && exit 2 ;; esac
+fi
 
 # Configurations whose programs are missing are left out, with a reason.
 keep=""
@@ -139,16 +149,8 @@ if [ -z "${TABLE_ONLY:-}" ]; then
 	to=(timeout "${JOB_TIMEOUT:-3600}") # one job at most an hour by default
 	ompi=("${to[@]}" mpirun.openmpi --oversubscribe -np "$NP")
 	mpich=("${to[@]}" mpiexec.mpich)
-	case ${BIND:-} in
-	"") ;;
-	core) ompi+=(--bind-to core) && mpich+=(-bind-to core) ;;
-	*) log "BIND=$BIND: want core, or leave it unset for each launcher's default" && exit 2 ;;
-	esac
+	[ "${BIND:-}" = core ] && ompi+=(--bind-to core) && mpich+=(-bind-to core)
 	if [ -n "${ALLOCMEM_SHIFT:-}" ]; then
-		case $ALLOCMEM_SHIFT in *[!0-9]* | "") log "ALLOCMEM_SHIFT=$ALLOCMEM_SHIFT: want bytes past a page, 0-4095" && exit 2 ;; esac
-		[ "$ALLOCMEM_SHIFT" -lt 4096 ] || { log "ALLOCMEM_SHIFT=$ALLOCMEM_SHIFT: want bytes past a page, 0-4095"; exit 2; }
-		amin=${ALLOCMEM_MIN:-262144}
-		case $amin in *[!0-9]* | "" | 0) log "ALLOCMEM_MIN=$amin: want a size in bytes, 1 or more" && exit 2 ;; esac
 		for lib in openmpi mpich; do
 			short=${lib/openmpi/ompi}
 			case " $keep " in *-$short-*) ;; *) continue ;; esac

@@ -11,7 +11,12 @@
 //   ALLOCMEM_LOG=1    print "allocmem: pid P size S addr A page-offset O" on
 //                     stderr for each buffer of at least ALLOCMEM_MIN bytes
 //   ALLOCMEM_SHIFT=K  return each such buffer K bytes past a page boundary
-//                     (0 <= K < 4096), from a mapping of its own
+//                     (0 <= K < 4096), from a mapping of its own;
+//                     ALLOCMEM_SHIFT=K1,K2 gives the buffers K1, K2, K1, ...
+//                     in the order they are taken: both IMB-MPI1 and
+//                     mpbench take a size's send buffer, then its receive
+//                     buffer, so 0,16 puts every receive buffer 16 bytes
+//                     off its sender's alignment
 //   ALLOCMEM_MIN=B    the smallest buffer logged and placed, bytes (default
 //                     262144: the sizes glibc maps on its own; 1024 places
 //                     every message buffer from 1 KiB)
@@ -39,6 +44,7 @@ static MPI_Aint min_bytes(void) {
 	long b = (s == NULL || *s == '\0') ? 0 : strtol(s, NULL, 10);
 	return b > 0 ? (MPI_Aint)b : MIN_BYTES;
 }
+
 #define SLOTS 64
 
 // shifted maps a buffer returned shifted to its mapping.
@@ -47,20 +53,33 @@ static struct {
 	size_t len;
 } shifted[SLOTS];
 
+// shift returns the offset past a page for the next buffer placed: the
+// next of ALLOCMEM_SHIFT's comma-separated offsets, cycling, or -1 when it
+// is unset or one of them is outside 0..PAGE-1.
 static long shift(void) {
+	static long placed;
+	long ks[8];
+	int n = 0;
 	const char *s = getenv("ALLOCMEM_SHIFT");
 	if (s == NULL || *s == '\0') return -1;
-	long k = strtol(s, NULL, 10);
-	return (k >= 0 && k < PAGE) ? k : -1;
+	while (n < 8) {
+		char *end;
+		long k = strtol(s, &end, 10);
+		if (end == s || k < 0 || k >= PAGE) return -1;
+		ks[n++] = k;
+		if (*end != ',') break;
+		s = end + 1;
+	}
+	return ks[placed++ % n];
 }
 
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
 	static int (*real)(MPI_Aint, MPI_Info, void *);
 	if (real == NULL) real = (int (*)(MPI_Aint, MPI_Info, void *))dlsym(RTLD_NEXT, "MPI_Alloc_mem");
-	long k = shift();
 	MPI_Aint least = min_bytes();
+	long k = size >= least ? shift() : -1;
 	int rc = MPI_SUCCESS;
-	if (size >= least && k >= 0) {
+	if (k >= 0) {
 		size_t len = (size_t)size + PAGE + (size_t)k;
 		void *map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		int i = 0;
