@@ -129,7 +129,7 @@ func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile,
 			files, err := loadDir(p, stderr)
 			if err != nil {
 				if last != nil {
-					fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))
+					fmt.Fprintln(stderr, errorPrefix+oneLine(last.Error()))
 				}
 				last = err
 			}
@@ -146,7 +146,7 @@ func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile,
 		}
 		if err != nil {
 			if last != nil {
-				fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))
+				fmt.Fprintln(stderr, errorPrefix+oneLine(last.Error()))
 			}
 			last = fileError(p, err)
 			continue
@@ -179,7 +179,7 @@ func loadDir(dir string, stderr io.Writer) ([]loadedFile, error) {
 			skipped = append(skipped, e.Name())
 		case err != nil:
 			if last != nil {
-				fmt.Fprintln(stderr, "mpbench: "+oneLine(last.Error()))
+				fmt.Fprintln(stderr, errorPrefix+oneLine(last.Error()))
 			}
 			last = fileError(p, err)
 		default:

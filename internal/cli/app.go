@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -98,8 +99,8 @@ func newAppLoadCmd() *cobra.Command {
 	}
 }
 
-// checkAppFlags validates the shared options.
-func checkAppFlags(f *appFlags) error {
+// checkAppFlags validates the shared options of application name.
+func checkAppFlags(f *appFlags, name string) error {
 	if err := bench.CheckNP(f.np); err != nil {
 		return err
 	}
@@ -109,13 +110,16 @@ func checkAppFlags(f *appFlags) error {
 	if f.load < 0 {
 		return usageErrorf("--load %d: the number of load processes per rank must be >= 0", f.load)
 	}
+	if f.transport == "mpi" {
+		return usageErrorf("--transport mpi: mpbench app does not start an MPI library's launcher; start a binary built with -tags mpi under it (e.g. mpirun -np 4 mpbench app %s), or give one of %s", name, strings.Join(transportModes(false), ", "))
+	}
 	if err := checkTransport(f.transport, false); err != nil {
-		return fmt.Errorf("%w (an MPI library runs the application when mpbench built with -tags mpi is started by mpirun)", err)
+		return err
 	}
 	if _, err := parseColl(f.coll); err != nil {
 		return err
 	}
-	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+	if err := checkOutputPaths(f.jsonFile, f.csvFile, stdoutReport); err != nil {
 		return err
 	}
 	if err := checkTracePath(f); err != nil {
@@ -132,7 +136,7 @@ func checkTracePath(f *appFlags) error {
 		return nil
 	}
 	if f.traceFile == "-" {
-		return usageErrorf("--trace -: standard output carries the report; expected --trace FILE (e.g. --trace spans.csv)")
+		return usageErrorf("--trace -: standard output carries %s; expected --trace FILE (e.g. --trace spans.csv)", stdoutReport)
 	}
 	for _, other := range []string{f.jsonFile, f.csvFile} {
 		if other != "" && samePath(f.traceFile, other) {
@@ -141,7 +145,7 @@ func checkTracePath(f *appFlags) error {
 	}
 	file, err := os.OpenFile(f.traceFile, os.O_WRONLY|os.O_CREATE, 0o666)
 	if err != nil {
-		return usageErrorf("--trace %s: cannot create the file (%v); expected a writable path", f.traceFile, unwrapPath(err))
+		return cannotCreate("--trace", f.traceFile, err)
 	}
 	return file.Close()
 }
@@ -150,7 +154,7 @@ func checkTracePath(f *appFlags) error {
 // (under mpbench's launcher or an MPI launcher), or the launcher of -np
 // ranks re-running this command line.
 func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body appBody) error {
-	if err := checkAppFlags(f); err != nil {
+	if err := checkAppFlags(f, name); err != nil {
 		return err
 	}
 	if launch.IsWorker() {

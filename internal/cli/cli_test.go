@@ -91,6 +91,19 @@ func TestBadInputExits2(t *testing.T) {
 		{"argument to version", []string{"version", "x"}, []string{`unknown command "x" for "mpbench version"`}},
 		{"bad --coll", []string{"run", "--coll", "bcast=fast", "pingpong"}, []string{`--coll bcast=fast: unknown bcast algorithm "fast"`}},
 		{"worker outside a job", []string{"worker"}, []string{"started by 'mpbench run'"}},
+		{"transfer json on stdout", []string{"transfer", "send", "127.0.0.1:1", "--json", "-"}, []string{"mpbench: --json -: standard output carries the transfer table; expected --json FILE"}},
+		{"transfer json and csv one file", []string{"transfer", "send", "127.0.0.1:1", "--json", filepath.Join(dir, "t"), "--csv", filepath.Join(dir, "t")},
+			[]string{"mpbench: --json " + filepath.Join(dir, "t") + " and --csv " + filepath.Join(dir, "t") + " name the same file; expected two different files"}},
+		{"transfer unwritable csv", []string{"transfer", "send", "127.0.0.1:1", "--csv", filepath.Join(dir, "no", "t.csv")},
+			[]string{"mpbench: --csv " + filepath.Join(dir, "no", "t.csv") + ": cannot create the file (no such file or directory); expected a writable path"}},
+		{"app json on stdout", []string{"app", "ep", "--json", "-"}, []string{"mpbench: --json -: standard output carries the application's report; expected --json FILE"}},
+		{"scaling json on stdout", []string{"scaling", "--json", "-", "--", "app", "ep"}, []string{"mpbench: --json -: standard output carries the scaling table; expected --json FILE"}},
+		{"app transport mpi", []string{"app", "ep", "--transport", "mpi"}, []string{"mpbench: --transport mpi: mpbench app does not start an MPI library's launcher", "(e.g. mpirun -np 4 mpbench app ep)"}},
+		{"missing hostfile", []string{"run", "--hostfile", filepath.Join(dir, "nope"), "pingpong"}, []string{"mpbench: --hostfile " + filepath.Join(dir, "nope") + ": no such file\n"}},
+		{"run's option given to tune", []string{"tune", "-mem", "0"}, []string{"mpbench: unknown option -mem; see 'mpbench tune --help'"}},
+		{"bad value, two dashes", []string{"run", "--time", "abc"}, []string{"mpbench: --time abc: expected a number: IMB -time seconds"}},
+		{"missing value", []string{"run", "-np"}, []string{"mpbench: -np: expected an integer: number of processes"}},
+		{"missing value, two dashes", []string{"run", "pingpong", "--np"}, []string{"mpbench: --np: expected an integer: number of processes"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,6 +162,15 @@ func TestSameLineEveryCommand(t *testing.T) {
 			{"run", "--transport", "foo"},
 			{"tune", "--transport", "foo"},
 		}, "--transport foo: expected one of auto, ", false},
+		{"unknown transport of an application", [][]string{
+			{"app", "ep", "--transport", "foo"},
+			{"app", "matmul", "--transport", "foo"},
+		}, checkTransport("foo", false).Error() + "\n", false},
+		{"missing hostfile", [][]string{
+			{"run", "--hostfile", filepath.Join(dir, "nope")},
+			{"app", "ep", "--hostfile", filepath.Join(dir, "nope")},
+			{"tune", "--hostfile", filepath.Join(dir, "nope"), "-o", filepath.Join(dir, "tuned")},
+		}, "mpbench: --hostfile " + filepath.Join(dir, "nope") + ": no such file\n", false},
 		{"unknown algorithm", [][]string{
 			{"run", "--coll", "bcast=fast"},
 			{"run", "--coll", "bcast=fast", "--show-algorithms"},
@@ -230,12 +252,15 @@ func TestNormaliseArgs(t *testing.T) {
 		{[]string{"run", "-h", "--", "-np"}, []string{"run", "-h", "--", "-np"}},
 	}
 	for _, c := range cases {
-		got, err := normaliseArgs(c.in, long, "mpbench run")
+		got, _, err := normaliseArgs(c.in, long, "mpbench run")
 		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("normaliseArgs(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if _, err := normaliseArgs([]string{"run", "-bogus"}, long, "mpbench run"); err == nil || !isUsage(err) || err.Error() != "unknown option -bogus; see 'mpbench run --help'" {
+	if _, dashed, _ := normaliseArgs([]string{"run", "-np", "4", "--npmin", "2", "-msglog=0:4"}, long, "mpbench run"); !reflect.DeepEqual(dashed, map[string]bool{"np": true, "msglog": true}) {
+		t.Errorf("options given with one dash: %v, want np and msglog", dashed)
+	}
+	if _, _, err := normaliseArgs([]string{"run", "-bogus"}, long, "mpbench run"); err == nil || !isUsage(err) || err.Error() != "unknown option -bogus; see 'mpbench run --help'" {
 		t.Errorf("unknown single-dash option: err = %v, want the usage error naming it", err)
 	}
 }

@@ -59,6 +59,7 @@ func TestScalingBadInput(t *testing.T) {
 		{"scaling", "--", "app", "ep", "-np", "2"},
 		{"scaling", "--repeats", "0", "--", "app", "ep"},
 		{"scaling", "app", "ep"},
+		{"scaling", "--np", "1", "--repeats", "1", "--", "app", "matmul", "-n", "0"}, // refused by the application
 	} {
 		cmd, _, errb := e2eCmd(t, args...)
 		if err := cmd.Run(); exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mpbench/mpbench/launch"
+	"github.com/mpbench/mpbench/launch/supervise"
 )
 
 // Exit statuses of mpbench, decided only by ExitStatus.
@@ -43,4 +44,13 @@ func ExitStatus(err error) int {
 		return ExitInterrupted
 	}
 	return ExitFailed
+}
+
+// childUsage reports whether err is a child mpbench's exit with status 2
+// (a *supervise.ExitError): bad input, which the child explained on its
+// stderr. A command that runs mpbench jobs (testbed run, scaling) returns
+// it as bad input too, so it exits 2 as the child did.
+func childUsage(err error) bool {
+	var ee *supervise.ExitError
+	return errors.As(err, &ee) && ee.ExitCode() == ExitUsage
 }

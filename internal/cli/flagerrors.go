@@ -12,13 +12,15 @@ import (
 
 // flagError turns a parse error of c's options into a usage error of one
 // line. A value of the wrong type (a *pflag.InvalidValueError) names the
-// option as IMB spells it, the value, and the accepted form from the
-// option's help text, instead of Go's parser message: "-time abc: expected
-// a number: IMB -time seconds: time limit per message size (> 0)". An
-// option c does not define (a *pflag.NotExistError) is unknownOption's
-// line, as for a single-dash one. Other errors (a missing value) keep
-// pflag's text with a pointer to --help.
-func flagError(c *cobra.Command, err error) error {
+// option as the user typed it (spelled), the value, and the accepted form
+// from the option's help text, instead of Go's parser message: "-time abc:
+// expected a number: IMB -time seconds: time limit per message size (>
+// 0)"; a missing value (a *pflag.ValueRequiredError) likewise: "-np:
+// expected an integer: number of processes ...". An option c does not
+// define (a *pflag.NotExistError) is unknownOption's line, as for a
+// single-dash one. Other errors keep pflag's text with a pointer to
+// --help.
+func (inv *invocation) flagError(c *cobra.Command, err error) error {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return ue // the value's own check, already in the option's words
@@ -38,9 +40,27 @@ func flagError(c *cobra.Command, err error) error {
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {
 		fl := bad.GetFlag()
-		return usageErrorf("-%s %s: expected %s: %s", fl.Name, bad.GetValue(), valueKind(fl, err), fl.Usage)
+		return usageErrorf("%s %s: expected %s: %s", inv.spelled(fl.Name), bad.GetValue(), valueKind(fl, err), fl.Usage)
+	}
+	var missing *pflag.ValueRequiredError
+	if errors.As(err, &missing) {
+		fl := missing.GetFlag()
+		spelled := inv.spelled(fl.Name)
+		if missing.GetSpecifiedShortnames() != "" {
+			spelled = "-" + fl.Shorthand
+		}
+		return usageErrorf("%s: expected %s: %s", spelled, valueKind(fl, err), fl.Usage)
 	}
 	return usageErrorf("%v; see '%s --help'", err, c.CommandPath())
+}
+
+// spelled is option name as the user typed it: "-time" when given with
+// one dash (IMB's spelling, rewritten by normalise), else "--time".
+func (inv *invocation) spelled(name string) string {
+	if inv != nil && inv.dashed[name] {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // valueKind describes the type of value fl takes, and says when a number

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"net"
 	"strconv"
 	"strings"
@@ -70,7 +72,7 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 	case h.hostfile != "" && h.hosts != "":
 		return p, usageErrorf("--hostfile %s and --host %s: give one of them", h.hostfile, h.hosts)
 	case h.hostfile != "":
-		list, err = launch.ReadHostfile(h.hostfile)
+		list, err = readHostfile(h.hostfile)
 	case h.hosts != "":
 		list, err = launch.ParseHostList(h.hosts)
 	default:
@@ -102,6 +104,21 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 		}
 	}
 	return p, nil
+}
+
+// readHostfile reads --hostfile path (launch.ReadHostfile); a file that
+// cannot be opened is a usage error naming the option: "--hostfile /nope:
+// no such file".
+func readHostfile(path string) ([]launch.Host, error) {
+	list, err := launch.ReadHostfile(path)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usageErrorf("--hostfile %s: no such file", path)
+	case errors.As(err, &pe):
+		return nil, usageErrorf("--hostfile %s: %v", path, pe.Err)
+	}
+	return list, err
 }
 
 // check refuses bad placement options (--map-by, --hostfile, --host, --if,

@@ -119,7 +119,7 @@ func (e *printedError) Unwrap() error { return e.err }
 // exits and the launcher ends the job.
 func reportOnce(stderr io.Writer, rank int, err error) error {
 	if rank == 0 {
-		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
+		fmt.Fprintln(stderr, errorPrefix+oneLine(err.Error()))
 	}
 	return &printedError{err}
 }

@@ -62,7 +62,7 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		opts, err = f.benchOptions()
 	}
 	if err == nil {
-		if err = checkOutputs(f.jsonFile, f.csvFile, world.Rank() == 0); err == nil {
+		if err = checkOutputs(f.jsonFile, f.csvFile, stdoutIMB, world.Rank() == 0); err == nil {
 			err = checkDumpPath(f, world.Rank() == 0)
 		}
 	}
@@ -164,7 +164,7 @@ const endGrace = 500 * time.Millisecond
 // the process exits with 128+signal.
 func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f *runFlags) {
 	if cause := supervise.EndStuck(ctx, done, endGrace, f.rowFiles()); cause != nil {
-		fmt.Fprintln(stderr, "mpbench: "+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
+		fmt.Fprintln(stderr, errorPrefix+cause.Error()+" (rank 0 was inside a measurement or an MPI call; if a rank failed, the launcher's messages name it)")
 		launch.ReportFatal(cause)
 	}
 }

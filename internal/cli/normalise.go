@@ -8,41 +8,53 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// longFlags returns every long option name of the command tree, mapped to
-// whether it takes a value (false for boolean switches such as -check).
-func longFlags(root *cobra.Command) map[string]bool {
-	names := map[string]bool{}
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		add := func(f *pflag.Flag) { names[f.Name] = f.NoOptDefVal == "" }
-		c.Flags().VisitAll(add)
-		c.PersistentFlags().VisitAll(add)
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
+// longFlags returns the long option names command c takes (its own and
+// those its parents pass down), mapped to whether each takes a value
+// (false for boolean switches such as -check).
+func longFlags(c *cobra.Command) map[string]bool {
+	names := map[string]bool{"help": false}
+	add := func(f *pflag.Flag) { names[f.Name] = f.NoOptDefVal == "" }
+	c.Flags().VisitAll(add)
+	for p := c; p != nil; p = p.Parent() {
+		p.PersistentFlags().VisitAll(add)
 	}
-	walk(root)
-	names["help"] = false
 	return names
+}
+
+// normalise rewrites the IMB-style single-dash options of args with the
+// options of the command args run (normaliseArgs), and returns which
+// option names were given with one dash (for flagError, which names an
+// option as it was typed). Arguments that name no command of root's tree
+// (an unknown command, cobra's help and completion commands) are left as
+// they are, for execute to report or run.
+func normalise(root *cobra.Command, args []string) ([]string, map[string]bool, error) {
+	c, _, err := root.Find(args)
+	if err != nil {
+		return args, nil, nil
+	}
+	return normaliseArgs(args, longFlags(c), c.CommandPath())
 }
 
 // normaliseArgs rewrites IMB-style single-dash long options ("-npmin 2",
 // "-msglog=0:22", "-np 4") to the double-dash form pflag parses
-// ("--npmin 2"), so both spellings are accepted. A value following an
-// option that takes one is never rewritten ("-off_cache -1" stays a value),
-// nor is anything after "--". A single-dash word of two or more letters
-// that names no option is rejected (unknownOption, with the help of
-// command, e.g. "mpbench run"), rather than being read as a cluster of
-// one-letter options.
-func normaliseArgs(args []string, long map[string]bool, command string) ([]string, error) {
+// ("--npmin 2"), so both spellings are accepted, and returns the names
+// so rewritten. long holds the options of the command (longFlags). A value
+// following an option that takes one is never rewritten ("-off_cache -1"
+// stays a value), nor is anything after "--". A single-dash word of two
+// or more letters that names no option of the command is rejected
+// (unknownOption, with the help of command, e.g. "mpbench run"), rather
+// than being read as a cluster of one-letter options or as another
+// command's option.
+func normaliseArgs(args []string, long map[string]bool, command string) ([]string, map[string]bool, error) {
 	out := make([]string, 0, len(args))
+	dashed := map[string]bool{}
 	valueNext := false
 	for i, a := range args {
 		switch {
 		case valueNext:
 			valueNext = false
 		case a == "--":
-			return append(out, args[i:]...), nil
+			return append(out, args[i:]...), dashed, nil
 		case strings.HasPrefix(a, "--"):
 			name, _, hasValue := strings.Cut(a[2:], "=")
 			valueNext = long[name] && !hasValue
@@ -50,14 +62,15 @@ func normaliseArgs(args []string, long map[string]bool, command string) ([]strin
 			name, _, hasValue := strings.Cut(a[1:], "=")
 			takesValue, known := long[name]
 			if !known {
-				return nil, unknownOption(a, command)
+				return nil, nil, unknownOption(a, command)
 			}
+			dashed[name] = true
 			a = "-" + a
 			valueNext = takesValue && !hasValue
 		}
 		out = append(out, a)
 	}
-	return out, nil
+	return out, dashed, nil
 }
 
 // isNumber reports whether s parses as a number ("-1", "-0.5").
@@ -72,13 +85,4 @@ func isNumber(s string) bool {
 // see 'mpbench run --help'".
 func unknownOption(spelled, command string) error {
 	return usageErrorf("unknown option %s; see '%s --help'", spelled, command)
-}
-
-// commandPath is the path of the command args run ("mpbench run"), or
-// root's when args name none.
-func commandPath(root *cobra.Command, args []string) string {
-	if c, _, _ := root.Find(args); c != nil {
-		return c.CommandPath()
-	}
-	return root.CommandPath()
 }

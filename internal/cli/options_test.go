@@ -126,7 +126,7 @@ func TestSwitchOptions(t *testing.T) {
 	fs = pflag.NewFlagSet("run", pflag.ContinueOnError)
 	addRunFlags(fs, new(runFlags))
 	err = fs.Parse([]string{"--sync=maybe"})
-	if want := "-sync maybe: expected -sync 1 or -sync 0 (on/off)"; err == nil || flagError(nil, err).Error() != want {
+	if want := "-sync maybe: expected -sync 1 or -sync 0 (on/off)"; err == nil || (&invocation{}).flagError(nil, err).Error() != want {
 		t.Errorf("-sync maybe: %v, want %q", err, want)
 	}
 }

@@ -6,17 +6,25 @@ import (
 	"path/filepath"
 )
 
+// What standard output carries, for the refusal of "-" as an output file.
+const (
+	stdoutIMB      = "the IMB text"             // mpbench run
+	stdoutReport   = "the application's report" // mpbench app
+	stdoutScaling  = "the scaling table"        // mpbench scaling
+	stdoutTransfer = "the transfer table"       // mpbench transfer send
+)
+
 // checkOutputPaths checks --json and --csv before any rank starts: "-" is
-// refused (standard output carries the IMB text, and mixing a second
-// format into it would break both readers), and so are two options naming
-// the same file (both writers would truncate and interleave it). It then
-// opens each file for writing (creating it), so an unwritable path is
+// refused (standard output carries stdout, e.g. stdoutIMB, and mixing a
+// second format into it would break both readers), and so are two options
+// naming the same file (both writers would truncate and interleave it). It
+// then opens each file for writing (creating it), so an unwritable path is
 // reported at once, without emptying an existing file: a command empties
 // its files with emptyOutputs only after every other check has passed, so
 // a refused option never costs the rows of an earlier run. Errors are
 // usage errors naming the option.
-func checkOutputPaths(jsonPath, csvPath string) error {
-	return checkOutputs(jsonPath, csvPath, false)
+func checkOutputPaths(jsonPath, csvPath, stdout string) error {
+	return checkOutputs(jsonPath, csvPath, stdout, false)
 }
 
 // emptyOutputs empties each named regular file ("" and devices or pipes
@@ -44,11 +52,11 @@ func emptyOutputs(paths ...string) error {
 // the other ranks do not truncate: rank 0 may already be writing the file,
 // and truncating it under rank 0's file offset would leave NUL bytes before
 // its rows.
-func checkOutputs(jsonPath, csvPath string, truncate bool) error {
+func checkOutputs(jsonPath, csvPath, stdout string, truncate bool) error {
 	outs := []struct{ flag, path string }{{"json", jsonPath}, {"csv", csvPath}}
 	for _, out := range outs {
 		if out.path == "-" {
-			return usageErrorf("--%s -: standard output carries the IMB text; expected --%s FILE (e.g. --%s run.%s)", out.flag, out.flag, out.flag, map[string]string{"json": "jsonl", "csv": "csv"}[out.flag])
+			return usageErrorf("--%s -: standard output carries %s; expected --%s FILE (e.g. --%s run.%s)", out.flag, stdout, out.flag, out.flag, map[string]string{"json": "jsonl", "csv": "csv"}[out.flag])
 		}
 	}
 	if jsonPath != "" && csvPath != "" && samePath(jsonPath, csvPath) {
@@ -60,7 +68,7 @@ func checkOutputs(jsonPath, csvPath string, truncate bool) error {
 		}
 		file, err := os.OpenFile(out.path, os.O_WRONLY|os.O_CREATE, 0o666)
 		if err != nil {
-			return usageErrorf("--%s %s: cannot create the file (%v); expected a writable path", out.flag, out.path, unwrapPath(err))
+			return cannotCreate("--"+out.flag, out.path, err)
 		}
 		file.Close()
 	}
@@ -68,6 +76,13 @@ func checkOutputs(jsonPath, csvPath string, truncate bool) error {
 		return emptyOutputs(jsonPath, csvPath)
 	}
 	return nil
+}
+
+// cannotCreate is the usage error of an output file option (--json,
+// -dumpfile, ...) whose file cannot be created: "--json PATH: cannot
+// create the file (permission denied); expected a writable path".
+func cannotCreate(option, path string, err error) error {
+	return usageErrorf("%s %s: cannot create the file (%v); expected a writable path", option, path, unwrapPath(err))
 }
 
 // samePath reports whether a and b name the same file: equal cleaned
@@ -106,7 +121,7 @@ func checkDumpPath(f *runFlags, truncate bool) error {
 	}
 	file, err := os.OpenFile(path, flags, 0o666)
 	if err != nil {
-		return usageErrorf("-dumpfile %s: cannot create the file (%v); expected a writable path", path, unwrapPath(err))
+		return cannotCreate("-dumpfile", path, err)
 	}
 	return file.Close()
 }

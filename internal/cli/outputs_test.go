@@ -24,7 +24,7 @@ func TestCheckOutputPaths(t *testing.T) {
 		{"", "-", "--csv -: standard output carries the IMB text; expected --csv FILE"},
 		{filepath.Join(dir, "no", "such"), "", "--json " + filepath.Join(dir, "no", "such") + ": cannot create the file"},
 	} {
-		err := checkOutputPaths(tc.json, tc.csv)
+		err := checkOutputPaths(tc.json, tc.csv, stdoutIMB)
 		if err == nil || !isUsage(err) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("checkOutputPaths(%q, %q) = %v, want a usage error containing %q", tc.json, tc.csv, err, tc.want)
 		}
@@ -36,10 +36,10 @@ func TestCheckOutputPaths(t *testing.T) {
 	if err := os.Symlink(f, filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkOutputPaths(filepath.Join(dir, "link"), f); err == nil || !strings.Contains(err.Error(), "same file") {
+	if err := checkOutputPaths(filepath.Join(dir, "link"), f, stdoutIMB); err == nil || !strings.Contains(err.Error(), "same file") {
 		t.Errorf("json through a link to the csv file: %v, want rejected", err)
 	}
-	if err := checkOutputPaths(filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "a.csv")); err != nil {
+	if err := checkOutputPaths(filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "a.csv"), stdoutIMB); err != nil {
 		t.Errorf("two different files: %v", err)
 	}
 }

@@ -22,7 +22,7 @@ func runPMIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if f.multiHost() {
 		return usageErrorf("--hostfile and --host place ranks of mpbench's own launcher; under srun or mpiexec the launcher places them")
 	}
-	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+	if err := checkOutputPaths(f.jsonFile, f.csvFile, stdoutIMB); err != nil {
 		return err
 	}
 	conn, err := launch.ConnectPMI()

@@ -29,8 +29,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		launch.ReportError(stderr, err) // in the form the launcher shows
 		return ExitStatus(err)
 	}
-	root := newRoot(&invocation{args: args}, stdout, stderr)
-	norm, err := normaliseArgs(args, longFlags(root), commandPath(root, args))
+	inv := &invocation{args: args}
+	root := newRoot(inv, stdout, stderr)
+	norm, dashed, err := normalise(root, args)
+	inv.dashed = dashed
 	if err == nil {
 		err = execute(root, norm)
 	}
@@ -43,10 +45,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		// the first rank exits non-zero, so give rank 0 time to print.
 		time.Sleep(otherRankExitDelay)
 	default:
-		fmt.Fprintln(stderr, "mpbench: "+oneLine(err.Error()))
+		fmt.Fprintln(stderr, errorPrefix+oneLine(err.Error()))
 	}
 	return status
 }
+
+// errorPrefix begins the one line on stderr in which Main reports a
+// command's error ("mpbench: PROBLEM"), the line by which a parent
+// mpbench (tune) finds a child's reason (childReason).
+const errorPrefix = "mpbench: "
 
 // IMBProgram is the name under which mpbench acts as IMB-MPI1: started as
 // IMB-MPI1 (a link or copy of the mpbench executable with that name),
@@ -91,7 +98,7 @@ in the GNU form (--npmin 2).`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(flagError)
+	root.SetFlagErrorFunc(inv.flagError)
 	root.AddCommand(newRunCmd(inv), newWorkerCmd(), newVersionCmd())
 	root.AddCommand(newAnalyzeCmd(), newReportCmd(), newCompareCmd())
 	root.AddCommand(newAppCmd(inv), newScalingCmd(inv), newPredictCmd())
@@ -136,8 +143,12 @@ func usageArgs(c *cobra.Command) {
 }
 
 // invocation is the command line mpbench was called with, for the
-// calling sequence printed in result headers.
-type invocation struct{ args []string }
+// calling sequence printed in result headers, and the options in it given
+// with one dash (normalise), for errors that name an option as typed.
+type invocation struct {
+	args   []string
+	dashed map[string]bool
+}
 
 // commandLine returns "mpbench arg1 arg2 ...", quoting arguments that
 // contain blanks.

@@ -91,7 +91,7 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+	if err := checkOutputPaths(f.jsonFile, f.csvFile, stdoutIMB); err != nil {
 		return err
 	}
 	if err := checkDumpPath(f, false); err != nil {

@@ -91,7 +91,7 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	if f.c1 < 0 || (f.c1 == 0 && !slices.Contains(f.np, 1)) {
 		return usageErrorf("--np %s has no 1: give the one-process time with --c1 SECONDS, or add 1", joinInts(f.np))
 	}
-	if err := checkOutputPaths(f.jsonFile, f.csvFile); err != nil {
+	if err := checkOutputPaths(f.jsonFile, f.csvFile, stdoutScaling); err != nil {
 		return err
 	}
 	isApp := args[0] == "app"
@@ -178,7 +178,7 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 // rank) from a build that does not write it.
 func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonPath string) (scaling.Measurement, result.Row, result.Meta, error) {
 	argv := append(append([]string{}, args...), "--np", strconv.Itoa(np), "--json", jsonPath)
-	if _, err := runScalingChild(ctx, append([]string{exe}, argv...), "mpbench "+strings.Join(argv, " ")); err != nil {
+	if _, err := runScalingChild(ctx, append([]string{exe}, argv...), "mpbench "+strings.Join(argv, " "), true); err != nil {
 		return scaling.Measurement{}, result.Row{}, result.Meta{}, err
 	}
 	file, err := os.Open(jsonPath)
@@ -207,7 +207,7 @@ func runScalingCommand(ctx context.Context, args []string, np int) (scaling.Meas
 	for i, a := range args {
 		argv[i] = strings.ReplaceAll(a, "{np}", strconv.Itoa(np))
 	}
-	t, err := runScalingChild(ctx, argv, strings.Join(argv, " "))
+	t, err := runScalingChild(ctx, argv, strings.Join(argv, " "), false)
 	if err != nil {
 		return scaling.Measurement{}, err
 	}
@@ -217,16 +217,21 @@ func runScalingCommand(ctx context.Context, args []string, np int) (scaling.Meas
 // runScalingChild runs one run of the sweep, argv, named name in errors,
 // as a supervised child (supervise.Command: an interrupt is passed on to
 // it), and returns the time from its start to its exit. A run that fails
-// is an error ending with the last 10 lines of its output.
-func runScalingChild(ctx context.Context, argv []string, name string) (time.Duration, error) {
+// is an error ending with the last 10 lines of its output; when the child
+// is mpbench (an application) and refused its input (childUsage), a usage
+// error, so that scaling exits 2 as the application would have.
+func runScalingChild(ctx context.Context, argv []string, name string, mpbench bool) (time.Duration, error) {
 	var out bytes.Buffer
 	t0 := time.Now()
 	err := supervise.Command{Argv: argv, Name: name, Stdout: &out, Stderr: &out}.Run(ctx)
 	took := time.Since(t0)
-	if err != nil {
-		return took, fmt.Errorf("%v; its output ended:\n%s", err, tail(out.String(), 10))
+	switch {
+	case err == nil:
+		return took, nil
+	case mpbench && childUsage(err):
+		return took, usageErrorf("%s: bad input; its output ended:\n%s", name, tail(out.String(), 10))
 	}
-	return took, nil
+	return took, fmt.Errorf("%v; its output ended:\n%s", err, tail(out.String(), 10))
 }
 
 // tail returns the last n lines of s.

@@ -184,7 +184,7 @@ func onTestbed(stdout, stderr io.Writer, st testbed.State, sub []string, np int,
 	switch {
 	case ctx.Err() != nil:
 		return cancelCause(ctx, errInterrupted)
-	case errors.As(err, &ee) && ee.ExitCode() == ExitUsage:
+	case childUsage(err):
 		return &printedError{err: usageErrorf("mpbench %s on testbed %s: bad input", what, st.Name)}
 	case errors.As(err, &ee):
 		return &printedError{err: fmt.Errorf("mpbench %s on testbed %s %s", what, st.Name, ee.Exit())}

@@ -122,20 +122,23 @@ func newTransferSendCmd() *cobra.Command {
 }
 
 // openTransferOutputs creates the --json and --csv files (nil when not
-// asked for) and writes the CSV header.
+// asked for) and writes the CSV header, after the checks and in the words
+// of the other commands' --json and --csv (checkOutputPaths): not "-",
+// which is standard output and carries the table, not one file for both,
+// and writable.
 func openTransferOutputs(jsonPath, csvPath string) (jf, cf *os.File, err error) {
-	if jsonPath != "" && jsonPath == csvPath {
-		return nil, nil, usageErrorf("--json and --csv name the same file %s; give two files", jsonPath)
+	if err := checkOutputPaths(jsonPath, csvPath, stdoutTransfer); err != nil {
+		return nil, nil, err
 	}
 	if jsonPath != "" {
 		if jf, err = os.Create(jsonPath); err != nil {
-			return nil, nil, usageErrorf("--json: %v", err)
+			return nil, nil, cannotCreate("--json", jsonPath, err)
 		}
 	}
 	if csvPath != "" {
 		if cf, err = os.Create(csvPath); err != nil {
 			jf.Close()
-			return nil, nil, usageErrorf("--csv: %v", err)
+			return nil, nil, cannotCreate("--csv", csvPath, err)
 		}
 		fmt.Fprintln(cf, strings.Join(transfer.CSVHeader, ","))
 	}

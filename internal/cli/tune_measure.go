@@ -132,10 +132,11 @@ func (e *tuneJobError) Error() string {
 
 // jobFailure is why a measuring job failed, in the most precise form the
 // job left: the error of the end record of its --json file (rank 0's
-// account, e.g. the MPI library's error code, or its launcher's), else the
-// first line of its stderr that reports an error (an MPI library's message
-// comes before its launcher's summary), else its last line, else how it
-// exited (err).
+// account, e.g. the MPI library's error code, or its launcher's), else
+// the job's own error line (childReason: a job that failed before it
+// wrote an end record, e.g. on bad input), else how it ended (err, the
+// *supervise.ExitError: "mpbench run killed by signal SIGSEGV") with its
+// last stderr line.
 func jobFailure(jsonPath, stderr string, err error) string {
 	if runs, rerr := read.File(jsonPath); rerr == nil {
 		for _, run := range runs {
@@ -144,16 +145,28 @@ func jobFailure(jsonPath, stderr string, err error) string {
 			}
 		}
 	}
-	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	for _, l := range lines {
-		if strings.Contains(l, "rror") {
-			return strings.TrimSpace(l)
-		}
+	if reason, ok := childReason(stderr); ok {
+		return reason
 	}
-	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
-		return l
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); last != "" {
+		return fmt.Sprintf("%v; last stderr line: %q", err, last)
 	}
 	return err.Error()
+}
+
+// childReason returns the error a child mpbench reported on its stderr:
+// the last line that Main printed as its one-line report (errorPrefix),
+// without the prefix; ok is false when the child printed none (it crashed
+// or was killed).
+func childReason(stderr string) (reason string, ok bool) {
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if r, found := strings.CutPrefix(lines[i], errorPrefix); found {
+			return strings.TrimSpace(r), true
+		}
+	}
+	return "", false
 }
 
 // alone splits a job into one job per collective, forced through lib, to
