@@ -39,71 +39,91 @@ type hostPlan struct {
 
 // plan checks the host options and places the ranks of a job of *np
 // ranks on the transport mode (--transport; ifaddr: the --ifaddr option
-// of mpbench run, "" for none). Without --hostfile or --host every rank is local; with one of
-// them and -np not given, *np becomes the total number of slots (set on
-// fs, so the ranks see it).
+// of mpbench run, "" for none): hostList, then place. Without --hostfile
+// or --host every rank is local; with one of them and -np not given, *np
+// becomes the total number of slots (set on fs, so the ranks see it).
 func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostPlan, error) {
-	var p hostPlan
+	list, agent, err := h.hostList(ifaddr)
+	if err != nil || list == nil {
+		return hostPlan{agent: agent}, err
+	}
+	if !fs.Changed("np") {
+		*np = launch.Slots(list)
+		if err := fs.Set("np", strconv.Itoa(*np)); err != nil {
+			return hostPlan{}, err
+		}
+	}
+	hosts, err := h.place(list, *np, mode)
+	return hostPlan{hosts: hosts, agent: agent}, err
+}
+
+// hostList checks the placement options that do not depend on the number
+// of ranks (--if, and against ifaddr, the --ifaddr of mpbench run;
+// --launch-agent; --map-by; one of --hostfile and --host) and reads the
+// hosts of --hostfile or --host, nil when neither is given. Commands that
+// pass these options on to their jobs (tune) call it alone, to refuse a
+// bad one once before the first job instead of failing every job; each
+// job places its own ranks (place).
+func (h *hostFlags) hostList(ifaddr string) ([]launch.Host, launch.Agent, error) {
+	var agent launch.Agent
 	if h.iface != "" && ifaddr != "" {
-		return p, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, ifaddr)
+		return nil, agent, usageErrorf("--if %s and --ifaddr %s: give one (--if picks each host's own address)", h.iface, ifaddr)
 	}
 	if h.iface != "" {
 		if _, _, err := net.ParseCIDR(h.iface); err != nil && strings.Contains(h.iface, "/") {
-			return p, usageErrorf("--if %s: not a network (%v); give a network such as 10.1.0.0/16 or fd00::/64, or an interface name", h.iface, err)
+			return nil, agent, usageErrorf("--if %s: not a network (%v); give a network such as 10.1.0.0/16 or fd00::/64, or an interface name", h.iface, err)
 		} else if err != nil {
 			if _, err := net.InterfaceByName(h.iface); err != nil && !h.multiHost() {
-				return p, usageErrorf("--if %s: no such interface here and not a CIDR network; give an interface name (ip link) or a network such as 10.1.0.0/16", h.iface)
+				return nil, agent, usageErrorf("--if %s: no such interface here and not a CIDR network; give an interface name (ip link) or a network such as 10.1.0.0/16", h.iface)
 			}
 		}
 	}
 	if h.agent != "" {
 		a, err := launch.ParseAgent(h.agent)
 		if err != nil {
-			return p, err
+			return nil, agent, err
 		}
-		p.agent = a
+		agent = a
 	}
 	if h.mapBy != launch.MapBySlot && h.mapBy != launch.MapByNode {
-		return p, usageErrorf("--map-by %s: expected --map-by slot or --map-by node", h.mapBy)
+		return nil, agent, usageErrorf("--map-by %s: expected --map-by slot or --map-by node", h.mapBy)
 	}
 	var list []launch.Host
 	var err error
 	switch {
 	case h.hostfile != "" && h.hosts != "":
-		return p, usageErrorf("--hostfile %s and --host %s: give one of them", h.hostfile, h.hosts)
+		return nil, agent, usageErrorf("--hostfile %s and --host %s: give one of them", h.hostfile, h.hosts)
 	case h.hostfile != "":
 		list, err = readHostfile(h.hostfile)
 	case h.hosts != "":
 		list, err = launch.ParseHostList(h.hosts)
-	default:
-		return p, nil
 	}
+	return list, agent, err
+}
+
+// place maps np ranks onto the hosts of list (--map-by) and checks that
+// the transport mode reaches across the hosts they land on: one that
+// reaches only ranks of one host (shm) is refused for ranks on several.
+// It returns the host of each rank.
+func (h *hostFlags) place(list []launch.Host, np int, mode string) ([]string, error) {
+	hosts, err := launch.MapRanks(list, np, h.mapBy)
 	if err != nil {
-		return p, err
-	}
-	if !fs.Changed("np") {
-		*np = launch.Slots(list)
-		if err := fs.Set("np", strconv.Itoa(*np)); err != nil {
-			return p, err
-		}
-	}
-	if p.hosts, err = launch.MapRanks(list, *np, h.mapBy); err != nil {
-		return p, err
+		return nil, err
 	}
 	if d, ok := transport.Lookup(mode); ok && d.Properties().Reach < transport.AnyHost {
-		hosts := map[string]bool{}
-		for _, h := range p.hosts {
+		distinct := map[string]bool{}
+		for _, h := range hosts {
 			if launch.IsLocalHost(h) {
 				h = ""
 			}
-			hosts[h] = true
+			distinct[h] = true
 		}
-		if len(hosts) > 1 {
-			return p, usageErrorf("--transport %s: the ranks are on %d hosts and %s does not reach across hosts; use --transport auto (%s) or %s",
-				mode, len(hosts), mode, autoSummary(), strings.Join(reaching(transport.AnyHost), " or "))
+		if len(distinct) > 1 {
+			return nil, usageErrorf("--transport %s: the ranks are on %d hosts and %s does not reach across hosts; use --transport auto (%s) or %s",
+				mode, len(distinct), mode, autoSummary(), strings.Join(reaching(transport.AnyHost), " or "))
 		}
 	}
-	return p, nil
+	return hosts, nil
 }
 
 // readHostfile reads --hostfile path (launch.ReadHostfile); a file that
@@ -119,23 +139,6 @@ func readHostfile(path string) ([]launch.Host, error) {
 		return nil, usageErrorf("--hostfile %s: %v", path, pe.Err)
 	}
 	return list, err
-}
-
-// check refuses bad placement options (--map-by, --hostfile, --host, --if,
-// --launch-agent) with the words of plan, for commands (tune) that pass
-// them on to their jobs: checked once before the first job, instead of
-// failing every job. The number of ranks is not checked here (each job
-// has its own); mode is the --transport given, whose reach is checked
-// against the hosts as in plan.
-func (h *hostFlags) check(mode string) error {
-	np := 1
-	fs := pflag.NewFlagSet("check", pflag.ContinueOnError)
-	fs.IntVar(&np, "np", np, "")
-	if err := fs.Set("np", "1"); err != nil { // given: plan keeps it
-		return err
-	}
-	_, err := h.plan(&np, mode, "", fs)
-	return err
 }
 
 // runArgs returns the options of h that were given, as "mpbench run"

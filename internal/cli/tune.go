@@ -105,8 +105,8 @@ missing library controls), 130/143 interrupted.`,
 				return err
 			}
 			if f.transport != "mpi" { // with mpi, tuneLibraryFor refuses any placement option
-				if err := f.hosts.check(f.transport); err != nil {
-					return err // before any file or job
+				if _, _, err := f.hosts.hostList(""); err != nil {
+					return err // before any file or job; each job places its ranks
 				}
 			}
 			if f.verify != "" {

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mpbench/mpbench/result"
@@ -46,5 +48,51 @@ func TestJobFailure(t *testing.T) {
 		if got := jobFailure(c.json, c.stderr, c.err); got != c.want {
 			t.Errorf("%s: jobFailure = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestTuneRefusesPlacementFirst: tune passes --map-by, --hostfile, --host
+// and --if on to each of its jobs; a bad one is refused once, with exit 2
+// and one line, before any job runs or any file is written.
+func TestTuneRefusesPlacementFirst(t *testing.T) {
+	for _, c := range []struct {
+		flag, value, want string
+	}{
+		{"--map-by", "foo", "--map-by foo"},
+		{"--hostfile", "/nonexistent/hosts", "--hostfile /nonexistent/hosts: no such file"},
+		{"--host", "a:x", "a:x"},
+		{"--if", "nosuch0", "--if nosuch0"},
+	} {
+		t.Run(c.flag, func(t *testing.T) {
+			dir := t.TempDir() + "/out"
+			code, _, errOut := runMain(t, "tune", c.flag, c.value, "-o", dir)
+			if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line naming %q", code, errOut, c.want)
+			}
+			if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+				t.Errorf("%s holds %d files after a refused option", dir, len(entries))
+			}
+		})
+	}
+}
+
+// TestPlaceReach: placing ranks checks the transport's reach across the
+// hosts they land on, apart from the options' own checks (hostList): a
+// transport of one host is refused for ranks on two, and accepted when
+// the ranks fit on one.
+func TestPlaceReach(t *testing.T) {
+	h := hostFlags{hosts: "a:2,b:2", mapBy: "slot"}
+	list, _, err := h.hostList("")
+	if err != nil || len(list) != 2 {
+		t.Fatalf("hostList: %v, %v", list, err)
+	}
+	if hosts, err := h.place(list, 2, "shm"); err != nil || len(hosts) != 2 || hosts[0] != "a" || hosts[1] != "a" {
+		t.Errorf("2 ranks on a:2 over shm: %v, %v; want both on a", hosts, err)
+	}
+	if _, err := h.place(list, 3, "shm"); err == nil || !isUsage(err) || !strings.Contains(err.Error(), "--transport shm: the ranks are on 2 hosts") {
+		t.Errorf("3 ranks on a:2,b:2 over shm: %v; want the usage error naming the 2 hosts", err)
+	}
+	if hosts, err := h.place(list, 3, "tcp"); err != nil || len(hosts) != 3 || hosts[2] != "b" {
+		t.Errorf("3 ranks over tcp: %v, %v; want the third on b", hosts, err)
 	}
 }
