@@ -1,36 +1,42 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"os/exec"
 	"sync/atomic"
+
+	"github.com/mpbench/mpbench/launch/supervise"
 )
 
 // StartLoad starts k processes of argv beside the calling rank, each
-// consuming a CPU until the returned stop is called (or the rank dies:
-// they get SIGKILL with their parent on Linux). This is how the study
-// emulated slower processors (section 4.3.3, figures 4.120-4.123): the
-// kernel shares the rank's CPUs between the application and the load, so
-// with k load processes on the rank's one CPU the application gets about
-// 1/(k+1) of it. The processes inherit the rank's CPU binding. argv runs
-// Burn (mpbench's hidden "app load" command). k = 0 starts nothing.
-func StartLoad(argv []string, k int) (stop func(), err error) {
-	var cmds []*exec.Cmd
+// consuming a CPU until the returned stop is called or ctx ends. This is
+// how the study emulated slower processors (section 4.3.3, figures
+// 4.120-4.123): the kernel shares the rank's CPUs between the application
+// and the load, so with k load processes on the rank's one CPU the
+// application gets about 1/(k+1) of it. The processes inherit the rank's
+// CPU binding. argv runs Burn (mpbench's hidden "app load" command). Each
+// runs as a supervise.Command, as every child of mpbench does: stopped
+// with the signal of ctx's cause (SIGINT for Ctrl-C, else SIGTERM; stop
+// sends SIGTERM), SIGKILL 5 s later, and killed with the rank if it dies
+// (DieWithParent, Linux). k = 0 starts nothing.
+func StartLoad(ctx context.Context, argv []string, k int) (stop func(), err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	var running []*supervise.Running
 	stop = func() {
-		for _, c := range cmds {
-			_ = c.Process.Kill()
-			_ = c.Wait()
+		cancel()
+		for _, r := range running {
+			_ = r.Wait() // ended by stop: its error says so
 		}
 	}
 	for i := 0; i < k; i++ {
-		c := exec.Command(argv[0], argv[1:]...)
-		dieWithParent(c)
-		if err := c.Start(); err != nil {
+		r, err := supervise.Command{Argv: argv, Name: fmt.Sprintf("CPU load process %d of %d (%s)", i+1, k, argv[0]),
+			DieWithParent: true}.Start(ctx)
+		if err != nil {
 			stop()
-			return nil, fmt.Errorf("starting CPU load process %d of %d (%s): %w", i+1, k, argv[0], err)
+			return nil, err
 		}
-		cmds = append(cmds, c)
+		running = append(running, r)
 	}
 	return stop, nil
 }

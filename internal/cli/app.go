@@ -210,15 +210,16 @@ func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) e
 		return err
 	}
 	defer world.Close()
-	return appRank(cmd, f, inv, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup}, body)
+	return appRank(ctx, cmd, f, inv, world, jobTransport{Name: name, Hosts: job.Hosts, Wireup: job.Wireup}, body)
 }
 
 // appRank runs the application on c (tr names what c runs on and the
-// ranks' hosts): every rank runs body; rank 0 prints the report on stdout
+// ranks' hosts; ctx ends the --load processes, with its cause's signal):
+// every rank runs body; rank 0 prints the report on stdout
 // and writes the --json and --csv row, naming the emulated network when
 // mpbench testbed run started the job (MPBENCH_NETWORK). A result that
 // does not verify is an error on every rank (errNotVerified).
-func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr jobTransport, body appBody) error {
+func appRank(ctx context.Context, cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr jobTransport, body appBody) error {
 	alg, err := parseColl(f.coll)
 	if err != nil {
 		return err
@@ -236,7 +237,7 @@ func appRank(cmd *cobra.Command, f *appFlags, inv *invocation, c comm.Comm, tr j
 		if err != nil {
 			return err
 		}
-		stopLoad, err := app.StartLoad([]string{exe, "app", "load"}, f.load)
+		stopLoad, err := app.StartLoad(ctx, []string{exe, "app", "load"}, f.load)
 		if err != nil {
 			return err
 		}

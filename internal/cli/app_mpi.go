@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -33,7 +34,7 @@ func runAppMPIRank(cmd *cobra.Command, f *appFlags, inv *invocation, body appBod
 	}
 	version, _, _ := strings.Cut(strings.Join(strings.Fields(firstLine(mpi.LibraryVersion())), " "), ",")
 	name := "mpi (" + version + ")"
-	err = appRank(cmd, f, inv, world, jobTransport{Name: name}, body)
+	err = appRank(context.Background(), cmd, f, inv, world, jobTransport{Name: name}, body)
 	switch {
 	case err == nil:
 		return mpi.Finalize()

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestAppRankFailsUnverified(t *testing.T) {
 			cmd.SetOut(&out)
 			var f appFlags
 			addAppFlags(cmd.Flags(), &f)
-			errs[c.Rank()] = appRank(cmd, &f, &invocation{}, c, jobTransport{Name: "inmem"}, func(ac *app.Comm) (*app.Report, error) {
+			errs[c.Rank()] = appRank(context.Background(), cmd, &f, &invocation{}, c, jobTransport{Name: "inmem"}, func(ac *app.Comm) (*app.Report, error) {
 				return &app.Report{App: "EP", Class: "S", NP: 2, Verified: verified && ac.Rank() == 0,
 					Ranks: []app.RankTimes{{Total: 1}, {Total: 1}}}, nil
 			})

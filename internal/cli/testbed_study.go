@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/read"
 	"github.com/mpbench/mpbench/testbed"
@@ -327,11 +329,17 @@ func (s *studyRun) finish(command string, start time.Time) error {
 		links = append(links, study.Link{Name: filepath.Base(f), Href: filepath.Base(f)})
 	}
 	if len(s.resultFiles) > 0 {
-		args := append([]string{"report", "--title", "mpbench testbed study: every run"}, s.resultFiles...)
-		rep := exec.Command(self, append(args, "-o", filepath.Join(s.dir, "report.html"))...)
-		rep.Stderr = s.errw
-		if err := rep.Run(); err != nil {
-			fmt.Fprintf(s.errw, "mpbench: report.html: %v\n", err)
+		// A supervised child, as every job of the study: Ctrl-C stops it
+		// with SIGINT, and a failure names how it ended.
+		args := append([]string{self, "report", "--title", "mpbench testbed study: every run"}, s.resultFiles...)
+		ctx, stop := notifyInterrupt(context.Background())
+		err := supervise.Command{Argv: append(args, "-o", filepath.Join(s.dir, "report.html")), Name: "mpbench report", Stderr: s.errw}.Run(ctx)
+		stop()
+		if ctx.Err() != nil {
+			return cancelCause(ctx, errInterrupted)
+		}
+		if err != nil {
+			fmt.Fprintf(s.errw, "%sreport.html: %v\n", errorPrefix, err)
 		}
 	}
 	page := study.Page{Title: "mpbench testbed study: the study's findings on emulated networks", Command: command,

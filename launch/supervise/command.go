@@ -37,6 +37,10 @@ type Command struct {
 	// Note follows the description of a child that failed, in
 	// parentheses, e.g. "its ranks' messages are above".
 	Note string
+	// DieWithParent has the child killed (SIGKILL) when this process
+	// dies without stopping it (Linux: PR_SET_PDEATHSIG), for a helper
+	// that must not outlive the rank it serves (app's CPU load).
+	DieWithParent bool
 }
 
 // ExitError is a child that failed by itself: it exited with a non-zero
@@ -77,25 +81,59 @@ func (e *ExitError) Unwrap() error { return e.Err }
 // started; when ctx ended the error is exec's, and the caller names the
 // cause instead (Watch.Run's account does).
 func (c Command) Run(ctx context.Context) error {
+	r, err := c.Start(ctx)
+	if err != nil {
+		return err
+	}
+	return r.Wait()
+}
+
+// Running is a child started by Command.Start.
+type Running struct {
+	c   Command
+	ctx context.Context
+	job *exec.Cmd
+}
+
+// Start starts the child and returns at once; it is stopped as Run stops
+// it, when ctx ends, and Wait waits for its end. Its error is Run's for a
+// child that could not be started.
+func (c Command) Start(ctx context.Context) (*Running, error) {
 	job := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
 	job.Env = c.Env
 	job.Stdout, job.Stderr = c.Stdout, c.Stderr
 	job.Cancel = func() error { return job.Process.Signal(launch.StopSignal(ctx)) }
 	job.WaitDelay = killDelay
-	err := job.Run()
-	if err == nil || ctx.Err() != nil {
+	if c.DieWithParent {
+		dieWithParent(job)
+	}
+	if err := job.Start(); err != nil {
+		if c.Install != "" {
+			return nil, fmt.Errorf("starting %s: %w (%s)", c.name(), err, c.Install)
+		}
+		return nil, fmt.Errorf("starting %s: %w", c.name(), err)
+	}
+	return &Running{c: c, ctx: ctx, job: job}, nil
+}
+
+// Wait waits for the child to end and returns Run's error: nil, an
+// *ExitError when it failed by itself, exec's error when ctx ended.
+func (r *Running) Wait() error {
+	err := r.job.Wait()
+	if err == nil || r.ctx.Err() != nil {
 		return err
 	}
-	name := c.Name
-	if name == "" {
-		name = c.Argv[0]
-	}
 	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		return &ExitError{Name: name, Err: ee, Note: c.Note}
-	case c.Install != "":
-		return fmt.Errorf("starting %s: %w (%s)", name, err, c.Install)
+	if errors.As(err, &ee) {
+		return &ExitError{Name: r.c.name(), Err: ee, Note: r.c.Note}
 	}
-	return fmt.Errorf("starting %s: %w", name, err)
+	return fmt.Errorf("%s: %w", r.c.name(), err)
+}
+
+// name is the child's name in errors: Name, else Argv[0].
+func (c Command) name() string {
+	if c.Name == "" {
+		return c.Argv[0]
+	}
+	return c.Name
 }
