@@ -131,6 +131,11 @@ func RunForwarder(name string, ready *os.File) error {
 		ready.Close()
 	}
 
+	// The loop's thread keeps its P through its short waits (rawPpoll):
+	// another P serves signals, the stats ticker and the owner check.
+	if runtime.GOMAXPROCS(0) < 2 {
+		runtime.GOMAXPROCS(2)
+	}
 	done := make(chan struct{})
 	go func() {
 		f.loop()
@@ -211,8 +216,7 @@ func (f *forwarder) loop() {
 			f.mu.Unlock()
 		}
 		f.pollFrom = now
-		ts := unix.NsecToTimespec(int64(timeout))
-		if _, err := unix.Ppoll(f.pfds, &ts, nil); errors.Is(err, unix.EINTR) {
+		if _, err := rawPpoll(f.pfds, timeout); errors.Is(err, unix.EINTR) {
 			continue
 		} else if err != nil {
 			return
@@ -267,7 +271,7 @@ type hostFrame struct {
 // into the port's host queue (enqueue); feed gives them to the model.
 func (f *forwarder) read(port int) {
 	for range readBurst {
-		n, err := unix.Read(f.fds[port], f.buf)
+		n, err := rawRead(f.fds[port], f.buf)
 		if err != nil {
 			return // EAGAIN: none left
 		}
@@ -389,7 +393,7 @@ func (f *forwarder) deliverDue() {
 		}
 		heap.Pop(&f.pending)
 		f.queued[d.port]--
-		unix.Write(f.fds[d.port], d.frame)
+		rawWrite(f.fds[d.port], d.frame)
 		f.spin.frame(d.at + late)
 		f.release(d.frame)
 		f.mu.Lock()
