@@ -161,18 +161,31 @@ type tuneDecisions struct {
 	Tables   []tune.Table `json:"tables"`
 }
 
-// readTuneManifest reads DIR/tune.json; a missing or bad one is a usage
-// error.
+// readTuneManifest reads DIR/tune.json (readTuneFile).
 func readTuneManifest(dir string) (tuneManifest, error) {
 	var m tuneManifest
-	b, err := os.ReadFile(filepath.Join(dir, "tune.json"))
+	return m, readTuneFile(dir, "tune.json", &m)
+}
+
+// readTuneFile reads the JSON file name of a directory 'mpbench tune -o
+// DIR' wrote into v; a missing or bad one is a usage error naming
+// --verify and the file: "--verify DIR: decisions.json: no such file or
+// directory; give the directory 'mpbench tune -o DIR' wrote".
+func readTuneFile(dir, name string, v any) error {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
 	if err != nil {
-		return m, usageErrorf("--verify %s: %v; give the directory 'mpbench tune -o DIR' wrote", dir, err)
+		return tuneDirError(dir, name, err)
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, usageErrorf("--verify %s: tune.json: %v", dir, err)
-	}
-	return m, nil
+	return nil
+}
+
+// tuneDirError is the usage error of a file of a tuning directory (--verify
+// DIR) that is missing or bad, in readTuneFile's words.
+func tuneDirError(dir, name string, err error) error {
+	return usageErrorf("--verify %s: %s: %v; give the directory 'mpbench tune -o DIR' wrote", dir, name, unwrapPath(err))
 }
 
 // measuredOn names where a job ran: its host, or, when its ranks ran on

@@ -96,3 +96,31 @@ func TestPlaceReach(t *testing.T) {
 		t.Errorf("3 ranks over tcp: %v, %v; want the third on b", hosts, err)
 	}
 }
+
+// TestReadTuneFile: every file of a tuning directory that is missing or
+// bad is refused in one wording, naming --verify, the directory and the
+// file.
+func TestReadTuneFile(t *testing.T) {
+	dir := t.TempDir()
+	suffix := "; give the directory 'mpbench tune -o DIR' wrote"
+	_, errManifest := readTuneManifest(dir)
+	_, errDecisions := readDecisions(dir)
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{errManifest, "--verify " + dir + ": tune.json: no such file or directory" + suffix},
+		{errDecisions, "--verify " + dir + ": decisions.json: no such file or directory" + suffix},
+	} {
+		if c.err == nil || !isUsage(c.err) || c.err.Error() != c.want {
+			t.Errorf("got %v, want the usage error %q", c.err, c.want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "decisions.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readDecisions(dir); err == nil || !isUsage(err) ||
+		!strings.HasPrefix(err.Error(), "--verify "+dir+": decisions.json: unexpected end of JSON input") || !strings.HasSuffix(err.Error(), suffix) {
+		t.Errorf("a bad decisions.json: %v", err)
+	}
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -53,7 +52,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	r.sizes = filepath.Join(dir, "sizes.txt")
 	rules := filepath.Join(dir, m.RulesFile)
 	if _, err := os.Stat(rules); err != nil {
-		return usageErrorf("--verify %s: %v", dir, err)
+		return tuneDirError(dir, m.RulesFile, err)
 	}
 	dec, err := readDecisions(dir)
 	if err != nil {
@@ -127,17 +126,10 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	return nil
 }
 
-// readDecisions reads DIR/decisions.json.
+// readDecisions reads DIR/decisions.json (readTuneFile).
 func readDecisions(dir string) (tuneDecisions, error) {
 	var d tuneDecisions
-	b, err := os.ReadFile(filepath.Join(dir, "decisions.json"))
-	if err != nil {
-		return d, usageErrorf("--verify %s: %v", dir, err)
-	}
-	if err := json.Unmarshal(b, &d); err != nil {
-		return d, usageErrorf("--verify %s: decisions.json: %v", dir, err)
-	}
-	return d, nil
+	return d, readTuneFile(dir, "decisions.json", &d)
 }
 
 // verifyPoints pairs the default's and the tuned configuration's points
