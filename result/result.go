@@ -88,6 +88,15 @@ func (h Headline) String() string {
 	return "t_max"
 }
 
+// SetExtra sets the further column name of r (Row.Extra, made when
+// nil) to v, as a reader found it in a table.
+func (r *Row) SetExtra(name string, v float64) {
+	if r.Extra == nil {
+		r.Extra = map[string]float64{}
+	}
+	r.Extra[name] = v
+}
+
 // Time returns the headline time of the row in usec, by r.Headline: for
 // IMB rows t_max when present, else t_avg, else t_min; for OSU rows t_avg
 // when present, else t_max, else t_min. NaN when the row has no time.

@@ -608,10 +608,7 @@ func (p *readerParser) row(r *readerRun, t string, fields []string, ln int) {
 		return
 	}
 	if s.aggregate >= 0 {
-		if row.Extra == nil {
-			row.Extra = map[string]float64{}
-		}
-		row.Extra["aggregate"] = float64(s.aggregate)
+		row.SetExtra("aggregate", float64(s.aggregate))
 	}
 	row.Algorithm = s.algorithm(row.Bytes)
 	row.File, row.Line = p.name, ln

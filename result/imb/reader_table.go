@@ -180,10 +180,7 @@ func readerFillRow(row *result.Row, c *readerColumns, fields []string) string {
 		case readerColDefects:
 			row.Defects = v
 		default:
-			if row.Extra == nil {
-				row.Extra = map[string]float64{}
-			}
-			row.Extra[c.names[i]] = v
+			row.SetExtra(c.names[i], v)
 		}
 	}
 	return ""
@@ -216,14 +213,11 @@ func readerParseTail(t string) (vals []float64, ok bool) {
 // readerTailExtra stores tail values in row.Extra: under readerTailNames
 // when there are 12 of them, else as "tail[i]".
 func readerTailExtra(row *result.Row, vals []float64) {
-	if row.Extra == nil {
-		row.Extra = map[string]float64{}
-	}
 	for i, v := range vals {
 		if len(vals) == len(readerTailNames) {
-			row.Extra[readerTailNames[i]] = v
+			row.SetExtra(readerTailNames[i], v)
 		} else {
-			row.Extra["tail["+strconv.Itoa(i)+"]"] = v
+			row.SetExtra("tail["+strconv.Itoa(i)+"]", v)
 		}
 	}
 }

@@ -332,7 +332,7 @@ func (p *parser) row(c *table, t string, ln int) {
 			if !pass {
 				p.problem(c, ln, c.bench+": validation "+textline.Quote(f[i])+" at "+f[0]+" bytes")
 			}
-			setExtra(&row, "Validation", b2f(pass))
+			row.SetExtra("Validation", b2f(pass))
 			continue
 		}
 		v, err := strconv.ParseFloat(f[i], 64)
@@ -356,7 +356,7 @@ func (p *parser) row(c *table, t string, ln int) {
 		case colMsgRate:
 			row.MsgRate = v
 		default:
-			setExtra(&row, col.name, v)
+			row.SetExtra(col.name, v)
 		}
 	}
 	row.File, row.Line = p.name, ln
@@ -367,13 +367,6 @@ func (p *parser) row(c *table, t string, ln int) {
 	c.rows++
 	c.lastLine = ln
 	c.run.Rows = append(c.run.Rows, row)
-}
-
-func setExtra(r *result.Row, k string, v float64) {
-	if r.Extra == nil {
-		r.Extra = map[string]float64{}
-	}
-	r.Extra[k] = v
 }
 
 func b2f(b bool) float64 {
