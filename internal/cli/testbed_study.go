@@ -334,10 +334,13 @@ func (s *studyRun) finish(command string, start time.Time) error {
 		args := append([]string{self, "report", "--title", "mpbench testbed study: every run"}, s.resultFiles...)
 		ctx, stop := notifyInterrupt(context.Background())
 		err := supervise.Command{Argv: append(args, "-o", filepath.Join(s.dir, "report.html")), Name: "mpbench report", Stderr: s.errw}.Run(ctx)
-		stop()
+		// Whether a signal ended it is read before stop, which cancels ctx.
 		if ctx.Err() != nil {
-			return cancelCause(ctx, errInterrupted)
+			err := cancelCause(ctx, errInterrupted)
+			stop()
+			return err
 		}
+		stop()
 		if err != nil {
 			fmt.Fprintf(s.errw, "%sreport.html: %v\n", errorPrefix, err)
 		}
