@@ -27,8 +27,12 @@
 // transport.Header, then the payload, padded to 8 bytes. A frame of at
 // most a fragment that fits in the free space before the ring's end is
 // written straight into the ring (header encoded in place, payload copied
-// once) and published by one store of its mark, the only full barrier
-// of its send (writeWhole). A frame longer
+// once), padded to end on a cache line (flagLine, so the next frame
+// starts on one and a small frame's mark, header and up to 24 payload
+// bytes travel between the cores as one line) and published by one store
+// of its mark, the only full barrier of its send (writeWhole); the
+// consumer, seeing a mark, asks its core to fetch the line of the next
+// frame's while it delivers this one (prefetch). A frame longer
 // than a fragment (an eighth of the ring, at most 16 KiB) moves through
 // the ring a fragment at a time, the receiver copying one out while the
 // sender copies the next in (copy-in/copy-out, see stream.go). A

@@ -49,6 +49,7 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	if mark == 0 {
 		return false, nil
 	}
+	prefetch(markAt(p.data, start+mark)) // the next frame's
 	p.known = start + pieceBytes(start, mark, fragmentBytes(uint64(len(p.data))))
 	var hb [maxHeader]byte
 	base := start + markBytes
@@ -94,6 +95,9 @@ func (e *Endpoint) pollOne(p *inPeer) (bool, error) {
 	end := base + hl
 	if !p.cma {
 		end += pad8(p.remaining)
+	}
+	if hb[1]&flagLine != 0 {
+		end += alignGap(end)
 	}
 	if end-start != mark {
 		return false, fmt.Errorf("shm: ring from rank %d: frame of %d bytes marked %d (corrupt stream)", p.rank, end-start, mark)

@@ -15,3 +15,12 @@ import "sync/atomic"
 //
 //go:noescape
 func storeRelease(w *atomic.Uint64, v uint64)
+
+// prefetch asks the CPU to bring the cache line holding *w into this
+// core's cache (PREFETCHT0) without waiting for it: the consumer issues it
+// for the slot of a ring's next mark when it starts on a frame, so the
+// line, which the producer wrote last, travels while the frame is
+// delivered instead of when the consumer next looks at the ring.
+//
+//go:noescape
+func prefetch(w *atomic.Uint64)

@@ -6,3 +6,9 @@ TEXT ·storeRelease(SB), NOSPLIT, $0-16
 	MOVQ	v+8(FP), BX
 	MOVQ	BX, (AX)
 	RET
+
+// func prefetch(w *atomic.Uint64)
+TEXT ·prefetch(SB), NOSPLIT, $0-8
+	MOVQ	w+0(FP), AX
+	PREFETCHT0	(AX)
+	RET
