@@ -23,6 +23,7 @@ type inPeer struct {
 	e     *Endpoint
 	rank  int
 	hdr   *ringHdr
+	space *bell // &hdr.space (see publishHead)
 	data  []byte
 	head  uint64 // consumed bytes (published to hdr.head at frame ends and while streaming)
 	known uint64 // bytes known to have arrived: the current frame's first fragment, or hdr.tail as last read

@@ -117,7 +117,7 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		e.out[r] = &outPeer{rank: r, dst: v, hdr: hdr, data: data, tail: hdr.tail.Load(), headSeen: hdr.head.Load(), cmaSent: hdr.acks.Load()}
 		e.outList = append(e.outList, e.out[r])
 		ihdr, idata := p.own.ring(r)
-		in := &inPeer{e: e, rank: r, hdr: ihdr, data: idata}
+		in := &inPeer{e: e, rank: r, hdr: ihdr, space: &ihdr.space, data: idata}
 		in.readFn = in.read
 		e.in[r] = in
 		e.inList = append(e.inList, in)
