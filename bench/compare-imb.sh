@@ -70,9 +70,10 @@
 #   ALLOCMEM_SHIFT=K with ALLOCMEM_MIN=B (262144): every message buffer of
 #   at least B bytes that IMB-MPI1 and the MPI builds take from
 #   MPI_Alloc_mem lies K bytes past a page of a mapping of its own, alike
-#   in both programs (K1,K2: send buffers at K1, receive buffers at K2) (bench/allocmem, built here with each library's mpicc
-#   and preloaded; without it glibc's malloc places them by each process's
-#   allocation history, see docs/mpi-comparison.md),
+#   in both programs (K1,K2: send buffers at K1, receive buffers at K2;
+#   bench/allocmem, built here with each library's mpicc and preloaded;
+#   without it glibc's malloc places them by each process's allocation
+#   history, see docs/mpi-comparison.md),
 #   TABLE_ONLY=1 with OUT of an earlier run prints its table again,
 #   VERDICT_BENCH ("Uniband Biband"), VERDICT_FROM (1024), TOLERANCE (5, in
 #   percent): what the verdict section judges.
