@@ -174,7 +174,7 @@ func newForwarder(cfg Config, m medium.Medium) *forwarder {
 	return &forwarder{cfg: cfg, model: m, limit: cfg.QueueLimit(), queued: make([]int, cfg.Nodes), buf: make([]byte, 65536+14),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c6f7373)), refs: map[*byte]int{}, late: make([]time.Duration, 4096),
 		txAhead: TxAhead(cfg.RateBps, cfg.MTU), hostQ: make([][]hostFrame, cfg.Nodes), ackFirst: true,
-		spin: newAfterFrame(cfg.Poll)}
+		spin: newAfterFrame(cfg.Poll, cfg.Nodes)}
 }
 
 // loop forwards frames until the stop eventfd is written, on one OS thread
@@ -184,10 +184,10 @@ func newForwarder(cfg Config, m medium.Medium) *forwarder {
 // every frame waiting, gives the models the frames their transmitters may
 // take, and writes every frame whose time has come. Within spinWindow of
 // an event it polls without sleeping, so frames that come meanwhile are
-// read (and timed) when they come. Within Config.Poll of the last frame
-// read or delivered it polls too, within the CPU budget of afterFrame, so
-// that a reply coming soon after a frame costs no wake-up; the time spent
-// so is counted in Stats.PolledMs.
+// read (and timed) when they come. Within Config.Poll of a delivery to a
+// node that answers such deliveries it polls too, within the CPU budget of
+// afterFrame, so that a reply coming soon after a frame costs no wake-up;
+// the time spent so is counted in Stats.PolledMs.
 func (f *forwarder) loop() {
 	runtime.LockOSThread()
 	realtime()
@@ -310,7 +310,7 @@ func (f *forwarder) enqueue(port int, frame []byte, now time.Duration) {
 	if dst != medium.Broadcast {
 		f.queued[dst]++
 	}
-	f.spin.frame(now)
+	f.spin.heard(port, now)
 	hf := hostFrame{frame: append(framePool.Get().([]byte)[:0], frame...), dst: dst, at: now}
 	q := f.hostQ[port]
 	i := len(q)
@@ -394,7 +394,7 @@ func (f *forwarder) deliverDue() {
 		heap.Pop(&f.pending)
 		f.queued[d.port]--
 		rawWrite(f.fds[d.port], d.frame)
-		f.spin.frame(d.at + late)
+		f.spin.delivered(d.port, d.at+late)
 		f.release(d.frame)
 		f.mu.Lock()
 		f.stats.Delivered++

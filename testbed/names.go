@@ -35,9 +35,9 @@ type Config struct {
 	Loss    float64       // fraction of frames dropped, 0..1
 	Jitter  bool          // wifi: random backoff
 	Seed    uint64        // loss and backoff draws
-	// Poll is how long the forwarder polls its devices after a frame
-	// before it sleeps (DefaultPoll; 0 sleeps at once), within PollShare
-	// of one CPU.
+	// Poll is how long the forwarder polls its devices after delivering
+	// a frame to a node that answers such deliveries, before it sleeps
+	// (DefaultPoll; 0 sleeps at once), within PollShare of one CPU.
 	Poll time.Duration
 	// Owner, when not 0, is the PID of the process that owns the testbed:
 	// the forwarder removes the testbed when it exits.

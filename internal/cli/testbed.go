@@ -61,7 +61,7 @@ func (f *testbedFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.loss, "loss", "0%", "frames dropped at random (e.g. 0.1%)")
 	fl.BoolVar(&f.jitter, "jitter", false, "wifi: draw each backoff at random (0..15 slots) instead of its mean")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the loss and backoff draws")
-	fl.DurationVar(&f.poll, "poll", testbed.DefaultPoll, fmt.Sprintf("the forwarder polls this long after a frame before it sleeps, within %g of a CPU (0: sleep at once)", testbed.PollShare))
+	fl.DurationVar(&f.poll, "poll", testbed.DefaultPoll, fmt.Sprintf("the forwarder polls this long after delivering a frame to a node that answers in time, within %g of a CPU (0: sleep at once)", testbed.PollShare))
 }
 
 // config checks the options and returns the testbed they describe.
