@@ -28,8 +28,9 @@ type Comm struct {
 type clock struct {
 	seconds float64
 	calls   int64
-	wait    float64   // seconds in Sync barriers, not in seconds
+	wait    float64   // seconds in Sync and Align barriers, not in seconds
 	perCall []float64 // each call's seconds, in call order (their sum is seconds)
+	align   []float64 // each Align barrier's seconds, in order (also in wait)
 }
 
 // NewComm wraps c, whose collectives run with alg.
@@ -64,8 +65,13 @@ func (c *Comm) CommCalls() int64 { return c.clock.calls }
 // in call order, seconds (the clock's own slice: read, do not keep).
 func (c *Comm) CallSeconds() []float64 { return c.clock.perCall }
 
-// WaitSeconds is the wall time spent so far in Sync, in seconds.
+// WaitSeconds is the wall time spent so far in Sync and Align, in
+// seconds.
 func (c *Comm) WaitSeconds() float64 { return c.clock.wait }
+
+// AlignSeconds returns the wall time of each Align barrier so far, in
+// order, seconds (the clock's own slice: read, do not keep).
+func (c *Comm) AlignSeconds() []float64 { return c.clock.align }
 
 // Sync is a barrier whose time counts as waiting, not as communication:
 // an application calls it before a collective so that the collective's
@@ -75,6 +81,23 @@ func (c *Comm) WaitSeconds() float64 { return c.clock.wait }
 func (c *Comm) Sync() error {
 	s, err := c.span("Sync", 0, false, func() error { return c.alg.Barrier(c.c) })
 	c.clock.wait += s
+	return err
+}
+
+// Align is a second barrier, entered straight after Sync; its time
+// counts as waiting and is kept per barrier (AlignSeconds). A rank that
+// waits in Sync longer than its transport's busy-poll budget sleeps, and
+// leaves Sync only once it is woken and has a CPU, after the ranks that
+// came last (on a virtual machine whose CPU went idle, a millisecond or
+// more later). Every rank enters Align as soon as it has left Sync and
+// polls there, so Align ends within a barrier's latency on every rank:
+// a collective called next starts from ranks that left a barrier
+// together, as IMB's repetitions do, and Align's time on the rank that
+// left Sync first is how much later the last rank left it.
+func (c *Comm) Align() error {
+	s, err := c.span("Align", 0, false, func() error { return c.alg.Barrier(c.c) })
+	c.clock.wait += s
+	c.clock.align = append(c.clock.align, s)
 	return err
 }
 
@@ -92,8 +115,9 @@ func (c *Comm) Progress(done, total int64) {
 	}
 }
 
-// ResetClock sets CommSeconds, CommCalls and WaitSeconds to zero, and
-// drops the trace's spans, at the start of a timed part.
+// ResetClock sets CommSeconds, CommCalls and WaitSeconds to zero, drops
+// the calls' and Align's times and the trace's spans, at the start of a
+// timed part.
 func (c *Comm) ResetClock() {
 	*c.clock = clock{}
 	c.trace.spans = nil

@@ -55,7 +55,14 @@ type Report struct {
 	// whenever the slowest rank changes from call to call (a Bcast's
 	// root, whose send can end before its receiver has the data).
 	CommCallMax float64
-	Notes       []string // further lines for the text output (grid, BLAS, load)
+	// AlignCallMax is the sum over the Align barriers (Comm.Align) of the
+	// slowest rank's time in each, seconds; NaN when the run made none
+	// or the ranks made different numbers. Each term is how much later
+	// than the first rank the last one left the Sync before it: what a
+	// collective entered straight from that Sync, with no Align, would
+	// have counted as communication.
+	AlignCallMax float64
+	Notes        []string // further lines for the text output (grid, BLAS, load)
 	// Results are the benchmark's own result lines, printed before the
 	// summary (NPB's "EP Benchmark Results:" block).
 	Results []string
@@ -83,16 +90,23 @@ func (r *Report) Avg() RankTimes {
 }
 
 // Gather collects every rank's times (mine, the caller's) into r.Ranks on
-// rank 0 of c (other ranks get only their own) and the per-call maxima of
-// c's timed calls into r.CommCallMax, with untimed collectives on
-// c.Raw(): an MPI_Gather of the times, an MPI_Allreduce of the call
-// counts and an element-wise MPI_Reduce (max) of the calls' times.
+// rank 0 of c (other ranks get only their own), the per-call maxima of
+// c's timed calls into r.CommCallMax and those of its Align barriers into
+// r.AlignCallMax, with untimed collectives on c.Raw(): an MPI_Gather of
+// the times, MPI_Allreduces of the counts and element-wise MPI_Reduces
+// (max) of the calls' and barriers' times.
 func (r *Report) Gather(c *Comm, mine RankTimes) error {
 	var err error
 	if r.Ranks, err = gatherTimes(c, mine); err != nil {
 		return err
 	}
-	r.CommCallMax, err = callMax(c)
+	if r.CommCallMax, err = callMax(c, c.CallSeconds()); err != nil {
+		return err
+	}
+	r.AlignCallMax, err = callMax(c, c.AlignSeconds())
+	if len(c.AlignSeconds()) == 0 {
+		r.AlignCallMax = nan
+	}
 	return err
 }
 
@@ -120,12 +134,12 @@ func gatherTimes(c *Comm, mine RankTimes) ([]RankTimes, error) {
 	return out, nil
 }
 
-// callMax returns on rank 0 the sum over c's timed calls of the largest
-// time any rank spent in each (the k-th call of every rank is the same
-// collective call), seconds; NaN when the ranks made different numbers
-// of calls. Other ranks get NaN.
-func callMax(c *Comm) (float64, error) {
-	mine := c.CallSeconds()
+// callMax returns on rank 0 the sum over the calls of mine, the calling
+// rank's times of its calls in order, of the largest time any rank of c
+// spent in each (the k-th call of every rank is the same collective
+// call), seconds; NaN when the ranks made different numbers of calls.
+// Other ranks get NaN.
+func callMax(c *Comm, mine []float64) (float64, error) {
 	if c.Size() == 1 {
 		return floats.Sum(mine), nil
 	}
@@ -179,9 +193,9 @@ func (r *Report) Name() string {
 // Bytes the problem size in elements, Repetitions 1, t_min/t_max/t_avg
 // the total time over the ranks in usec, and Extra the times split
 // (compute_max_s, compute_avg_s, comm_max_s, comm_avg_s, comm_calls_max_s
-// (CommCallMax, left out when NaN), and wait_max_s, wait_avg_s when the
-// run synchronised, in seconds), mops and verified (1 or 0; left out when
-// Unchecked).
+// (CommCallMax, left out when NaN), and wait_max_s, wait_avg_s and
+// align_calls_max_s (AlignCallMax) when the run synchronised, in
+// seconds), mops and verified (1 or 0; left out when Unchecked).
 func (r *Report) Row() result.Row {
 	row := result.NewRow(r.Name(), r.NP, r.Elements)
 	row.Repetitions = 1
@@ -198,6 +212,9 @@ func (r *Report) Row() result.Row {
 	}
 	if !math.IsNaN(r.CommCallMax) {
 		row.Extra["comm_calls_max_s"] = r.CommCallMax
+	}
+	if !math.IsNaN(r.AlignCallMax) {
+		row.Extra["align_calls_max_s"] = r.AlignCallMax
 	}
 	if mx.Wait > 0 {
 		row.Extra["wait_max_s"], row.Extra["wait_avg_s"] = mx.Wait, av.Wait
@@ -275,6 +292,9 @@ func (r *Report) Print(w io.Writer) error {
 	row("max", mx)
 	if len(r.Ranks) > 1 && !math.IsNaN(r.CommCallMax) {
 		fmt.Fprintf(&b, " %8s %12s %12s %12.4f   (comm: the slowest rank's time in each call, summed over the calls)\n", "by call", "", "", r.CommCallMax)
+	}
+	if len(r.Ranks) > 1 && !math.IsNaN(r.AlignCallMax) {
+		fmt.Fprintf(&b, " %8s %12s %12s %12s %12.4f   (wait: how much later the last rank left each step's first barrier than the first, summed)\n", "skew", "", "", "", r.AlignCallMax)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

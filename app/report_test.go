@@ -13,7 +13,8 @@ import (
 // whose calls took rank-dependent times: call k's slowest rank changes
 // from call to call, so the sum of the maxima (3 + 5 + 2 = 10 s) exceeds
 // the largest sum over one rank (rank 0: 1 + 5 + 2 = 8 s), and the row
-// keeps it as comm_calls_max_s. Ranks with different call counts give
+// keeps it as comm_calls_max_s; the Align barriers' times, set to the
+// same, give align_calls_max_s. Ranks with different call counts give
 // NaN, left out of the row.
 func TestGatherCallMax(t *testing.T) {
 	for _, tc := range []struct {
@@ -29,6 +30,7 @@ func TestGatherCallMax(t *testing.T) {
 		commtest.Run(t, 3, comm.Config{}, func(c comm.Comm) error {
 			ac := NewComm(c, coll.Algorithms{})
 			ac.clock.perCall = tc.calls(c.Rank())
+			ac.clock.align = tc.calls(c.Rank())
 			var sum float64
 			for _, s := range ac.clock.perCall {
 				sum += s
@@ -47,6 +49,16 @@ func TestGatherCallMax(t *testing.T) {
 		v, ok := rep.Row().Extra["comm_calls_max_s"]
 		if ok == math.IsNaN(tc.want) || ok && v != tc.want {
 			t.Errorf("%s: row's comm_calls_max_s %g (present %v), want %g", tc.name, v, ok, tc.want)
+		}
+		// The Align barriers' maxima sum the same way; a run without
+		// any has none (NaN, not in the row).
+		wantAlign := tc.want
+		if tc.name == "no calls" {
+			wantAlign = math.NaN()
+		}
+		a, ok := rep.Row().Extra["align_calls_max_s"]
+		if got := rep.AlignCallMax; !(got == wantAlign || math.IsNaN(got) && math.IsNaN(wantAlign)) || ok == math.IsNaN(wantAlign) || ok && a != wantAlign {
+			t.Errorf("%s: AlignCallMax %g, row's align_calls_max_s %g (present %v), want %g", tc.name, got, a, ok, wantAlign)
 		}
 		if tc.name == "same calls" && rep.Max().Comm != 8 {
 			t.Errorf("largest sum over one rank %g, want 8", rep.Max().Comm)

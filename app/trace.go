@@ -19,7 +19,7 @@ var nan = math.NaN()
 // of the application's kernels.
 type Span struct {
 	Rank   int    // rank in the job's communicator
-	Op     string // "Bcast", "Allreduce", ..., "Sync" (a barrier before or after a collective), or a kernel's name ("gemm")
+	Op     string // "Bcast", "Allreduce", ..., "Sync" (a barrier before or after a collective), "Align" (the barrier after a Sync, Comm.Align), or a kernel's name ("gemm")
 	Group  string // the communicator's name ("row", "col"; "" for the job's or a kernel)
 	Kernel bool   // one of the application's kernels, not a call to the communicator
 	Bytes  int64  // bytes of the call's buffer (0 for barriers and kernels)

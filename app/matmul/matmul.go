@@ -65,14 +65,15 @@ type Config struct {
 	// Verify compares C with a serial product on rank 0; N must be at
 	// most MaxVerify.
 	Verify bool
-	// Sync runs every Bcast step alone on the whole grid: a barrier of
-	// all ranks before each row (column) Bcast and one after it, their
-	// time counted as waiting (app.Comm.Sync). The p rows' Bcasts then
-	// start together and no rank computes until all have ended, so that
-	// the communication time is the
-	// simultaneous Bcasts' transfers alone: expression 4.4's
-	// multi_p Bcast_q, as IMB measures a (Multi-)Bcast with every group's
-	// ranks entering it together.
+	// Sync runs every Bcast step alone on the whole grid: two barriers
+	// of all ranks before each row (column) Bcast and one after it, their
+	// time counted as waiting (app.Comm.Sync and Align; bcastBlock says
+	// why two).
+	// The p rows' Bcasts then start together and no rank computes until
+	// all have ended, so that the communication time is the simultaneous
+	// Bcasts' transfers alone: expression 4.4's multi_p Bcast_q, as IMB
+	// measures a (Multi-)Bcast with every group's ranks entering it
+	// together.
 	Sync bool
 	// Cold skips the untimed warm-up pass (see Run): the timed Bcasts are
 	// then the first to move each block through the kernel, and include
@@ -292,11 +293,18 @@ func warmUp(rowComm, colComm *app.Comm, n, p, q, gi, gj int, abuf, bbuf []float6
 // bcastBlock broadcasts block root of a grid row or column over c (whose
 // rank me holds own) into buf and returns the block received: own on the
 // root, buf elsewhere. When grid is not nil and c has more than one rank,
-// a barrier of grid comes before the Bcast and another after it (their
-// time counted as waiting; every rank of the grid makes the same sequence
-// of Bcasts, so every rank enters the same barriers): the step's Bcasts
-// start together and no rank starts its next product before the last of
-// them has ended.
+// two barriers of grid come before the Bcast (Sync and Align) and one
+// after it (Sync; their time counted as waiting; every rank of the grid
+// makes the same sequence of Bcasts, so every rank enters the same
+// barriers): the step's Bcasts start together and no rank starts its next
+// product before the last of them has ended.
+//
+// The first barrier absorbs the ranks' different product times, and a
+// rank that waited there long enough to sleep leaves it late; the second
+// (app.Comm.Align) is entered by ranks that are all awake and releases
+// them together, as IMB's barrier between two repetitions does. Without
+// it the Bcast counted the first barrier's exit skew as communication
+// (docs/applications.md, "Leaving the barrier").
 func bcastBlock(c, grid *app.Comm, buf, own blas64.General, root, me int) (blas64.General, error) {
 	if root == me {
 		buf = own
@@ -304,6 +312,9 @@ func bcastBlock(c, grid *app.Comm, buf, own blas64.General, root, me int) (blas6
 	sync := grid != nil && c.Size() > 1
 	if sync {
 		if err := grid.Sync(); err != nil {
+			return buf, err
+		}
+		if err := grid.Align(); err != nil {
 			return buf, err
 		}
 	}

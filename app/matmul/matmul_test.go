@@ -116,6 +116,18 @@ func TestDistributedProduct(t *testing.T) {
 		if mx := rep.Max().Comm; !(rep.CommCallMax >= mx*(1-1e-12)) || rep.CommCallMax > all*(1+1e-12) {
 			t.Errorf("np %d: per-call maxima sum to %g s; want between the largest rank's %g s and all ranks' %g s", tc.np, rep.CommCallMax, mx, all)
 		}
+		// With Sync, every Bcast step's Align barrier: the slowest
+		// rank's time in each, summed, is positive and part of the
+		// ranks' waiting; without it there is none.
+		var waits float64
+		for _, rt := range rep.Ranks {
+			waits += rt.Wait
+		}
+		v, inRow := rep.Row().Extra["align_calls_max_s"]
+		if tc.sync && tc.np > 1 && (!(rep.AlignCallMax > 0) || rep.AlignCallMax > waits*(1+1e-12) || v != rep.AlignCallMax) ||
+			!(tc.sync && tc.np > 1) && (!math.IsNaN(rep.AlignCallMax) || inRow) {
+			t.Errorf("np %d sync %v: Align maxima sum to %g s (row %g, %v), ranks waited %g s", tc.np, tc.sync, rep.AlignCallMax, v, inRow, waits)
+		}
 		if want := 2 * math.Pow(float64(tc.n), 3) / rep.Max().Total / 1e6; math.Abs(rep.Mops-want) > 1e-9*want {
 			t.Errorf("Mop/s %g, want %g", rep.Mops, want)
 		}
@@ -169,9 +181,10 @@ func TestDistributedProductOpenBLAS(t *testing.T) {
 }
 
 // TestSyncClosesEveryStep checks the barriers of Sync on a 2 x 3 grid:
-// every Bcast of the timed part lies between a barrier of the whole grid
-// before it and one after it, so no rank computes while a Bcast of its
-// step is in flight; without Sync there is no barrier.
+// every Bcast of the timed part lies between two barriers of the whole
+// grid before it and one after it, so no rank computes while a Bcast of
+// its step is in flight and the Bcast starts from ranks that left a
+// barrier together; without Sync there is no barrier.
 func TestSyncClosesEveryStep(t *testing.T) {
 	for _, sync := range []bool{true, false} {
 		var spans []app.Span
@@ -193,12 +206,12 @@ func TestSyncClosesEveryStep(t *testing.T) {
 		}
 		for r := range 6 {
 			seq := strings.Join(ops[r], " ")
-			bcasts, syncs := strings.Count(seq, "Bcast"), strings.Count(seq, "Sync")
+			bcasts, syncs, aligns := strings.Count(seq, "Bcast"), strings.Count(seq, "Sync"), strings.Count(seq, "Align")
 			if bcasts != 5 { // 3 row Bcasts and 2 column Bcasts
 				t.Fatalf("sync %v rank %d: %d Bcasts in %q, want 5", sync, r, bcasts, seq)
 			}
-			if want := 2 * bcasts; !sync && syncs != 0 || sync && (syncs != want || strings.Count(seq, "Sync Bcast Sync") != bcasts) {
-				t.Errorf("sync %v rank %d: spans %q, want every Bcast between two Syncs only with sync", sync, r, seq)
+			if !sync && syncs+aligns != 0 || sync && (syncs != 2*bcasts || aligns != bcasts || strings.Count(seq, "Sync Align Bcast Sync") != bcasts) {
+				t.Errorf("sync %v rank %d: spans %q, want every Bcast after a Sync and an Align and before a Sync, only with sync", sync, r, seq)
 			}
 		}
 	}

@@ -1,37 +1,37 @@
 #!/usr/bin/env bash
 # predict: "mpbench predict matmul" against the communication "mpbench app
-# matmul" measures, both measured in the same run, the way the tables and
-# the measurement are taken now ("after") and the way they were taken
-# before ("before"), side by side in every round.
+# matmul" measures, both measured in the same run, in interleaved rounds.
 #
 # Every round measures
-#   after:  the Bcast table for np 2 in a 2-rank job (mpbench run -np 2
-#           Bcast PingPong: the job the product at np 2 runs in), and for
-#           np 4 in a 4-rank job (-npmin 2 Bcast PingPong, and the
-#           Multi-Bcast of 2 groups of 2 ranks, -multi 0: the two rows' or
-#           columns' Bcasts of the 2 x 2 grid at once), with -iter ITER
-#           (default 1000,4096: up to 1000 calls per size, capped by -time
-#           1), so that a row at the blocks' sizes averages hundreds of
-#           calls;
-#   before: the same 4-rank job's tables with IMB's default repetitions
-#           (-iter 1000,40: 10 calls at 4 MiB, 20 at 2 MiB), both np 2 and
-#           np 4 predicted from them;
+#   the Bcast tables: for np 2 in a 2-rank job (mpbench run -np 2 Bcast
+#     PingPong: the job the product at np 2 runs in), for np 4 in a
+#     4-rank job (-npmin 2 Bcast PingPong, and the Multi-Bcast of 2 groups
+#     of 2 ranks, -multi 0: the two rows' or columns' Bcasts of the 2 x 2
+#     grid at once), with -iter ITER (default 1000,4096: up to 1000 calls
+#     per size, capped by -time 1), so that a row at the blocks' sizes
+#     averages hundreds of calls;
+#   the same Bcast and Multi-Bcast with -off_cache OFF_CACHE (default 64:
+#     every call on a buffer not used for 128 MiB of buffers, so from
+#     memory, not from the cache; the product's blocks are read or written
+#     after local products that went through 12 MiB per rank at n = 1000);
 # then REPS products (default 3) at np 2 and at np 4 with --sync (a
-# barrier of the whole grid before and after every Bcast step). It
-# predicts each product count from each table set, --net PREDICT_NET (the
-# study's expression 4.5) and --net multi (the measured Multi-Bcast), and
-# compares with the products' median communication in two definitions
-# from the same runs: after, comm_calls_max_s (the slowest rank's time in
-# each Bcast, summed: what a sum of per-Bcast t_max predicts); before,
-# comm_max_s (the largest sum over one rank). Each round prints the ratios
-# predicted/measured before and after, and the two mixed ones (new table
-# with the old measure, old table with the new) that tell the two changes
-# apart; then the median ratio with its min..max over the rounds, the
-# predictions from every round's files against the median measurement,
-# and one traced product at np 2 and at np 4 with --sync and one at np 4
-# without it (mpbench app matmul --trace): every rank's Bcasts, one line
-# each, with their CPU time, run delay and the time another rank computed
-# meanwhile, and the sums per rank.
+# barrier of the whole grid and an Align barrier before every Bcast step,
+# one after). It predicts each process count from each table set, --net
+# PREDICT_NET (the study's expression 4.5) and --net multi (the measured
+# Multi-Bcast), and compares with the products' median
+# comm_calls_max_s (the slowest rank's time in each Bcast, summed: what a
+# sum of per-Bcast t_max predicts). Each round prints the ratios
+# predicted/measured: "ratio" from the tables, "cold" from the -off_cache
+# tables, and "one barrier" against comm_calls_max_s + align_calls_max_s
+# (how much later the last rank left each step's first barrier), about
+# what the product measured when --sync had no Align barrier and its
+# Bcasts counted that skew. Then the median ratio with its min..max over
+# the rounds, the predictions from every round's files against the median
+# measurement, and one traced product at np 2 and at np 4 with --sync and
+# one at np 4 without it (mpbench app matmul --trace): every rank's Bcasts
+# and barriers, one line each, with their CPU time, run delay and the time
+# another rank computed meanwhile, the sums per rank, and per Bcast call
+# how far apart the ranks entered it.
 #
 # NET chooses where the ranks run:
 #   local (default): this host, over TRANSPORT (default tcp);
@@ -42,16 +42,17 @@
 #
 # Usage: bench/predict/run.sh              (from the repository)
 # Environment: ROUNDS (default 3), N (matrix order, default 1000), REPS
-#   (products per process count and round, default 3), ITER (the after
-#   tables' -iter, default 1000,4096), NET, TRANSPORT, RATE, PREDICT_NET
-#   (predict's --net for the plain Bcast: default switch, shared for
-#   NET=hub).
+#   (products per process count and round, default 3), ITER (the tables'
+#   -iter, default 1000,4096), OFF_CACHE (MiB, default 64), NET,
+#   TRANSPORT, RATE, PREDICT_NET (predict's --net for the plain Bcast:
+#   default switch, shared for NET=hub).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
 N=${N:-1000}
 REPS=${REPS:-3}
 ITER=${ITER:-1000,4096}
+OFF_CACHE=${OFF_CACHE:-64}
 NET=${NET:-local}
 TRANSPORT=${TRANSPORT:-tcp}
 RATE=${RATE:-100mbit}
@@ -120,62 +121,84 @@ measured() {
 		awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }'
 }
 ratio() { awk -v p="$1" -v m="$2" 'BEGIN { printf "%.3g", p / m }'; }
-kinds="before after tableonly measonly"
-for np in 2 4; do for net in "$PREDICT_NET" multi; do for k in $kinds; do : >"$work/r-$np-$net-$k"; done; done; : >"$work/mb-$np"; : >"$work/ma-$np"; done
+kinds="ratio cold onebarrier"
+for np in 2 4; do for net in "$PREDICT_NET" multi; do for k in $kinds; do : >"$work/r-$np-$net-$k"; done; done; : >"$work/ma-$np"; : >"$work/sk-$np"; done
 for r in $(seq "$ROUNDS"); do
-	# before: the 4-rank job, IMB's default repetitions
-	on 4 run -npmin 2 "${sizes[@]}" Bcast PingPong --json "$work/old$r.jsonl" >/dev/null
-	on 4 run -npmin 2 -multi 0 "${sizes[@]}" Bcast --json "$work/oldm$r.jsonl" >/dev/null
-	# after: np 2 from a 2-rank job, np 4 from the 4-rank job, -iter ITER
+	# np 2 from a 2-rank job, np 4 from the 4-rank job; warm and cold buffers
 	on 2 run "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc2-$r.jsonl" >/dev/null
 	on 4 run -npmin 2 "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc4-$r.jsonl" >/dev/null
 	on 4 run -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" Bcast --json "$work/mb4-$r.jsonl" >/dev/null
+	on 2 run "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/oc2-$r.jsonl" >/dev/null
+	on 4 run -npmin 2 "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/oc4-$r.jsonl" >/dev/null
+	on 4 run -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/om4-$r.jsonl" >/dev/null
 	for np in 2 4; do
 		for k in $(seq "$REPS"); do
 			on "$np" app matmul -n "$N" --sync --no-verify --json "$work/mm$r-$np-$k.jsonl" >/dev/null
 		done
-		mb=$(measured comm_max_s "$work"/mm"$r-$np"-*.jsonl)
 		ma=$(measured comm_calls_max_s "$work"/mm"$r-$np"-*.jsonl)
-		echo "$mb" >>"$work/mb-$np"
+		sk=$(measured align_calls_max_s "$work"/mm"$r-$np"-*.jsonl)
+		# comm + skew of each product, their median
+		mo=$(for f in "$work"/mm"$r-$np"-*.jsonl; do
+			awk '{ if (match($0, /"comm_calls_max_s":[-+.0-9eE]+/)) c = substr($0, RSTART + 19, RLENGTH - 19)
+				if (match($0, /"align_calls_max_s":[-+.0-9eE]+/)) a = substr($0, RSTART + 20, RLENGTH - 20) }
+				END { if (c != "") print c + a }' "$f"
+		done | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2 }')
 		echo "$ma" >>"$work/ma-$np"
-		new="$work/bc2-$r.jsonl"
-		[ "$np" = 4 ] && new="$work/bc4-$r.jsonl,$work/mb4-$r.jsonl"
-		line="# round $r, np $np: measured $mb s (comm_max_s), $ma s (comm_calls_max_s)"
+		echo "$sk" >>"$work/sk-$np"
+		warm="$work/bc2-$r.jsonl" cold="$work/oc2-$r.jsonl"
+		[ "$np" = 4 ] && warm="$work/bc4-$r.jsonl,$work/mb4-$r.jsonl" cold="$work/oc4-$r.jsonl,$work/om4-$r.jsonl"
+		line="# round $r, np $np: measured $ma s (comm_calls_max_s), skew $sk s (align_calls_max_s)"
 		for net in "$PREDICT_NET" multi; do
-			po=$(predicted "$np" "$net" "$work/old$r.jsonl,$work/oldm$r.jsonl")
-			pn=$(predicted "$np" "$net" "$new")
-			b=$(ratio "$po" "$mb") a=$(ratio "$pn" "$ma") t=$(ratio "$pn" "$mb") m=$(ratio "$po" "$ma")
-			for k in $kinds; do
-				case $k in before) v=$b ;; after) v=$a ;; tableonly) v=$t ;; measonly) v=$m ;; esac
-				echo "$v" >>"$work/r-$np-$net-$k"
-			done
-			line="$line; --net $net predicted before $po s, after $pn s: ratio before $b, after $a (new table only $t, new measure only $m)"
+			pw=$(predicted "$np" "$net" "$warm")
+			pc=$(predicted "$np" "$net" "$cold")
+			a=$(ratio "$pw" "$ma") c=$(ratio "$pc" "$ma") o=$(ratio "$pw" "$mo")
+			echo "$a" >>"$work/r-$np-$net-ratio"
+			echo "$c" >>"$work/r-$np-$net-cold"
+			echo "$o" >>"$work/r-$np-$net-onebarrier"
+			line="$line; --net $net predicted $pw s, cold $pc s: ratio $a, cold $c, one barrier $o"
 		done
 		echo "$line"
 	done
 done
 echo "## Block product n = $N, --sync: communication predicted from the same round's tables against measured (median of $REPS products per round)"
 for np in 2 4; do
-	stats "np $np measured, comm_max_s [s]" <"$work/mb-$np"
 	stats "np $np measured, comm_calls_max_s [s]" <"$work/ma-$np"
+	stats "np $np skew, align_calls_max_s [s]" <"$work/sk-$np"
 	for net in "$PREDICT_NET" multi; do
-		stats "np $np --net $net, ratio before" <"$work/r-$np-$net-before"
-		stats "np $np --net $net, ratio after" <"$work/r-$np-$net-after"
-		stats "np $np --net $net, new table only" <"$work/r-$np-$net-tableonly"
-		stats "np $np --net $net, new measure only" <"$work/r-$np-$net-measonly"
+		stats "np $np --net $net, ratio" <"$work/r-$np-$net-ratio"
+		stats "np $np --net $net, cold (-off_cache $OFF_CACHE)" <"$work/r-$np-$net-cold"
+		stats "np $np --net $net, one barrier (comm + skew)" <"$work/r-$np-$net-onebarrier"
 	done
 done
-echo "## mpbench predict matmul from every round's after-tables, against the median measurement"
+echo "## mpbench predict matmul from every round's tables, against the median measurement"
 list() { ls "$@" | paste -sd,; }
 for net in "$PREDICT_NET" multi; do
 	"$MPB" predict matmul --bench "$(list "$work"/bc2-*.jsonl)" -n "$N" --np 2 --net "$net" --scaling "$(list "$work"/mm*-2-*.jsonl)"
 	"$MPB" predict matmul --bench "$(list "$work"/bc4-*.jsonl "$work"/mb4-*.jsonl)" -n "$N" --np 4 --net "$net" --scaling "$(list "$work"/mm*-4-*.jsonl)"
 done
+echo "## the same from the -off_cache $OFF_CACHE tables"
+"$MPB" predict matmul --bench "$(list "$work"/oc2-*.jsonl)" -n "$N" --np 2 --net "$PREDICT_NET" --scaling "$(list "$work"/mm*-2-*.jsonl)"
+"$MPB" predict matmul --bench "$(list "$work"/oc4-*.jsonl "$work"/om4-*.jsonl)" -n "$N" --np 4 --net multi --scaling "$(list "$work"/mm*-4-*.jsonl)"
 # Traces: where a product's communication time goes, call by call.
 for run in "2 --sync" "4 --sync" "4"; do
 	set -- $run
-	echo "## traced product, np $1 ${2:-without --sync} (mpbench app matmul --trace): Bcasts and Syncs, one line each"
+	echo "## traced product, np $1 ${2:-without --sync} (mpbench app matmul --trace): Bcasts and barriers, one line each"
 	on "$1" app matmul -n "$N" ${2:-} --no-verify --trace "$work/tr.csv" >"$work/tr.txt"
 	awk -F, 'NR == 1 || $3 != "gemm" { printf "%4s %4s %-6s %-5s %8s %10s %10s %10s %11s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' "$work/tr.csv"
 	sed -n '/ Time split/,$p' "$work/tr.txt"
+	# The k-th Bcast of every rank is one call: how far apart the ranks
+	# entered it, the slowest rank's time in it, and the time from the
+	# last rank's entry to the last exit.
+	echo " per Bcast call (ms): entry spread over the ranks, slowest rank's time, last entry to last exit"
+	awk -F, 'NR > 1 && $3 == "Bcast" && $5 > 0 {
+		k = n[$1]++; s = $6 + 0; e = s + $7
+		if (!(k in lo) || s < lo[k]) lo[k] = s
+		if (!(k in hi) || s > hi[k]) hi[k] = s
+		if (!(k in end) || e > end[k]) end[k] = e
+		if ($7 + 0 > w[k]) w[k] = $7 + 0
+		g[k] = $4; c[k]++; if (k + 1 > K) K = k + 1 }
+		END { for (k = 0; k < K; k++) if (c[k] > 1) {
+			printf "   call %d %-4s entry spread %8.3f  slowest %8.3f  last entry to exit %8.3f\n", k, g[k], 1e3 * (hi[k] - lo[k]), 1e3 * w[k], 1e3 * (end[k] - hi[k])
+			a += hi[k] - lo[k]; b += w[k]; d += end[k] - hi[k] }
+			printf "   sum          entry spread %8.3f  slowest %8.3f  last entry to exit %8.3f\n", 1e3 * a, 1e3 * b, 1e3 * d }' "$work/tr.csv"
 done

@@ -28,10 +28,13 @@ against a serial product and fails above a max relative error of 1e-10.
 Communication time is the time measured inside the Bcasts; compute time the
 time in the local products. Without --sync, comm includes the time a rank
 waits in a Bcast for its root to finish computing (and, with more ranks than
-CPUs, for a CPU another rank's product holds); --sync puts a barrier of the
-whole grid before and after every Bcast step, so that the rows' (columns')
-Bcasts run at once with no rank computing, and reports that waiting
-separately: comm is then the simultaneous Bcasts of expression 4.4. Before the timed
+CPUs, for a CPU another rank's product holds); --sync puts two barriers of
+the whole grid before every Bcast step and one after it, so that the rows'
+(columns') Bcasts start together and run with no rank computing, and reports
+that waiting separately: comm is then the simultaneous Bcasts of expression
+4.4. (The second barrier before a step is entered by ranks that have all left
+the first, so the Bcast does not count how late a rank that slept in the first
+one left it: that skew is reported on its own, align_calls_max_s.) Before the timed
 phase every rank makes one untimed pass of the same Bcasts on the same
 buffers, so that the timed ones do not pay the first transfer's costs
 (page faults, a virtual machine's page-table fills); --cold skips it.
@@ -66,7 +69,7 @@ and the file it came from. --blas gonum or --blas openblas insists on one.`,
 	fs.IntVarP(&n, "n", "n", 2000, "matrix order n (n x n float64 matrices)")
 	fs.BoolVar(&square, "square", false, "compute A x A, as the study did (default A x B)")
 	fs.BoolVar(&noVerify, "no-verify", false, "skip the serial product on rank 0 (done by default for n <= 2000)")
-	fs.BoolVar(&sync, "sync", false, "a barrier of the whole grid before and after every Bcast step, its time reported as wait: comm is then the simultaneous Bcasts' transfers alone, as IMB's (Multi-)Bcast and 'mpbench predict matmul' count them")
+	fs.BoolVar(&sync, "sync", false, "two barriers of the whole grid before every Bcast step and one after it, their time reported as wait: comm is then the simultaneous Bcasts' transfers alone, started together, as IMB's (Multi-)Bcast and 'mpbench predict matmul' count them")
 	fs.BoolVar(&cold, "cold", false, "skip the untimed warm-up pass of the Bcasts: the timed Bcasts then include each block's first transfer")
 	fs.StringVar(&blasName, "blas", string(hostblas.Auto), "BLAS of the local products: auto (the host's OpenBLAS if its shared library loads, else gonum), gonum, or openblas (fails if it does not load)")
 	fs.IntVar(&blasThreads, "blas-threads", 1, "OpenBLAS threads per rank (ranks share the CPUs; 0: OpenBLAS's own default, OPENBLAS_NUM_THREADS or one per CPU)")
