@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -24,7 +25,8 @@ import (
 //     new connection, timed until node 1 confirms; the model is
 //     medium.BulkPayloadBps;
 //   - "two transfers": 2->1 and 4->3 at once (1->2 and 2->1 with fewer
-//     than 4 nodes), their summed rate; the model is
+//     than 4 nodes), their aggregate rate (both transfers' bytes over the
+//     time from the first start to the last end); the model is
 //     medium.FlowsPayloadBps summed.
 func Check(st State, o CheckOptions) ([]CheckRow, error) {
 	cfg := st.Config
@@ -146,11 +148,16 @@ func pingPong(ns, addr string, n int) (float64, error) {
 }
 
 // bulk runs one transfer of size bytes per flow at once, each from its
-// source node to the transfer server of its destination, and returns the
-// summed payload rate in bit/s.
+// source node to the transfer server of its destination, and returns their
+// aggregate payload rate in bit/s: the bytes of all over the time from the
+// first start to the last end. Transfers that start apart (a sender that
+// waited for a CPU) overlap less; the sum of their own rates would then
+// count the same line time twice, and two transfers on a hub would carry
+// more than the medium.
 func bulk(cfg Config, flows []medium.Flow, srv []net.Listener, size int64) (float64, error) {
 	var wg sync.WaitGroup
-	rates := make([]float64, len(flows))
+	starts := make([]time.Time, len(flows))
+	ends := make([]time.Time, len(flows))
 	errs := make([]error, len(flows))
 	for i, f := range flows {
 		wg.Add(1)
@@ -161,18 +168,19 @@ func bulk(cfg Config, flows []medium.Flow, srv []net.Listener, size int64) (floa
 				err = InNode(cfg.Node(f.Src+1), func() (err error) { c, err = net.DialTimeout("tcp", addr, 5*time.Second); return err })
 				return c, err
 			}
+			starts[i] = time.Now()
 			d, err := transfer.Send(dial, size)
 			if err != nil {
 				errs[i] = fmt.Errorf("transfer %d->%d: %v", f.Src+1, f.Dst+1, err)
 				return
 			}
-			rates[i] = float64(size) * 8 / d.Seconds()
+			ends[i] = starts[i].Add(d)
 		}()
 	}
 	wg.Wait()
-	var sum float64
-	for _, r := range rates {
-		sum += r
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
 	}
-	return sum, errors.Join(errs...)
+	first, last := slices.MinFunc(starts, time.Time.Compare), slices.MaxFunc(ends, time.Time.Compare)
+	return float64(size) * float64(len(flows)) * 8 / last.Sub(first).Seconds(), nil
 }

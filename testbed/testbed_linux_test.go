@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/testbed/medium"
 )
 
 // TestMain serves the forwarder process (the test binary stands for
@@ -124,10 +127,12 @@ func TestUpCarriesTCPAndDownLeavesNothing(t *testing.T) {
 		t.Fatalf("node 1 received %d bytes, want %d", n, size)
 	}
 	// The model's payload rate is 20 x 1460/1538 = 18.99 Mbit/s: 2 MiB take
-	// 0.883 s. The forwarder never delivers early, so faster is a defect; a
-	// loaded host may be slower.
-	if mbps := size * 8 / el.Seconds() / 1e6; mbps > 19.3 || mbps < 10 {
-		t.Errorf("payload rate %.2f Mbit/s, want about 18.99 (the model) and never above", mbps)
+	// 0.883 s. The forwarder never delivers early, so faster is a defect;
+	// slower is the host's as much as the network's (both processes here
+	// wait for CPUs on a busy host): TestCheckSwitchAddsHubShares and
+	// TestTwoWayBulk hold the rate to the model by the kernels' clocks.
+	if mbps := size * 8 / el.Seconds() / 1e6; mbps > 19.3 {
+		t.Errorf("payload rate %.2f Mbit/s, above the model's 18.99", mbps)
 	}
 	// A process on node 2, as a rank would be: Down ends it.
 	sleeper := exec.Command("sleep", "60")
@@ -166,7 +171,11 @@ func TestUpRemovesTestbedOfKilledRun(t *testing.T) {
 	// A killed forwarder leaves namespaces and state behind.
 	p, _ := os.FindProcess(st.ForwarderPID)
 	p.Kill()
-	time.Sleep(100 * time.Millisecond)
+	// A killed process's memory is freed (its cmdline gone) when it next
+	// runs, which on a busy host can take longer than a fixed pause.
+	for deadline := time.Now().Add(10 * time.Second); Alive(st) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if Alive(st) || len(namespaces(name)) != 3 {
 		t.Fatalf("after kill -9: alive %v, namespaces %v", Alive(st), namespaces(name))
 	}
@@ -232,65 +241,87 @@ func TestForwarderLogOnFailure(t *testing.T) {
 // TestCheckSwitchAddsHubShares is the short version of the study's central
 // finding on the emulated networks: two transfers between different pairs
 // add up on a switch and share the medium on a hub, and one transfer gets
-// the model's rate on both. A busy host starves the user-space forwarder
-// and distorts one measurement, so a network fails only when three
-// measurements in a row miss; a wrong model misses every time.
+// the model's rate on both. The rates are timed by the nodes' kernels
+// (timeLegs), the best of several rounds (bestOf): a busy host lengthens
+// some transfers, a wrong model or forwarder every one. Check runs once on
+// each network: its rows, its latency (never below the wire time) and its
+// rates (never above the model), which the processes it times make slower
+// on a busy host.
 func TestCheckSwitchAddsHubShares(t *testing.T) {
 	needRoot(t)
 	for _, net := range []string{"switch", "hub"} {
-		var misses []string
-		for attempt := 1; attempt <= 3; attempt++ {
-			misses = checkSwitchHub(t, net)
-			if len(misses) == 0 {
-				break
-			}
-			t.Logf("%s, measurement %d of 3: %s", net, attempt, strings.Join(misses, "; "))
-		}
-		for _, m := range misses {
-			t.Errorf("%s (all 3 measurements missed)", m)
-		}
+		t.Run(net, func(t *testing.T) { checkSwitchHub(t, net) })
 	}
 }
 
-// checkSwitchHub builds a 4-node testbed of network net at 10 Mbit/s, runs
-// Check on it and returns what misses the model's expectations.
-func checkSwitchHub(t *testing.T, net string) []string {
-	t.Helper()
+// checkSwitchHub builds a 4-node testbed of network net at 10 Mbit/s,
+// checks Check's rows on it and measures one transfer (2->1) against two
+// at once (2->1 and 4->3).
+func checkSwitchHub(t *testing.T, net string) {
 	name := uniqueName("c")
 	cfg := Config{Name: name, Nodes: 4, Net: net, RateBps: 10e6, MTU: 1500, Seed: 1, Poll: DefaultPoll}
 	st, err := Up(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := Check(st, CheckOptions{Seconds: 0.5, Pings: 50})
-	Down(name)
+	defer Down(name)
+	rows, err := Check(st, CheckOptions{Seconds: 0.25, Pings: 50})
 	if err != nil {
-		t.Fatalf("%s: %v", net, err)
+		t.Fatal(err)
 	}
-	if len(rows) != 1+3+3+1 {
-		t.Fatalf("%s: %d rows: %+v", net, len(rows), rows)
-	}
-	one, two := rows[4], rows[7]
-	if one.Test != "bulk 2->1" || two.Test != "two transfers 2->1 + 4->3" {
+	if len(rows) != 1+3+3+1 || rows[4].Test != "bulk 2->1" || rows[7].Test != "two transfers 2->1 + 4->3" {
 		t.Fatalf("rows: %+v", rows)
 	}
-	var misses []string
-	// Model rates at 10 Mbit/s: 9.49 on a switch, 9.24 on a hub (the
-	// ACKs share the medium).
-	if r := one.Ratio(); r < 0.8 || r > 1.03 {
-		misses = append(misses, fmt.Sprintf("%s: bulk %.2f Mbit/s is %.2f of the model's %.2f", net, one.Measured, r, one.Model))
-	}
-	gain := two.Measured / one.Measured
-	switch {
-	case net == "switch" && gain < 1.7:
-		misses = append(misses, fmt.Sprintf("switch: two pairs carry %.2f x one pair, want about 2", gain))
-	case net == "hub" && gain > 1.2:
-		misses = append(misses, fmt.Sprintf("hub: two pairs carry %.2f x one pair, want about 1", gain))
-	}
+	t.Logf("check: %+v", rows)
 	// Latency is never below the model (the forwarder never delivers
 	// early); its excess is the host's scheduling (docs/testbed.md).
 	if lat := rows[1]; lat.Measured < lat.Model-rows[0].Measured {
-		misses = append(misses, fmt.Sprintf("%s: latency %.1f usec below the wire time %.1f", net, lat.Measured, lat.Model-rows[0].Measured))
+		t.Errorf("latency %.1f usec below the wire time %.1f", lat.Measured, lat.Model-rows[0].Measured)
 	}
-	return misses
+	for _, r := range rows[4:] {
+		if r.Ratio() > 1.03 {
+			t.Errorf("check's %s: %.2f Mbit/s, %.2f of the model's %.2f: faster than the network", r.Test, r.Measured, r.Ratio(), r.Model)
+		}
+	}
+
+	// Model rates at 10 Mbit/s: 9.49 on a switch, 9.24 on a hub (the
+	// ACKs share the medium); two pairs 2 x 9.49 and 9.24.
+	one := []medium.Flow{{Src: 1, Dst: 0}}
+	two := []medium.Flow{{Src: 1, Dst: 0}, {Src: 3, Dst: 2}}
+	size := int(cfg.RateBps / 8 / 2) // 0.5 s at the line rate
+	model := func(flows []medium.Flow) time.Duration {
+		m, _ := cfg.Medium()
+		rates := medium.FlowsPayloadBps(m, flows, cfg.MTU, cfg.RateBps)
+		return payloadTime(size, slices.Min(rates))
+	}
+	models := []time.Duration{model(one), model(two)}
+	a21, b21 := dialStamped(t, st, 2, 1)
+	a43, b43 := dialStamped(t, st, 4, 3)
+	msg := make([]byte, size)
+	measure := func() []time.Duration {
+		two := slowest(timeLegs(t, []leg{{a21, b21}, {a43, b43}}, msg))
+		one, _ := timeLegs(t, []leg{{a21, b21}}, msg)
+		return []time.Duration{one[0], two}
+	}
+	measure() // slow start and buffers settle
+	// The assertions below allow 5% (one pair) and more (the gain): rounds
+	// end once each time is within 2% of its model.
+	best, rounds := bestOf(1.02, models, measure)
+	t.Logf("best of %d rounds: one pair %v, two pairs %v (models %v)", rounds, best[0], best[1], models)
+	if best[1] == apart {
+		t.Skipf("in none of %d rounds did the writes of the two pairs take less than %v: no verdict at this load", rounds, legsStartWithin)
+	}
+	// Above the model by at most the ACKs' share of the hub's medium (the
+	// model acknowledges every second segment; a receiver that waited for a
+	// CPU acknowledges several at once: 1.016-1.025 at load average 35-51).
+	if r := float64(models[0]) / float64(best[0]); r < 0.95 || r > 1.03 {
+		t.Errorf("one pair: %.3f of the model's rate (%v against %v), want 0.95-1.03", r, best[0], models[0])
+	}
+	gain := 2 * float64(best[0]) / float64(best[1])
+	switch {
+	case net == "switch" && gain < 1.9:
+		t.Errorf("two pairs carry %.2f x one pair, want about 2 (the model), at least 1.9", gain)
+	case net == "hub" && gain > 1.1:
+		t.Errorf("two pairs carry %.2f x one pair, want about 1 (the model), at most 1.1", gain)
+	}
 }

@@ -1,99 +1,24 @@
 package testbed
 
 import (
-	"net"
-	"slices"
-	"sync"
 	"testing"
 	"time"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/mpbench/mpbench/testbed/medium"
 )
-
-// rxConn is one end of a TCP connection between two nodes whose kernel
-// stamps every segment it receives (SO_TIMESTAMPING, software): the time
-// the last byte of a message arrived is the kernel's, taken in the
-// forwarder's delivery, not the reading process's.
-type rxConn struct {
-	c  *net.TCPConn
-	rc interface {
-		Read(func(uintptr) bool) error
-		Control(func(uintptr)) error
-	}
-}
-
-func newRxConn(t *testing.T, c net.Conn) rxConn {
-	t.Helper()
-	tc := c.(*net.TCPConn)
-	rc, err := tc.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var serr error
-	rc.Control(func(fd uintptr) {
-		// Buffers that hold a whole message: the writer queues it in one
-		// call, so the transfer runs in the kernels and the forwarder only.
-		for _, o := range []int{unix.SO_SNDBUFFORCE, unix.SO_RCVBUFFORCE} {
-			if err := unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, o, 8<<20); err != nil {
-				serr = err
-			}
-		}
-		if err := unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPING,
-			unix.SOF_TIMESTAMPING_RX_SOFTWARE|unix.SOF_TIMESTAMPING_SOFTWARE); err != nil {
-			serr = err
-		}
-	})
-	if serr != nil {
-		t.Fatal(serr)
-	}
-	return rxConn{c: tc, rc: rc}
-}
-
-// recv reads n bytes and returns when the kernel received the last of them.
-func (r rxConn) recv(n int) (time.Time, error) {
-	buf := make([]byte, 1<<20)
-	oob := make([]byte, 512)
-	var last time.Time
-	for got := 0; got < n; {
-		var k int
-		var rerr error
-		err := r.rc.Read(func(fd uintptr) bool {
-			var oobn int
-			k, oobn, _, _, rerr = unix.Recvmsg(int(fd), buf[:min(len(buf), n-got)], oob, 0)
-			if rerr == unix.EAGAIN {
-				return false
-			}
-			if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil {
-				for _, m := range msgs {
-					if m.Header.Level == unix.SOL_SOCKET && m.Header.Type == unix.SO_TIMESTAMPING && len(m.Data) >= int(unsafe.Sizeof(unix.Timespec{})) {
-						ts := *(*unix.Timespec)(unsafe.Pointer(&m.Data[0]))
-						last = time.Unix(ts.Unix())
-					}
-				}
-			}
-			return true
-		})
-		if err == nil {
-			err = rerr
-		}
-		if err != nil {
-			return last, err
-		}
-		if k == 0 {
-			return last, unix.ECONNRESET
-		}
-		got += k
-	}
-	return last, nil
-}
 
 // TestTwoWayBulk: 1 MiB from node 1 to node 2 and back, one way at a time
 // (PingPong) and both ways at once (PingPing), across a 20 Mbit/s
-// switch, timed by the kernels' receive stamps, so that neither process's
-// scheduling enters the times but the start. Full duplex: each direction
-// of PingPing keeps about the rate of one way alone, less its share of
-// the line with the other direction's ACKs (model 0.973).
+// switch, timed by the kernels' receive stamps (timeLegs), the best of
+// several rounds (bestOf). Full duplex: each direction of PingPing keeps
+// about the rate of one way alone, less its share of the line with the
+// other direction's ACKs (model 0.973), a shared medium gives 0.5. A
+// forwarder that queues each direction's ACKs behind the other
+// direction's window (forwarder.ackFirst false) gave 0.940-0.960 so
+// measured at load average 20, but 0.969-0.981 at 51: receivers that wait
+// for a CPU acknowledge several segments at once, and fewer ACKs both
+// take less of the line and starve the sender less. TestACKAheadOfData
+// checks that order on the model's clock.
 func TestTwoWayBulk(t *testing.T) {
 	needRoot(t)
 	name := uniqueName("w")
@@ -104,72 +29,40 @@ func TestTwoWayBulk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer Down(name)
-	var ln net.Listener
-	if err := InNode(st.Node(2), func() (err error) { ln, err = net.Listen("tcp", Addr(2)+":0"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var c1 net.Conn
-	if err := InNode(st.Node(1), func() (err error) { c1, err = net.Dial("tcp", ln.Addr().String()); return err }); err != nil {
-		t.Fatal(err)
-	}
-	defer c1.Close()
-	c2, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	a, b := newRxConn(t, c1), newRxConn(t, c2)
+	a, b := dialStamped(t, st, 1, 2)
+	ab, ba := leg{a, b}, leg{b, a}
 	const size = 1 << 20
 	msg := make([]byte, size)
-	oneWay := func(from, to rxConn) time.Duration {
-		t0 := time.Now()
-		if _, err := from.c.Write(msg); err != nil {
-			t.Fatal(err)
-		}
-		at, err := to.recv(size)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return at.Sub(t0)
+	measure := func() []time.Duration {
+		one, _ := timeLegs(t, []leg{ab}, msg)
+		back, _ := timeLegs(t, []leg{ba}, msg)
+		return []time.Duration{one[0], back[0], slowest(timeLegs(t, []leg{ab, ba}, msg))}
 	}
-	bothWays := func() time.Duration {
-		var wg sync.WaitGroup
-		var at [2]time.Time
-		var errs [2]error
-		t0 := time.Now()
-		for i, c := range []rxConn{a, b} {
-			if _, err := c.c.Write(msg); err != nil {
-				t.Fatal(err)
-			}
-			wg.Add(1)
-			go func() { defer wg.Done(); at[i], errs[i] = c.recv(size) }()
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		return max(at[0].Sub(t0), at[1].Sub(t0))
+	measure() // slow start and buffers settle
+	measure()
+	model := func(flows ...medium.Flow) time.Duration {
+		m, _ := cfg.Medium()
+		rates := medium.FlowsPayloadBps(m, flows, cfg.MTU, cfg.RateBps)
+		return payloadTime(size, min(rates[0], rates[len(rates)-1]))
 	}
-	for range 2 { // slow start and buffers settle
-		oneWay(a, b)
-		oneWay(b, a)
-		bothWays()
+	onePP := model(medium.Flow{Src: 0, Dst: 1})
+	models := []time.Duration{onePP, onePP, model(medium.Flow{Src: 0, Dst: 1}, medium.Flow{Src: 1, Dst: 0})}
+	// Rounds end once each time is within 1% of its model: the model's
+	// PingPing is 1.4% above the threshold below.
+	const near = 1.01
+	best, rounds := bestOf(near, models, measure)
+	t.Logf("best of %d rounds: one way %v, %v; both ways %v (models %v)", rounds, best[0], best[1], best[2], models)
+	if pp := min(best[0], best[1]); float64(pp) > near*float64(onePP) {
+		// One way alone does not depend on how the forwarder orders ACKs:
+		// missing its model in every round, the host stalled every transfer.
+		t.Skipf("the host lengthened every one of %d one-way transfers by more than %.0f%% (best %v, model %v): no verdict on PingPing at this load", 2*rounds, (near-1)*100, pp, onePP)
 	}
-	var pp, pi []time.Duration
-	for range 4 {
-		pp = append(pp, oneWay(a, b), oneWay(b, a))
-		pi = append(pi, bothWays())
+	if best[2] == apart {
+		t.Skipf("in none of %d rounds did the two writes of PingPing take less than %v: no verdict on PingPing at this load", rounds, legsStartWithin)
 	}
-	t.Logf("one way %v; both ways %v", pp, pi)
-	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
-	// Model 0.973; a shared medium gives 0.5, and a forwarder that queues
-	// each direction's ACKs behind the other direction's window falls
-	// between (docs/testbed.md, "Accuracy measured"). Host noise lengthens
-	// single transfers of either kind, which the medians absorb.
-	if ratio := float64(med(pp)) / float64(med(pi)); ratio < 0.9 {
-		t.Errorf("PingPing / PingPong bandwidth %.3f, want about 0.973 (the model: full duplex, each line shared with the other direction's ACKs) and at least 0.9", ratio)
+	// Between the model (0.973; measured 0.973-0.978) and the forwarder
+	// that queued ACKs behind data (0.940-0.960).
+	if ratio := float64(min(best[0], best[1])) / float64(best[2]); ratio < 0.965 {
+		t.Errorf("PingPing / PingPong bandwidth %.3f, want about 0.973 (the model: full duplex, each line shared with the other direction's ACKs) and at least 0.965", ratio)
 	}
 }
