@@ -14,8 +14,12 @@
 # carry the ranks' scheduling; the ICMP one shows the forwarder's share.
 # The wire model is "mpbench analyze --wire eth:RATE" of the testbed's
 # PingPong file, plus one frame's store and forward (the switch receives a
-# frame whole before sending it on): 0 B, one minimum frame of 84 bytes of
-# line time; 1 MiB, one full frame of 1538 bytes.
+# frame whole before sending it on): 1 MiB, one full frame of 1538 bytes.
+# The 0 B message is counted two ways, both printed: as analysis' wire
+# model counts it, one minimum frame (84 bytes of line time per line), and
+# as mpbench's runtime sends it, its frame header in one segment (110
+# bytes); "mpbench testbed status" prints both one-way times, the header
+# size taken from the runtime's code (testbed.Config.OneWayOf).
 #
 # With BASE=<git revision>, every round measures that revision's build too,
 # right before the current one (before/after a change of the forwarder).
@@ -74,7 +78,7 @@ col() { awk -v b="$2" -v c="$3" '$1 == b && NF >= 4 {v = $c} END {print v}' "$1"
 pp=(-msglog 20:20 --eager 4194304 -iter 1000 PingPong)
 echo "# testbedlat on $(hostname), $(nproc) CPUs, $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg), nice $(nice)"
 echo "# switch of 2 nodes at ${RATE} Mbit/s; variants (build:poll): ${variants[*]}"
-for b in "${variants[@]}"; do : >"$work/$b.lat"; : >"$work/$b.bw"; : >"$work/$b.lo"; : >"$work/$b.tb0"; : >"$work/$b.chk"; : >"$work/$b.icmp"; : >"$work/$b.icmpus"; : >"$work/$b.flood"; done
+for b in "${variants[@]}"; do : >"$work/$b.lat"; : >"$work/$b.latrt"; : >"$work/$b.bw"; : >"$work/$b.lo"; : >"$work/$b.tb0"; : >"$work/$b.chk"; : >"$work/$b.icmp"; : >"$work/$b.icmpus"; : >"$work/$b.flood"; done
 # icmp ADDR COUNT: median ICMP echo round trip in usec from node 1 of the testbed.
 icmp() {
 	ip netns exec "mpbtb-$tb-n1" ping -c "$2" -i 0.002 "$1" | sed -n 's/.*time=\([0-9.]*\) ms.*/\1/p' | sort -g |
@@ -103,6 +107,8 @@ for r in $(seq "$ROUNDS"); do
 				printf "# ICMP round trip %s usec, loopback %s usec, model %.1f usec\n", rtt, lo, m >"/dev/stderr" }' >>"$work/$b.icmp"
 		fi
 		grep '^# forwarder' <("$x" testbed status --name "$tb") | sed "s/^/#   $b /" || true
+		# One way of a 0 B message through the idle model: analysis' frame, the runtime's.
+		read -r ow0 owrt < <("$MPB" testbed status --name "$tb" | sed -n 's/^# one way of a 0-byte message.*wire model \([0-9.]*\) usec.*runtime \([0-9.]*\) usec.*/\1 \2/p')
 		"$x" testbed down --name "$tb" >/dev/null
 		"$MPB" analyze --wire "eth:${RATE}m" "$work/tb.jsonl" >"$work/an.txt"
 		lo0=$(col "$work/lo.txt" 0 3); lo1=$(col "$work/lo.txt" 1048576 3)
@@ -110,12 +116,12 @@ for r in $(seq "$ROUNDS"); do
 		# The wire-time table: bytes, frames, total bytes, wire time, ...
 		w0=$(sed 's/│/ /g' "$work/an.txt" | awk '$1 == 0 && NF >= 7 && !done {print $4; done = 1}')
 		w1=$(sed 's/│/ /g' "$work/an.txt" | awk '$1 == 1048576 && NF >= 7 && !done {print $4; done = 1}')
-		read -r lat bwr < <(awk -v t0="$t0" -v t1="$t1" -v lo0="$lo0" -v lo1="$lo1" -v w0="$w0" -v w1="$w1" -v rate="$RATE" 'BEGIN {
-			m0 = w0 + 84 * 8 / rate + lo0; m1 = w1 + 1538 * 8 / rate + lo1
-			print t0 / m0, m1 / t1 }')
-		echo "$lat" >>"$work/$b.lat"; echo "$bwr" >>"$work/$b.bw"; echo "$lo0" >>"$work/$b.lo"; echo "$t0" >>"$work/$b.tb0"
+		read -r lat latrt bwr < <(awk -v t0="$t0" -v t1="$t1" -v lo0="$lo0" -v lo1="$lo1" -v ow0="$ow0" -v owrt="$owrt" -v w1="$w1" -v rate="$RATE" 'BEGIN {
+			m1 = w1 + 1538 * 8 / rate + lo1
+			print t0 / (ow0 + lo0), t0 / (owrt + lo0), m1 / t1 }')
+		echo "$lat" >>"$work/$b.lat"; echo "$latrt" >>"$work/$b.latrt"; echo "$bwr" >>"$work/$b.bw"; echo "$lo0" >>"$work/$b.lo"; echo "$t0" >>"$work/$b.tb0"
 		awk '/^latency 1<->2/ {print $NF}' "$work/chk.txt" >>"$work/$b.chk"
-		echo "# round $r $b: loopback 0 B $lo0 us, 1 MiB $lo1 us; testbed 0 B $t0 us, 1 MiB $t1 us ($bw MB/s); wire 0 B $w0 us, 1 MiB $w1 us; latency/model $lat, bandwidth/model $bwr"
+		echo "# round $r $b: loopback 0 B $lo0 us, 1 MiB $lo1 us; testbed 0 B $t0 us, 1 MiB $t1 us ($bw MB/s); one way 0 B $ow0 us (analysis' frame, wire table $w0 us per line) or $owrt us (the runtime's frame), 1 MiB wire $w1 us; latency/model $lat (analysis' frame) $latrt (the runtime's), bandwidth/model $bwr"
 		grep -E '^(loopback|latency|# forwarder)' "$work/chk.txt" | sed "s/^/#   check: /"
 	done
 done
@@ -124,6 +130,7 @@ for b in "${variants[@]}"; do
 	stats "loopback PingPong 0 B t [usec]" <"$work/$b.lo"
 	stats "testbed PingPong 0 B t [usec]" <"$work/$b.tb0"
 	stats "0 B latency / (wire + loopback)" <"$work/$b.lat"
+	stats "0 B latency / (runtime's frame + loopback)" <"$work/$b.latrt"
 	stats "1 MiB bandwidth / (wire + loopback) model" <"$work/$b.bw"
 	stats "testbed check latency 1<->2 measured / model" <"$work/$b.chk"
 	stats "ICMP round trip [usec]" <"$work/$b.icmpus"

@@ -135,6 +135,9 @@ func printStatus(w io.Writer, st testbed.State) {
 	fmt.Fprintf(w, "# network: %s\n", st.Model)
 	fmt.Fprintf(w, "# mtu %d, loss %g%%, queue limit %d frames per receiver, TCP timestamps off, offloads off (TAP), forwarder polls %v after a frame\n",
 		st.MTU, st.Loss*100, st.QueueLimit(), st.Poll)
+	if o, err := st.OneWayOf(0); err == nil {
+		fmt.Fprintf(w, "# one way of a %s\n", o)
+	}
 	fmt.Fprintf(w, "%-5s %-18s %s\n", "node", "hostname", "address")
 	for k := 1; k <= st.Nodes; k++ {
 		fmt.Fprintf(w, "%-5d %-18s %s\n", k, st.Node(k), testbed.Addr(k))

@@ -7,9 +7,10 @@ import (
 	"github.com/mpbench/mpbench/analysis"
 )
 
-// TCP/IPv4 frame sizes as the forwarder sees them, without TCP options
-// (the testbed turns TCP timestamps off): MAC header 14, IPv4 20, TCP 20.
-const tcpFrameHeader = analysis.EthMACHeader + analysis.IPv4Header + analysis.TCPHeader
+// TCPFrameHeader is the frame of a TCP/IPv4 segment as the forwarder sees
+// it, less the segment's payload, in bytes: MAC header 14, IPv4 20, TCP
+// 20, no TCP options (the testbed turns TCP timestamps off).
+const TCPFrameHeader = analysis.EthMACHeader + analysis.IPv4Header + analysis.TCPHeader
 
 // Flow is one bulk TCP transfer from port Src to port Dst.
 type Flow struct{ Src, Dst int }
@@ -32,7 +33,7 @@ func BulkPayloadBps(m Medium, src, dst, mtu int, rateBps float64) float64 {
 func FlowsPayloadBps(m Medium, flows []Flow, mtu int, rateBps float64) []float64 {
 	const n = 2000
 	payload := mtu - analysis.IPv4Header - analysis.TCPHeader
-	pace := txTime(WireBytes(payload+tcpFrameHeader), rateBps)
+	pace := txTime(WireBytes(payload+TCPFrameHeader), rateBps)
 	var evs eventHeap
 	for k := range flows {
 		for i := range n {
@@ -44,11 +45,11 @@ func FlowsPayloadBps(m Medium, flows []Flow, mtu int, rateBps float64) []float64
 		e := heap.Pop(&evs).(event)
 		f := flows[e.flow]
 		if e.ack {
-			a := m.Send(f.Dst, f.Src, tcpFrameHeader, e.at)
+			a := m.Send(f.Dst, f.Src, TCPFrameHeader, e.at)
 			last[e.flow] = max(last[e.flow], a[0].At)
 			continue
 		}
-		a := m.Send(f.Src, f.Dst, payload+tcpFrameHeader, e.at)
+		a := m.Send(f.Src, f.Dst, payload+TCPFrameHeader, e.at)
 		last[e.flow] = max(last[e.flow], a[0].At)
 		if e.seg%2 == 1 {
 			heap.Push(&evs, event{at: a[0].At, flow: e.flow, ack: true})
@@ -86,5 +87,5 @@ func (h *eventHeap) Pop() any {
 // carrying payload bytes from src to dst. m's state is advanced; use a
 // fresh model.
 func OneWay(m Medium, src, dst, payload int) time.Duration {
-	return m.Send(src, dst, payload+tcpFrameHeader, 0)[0].At
+	return m.Send(src, dst, payload+TCPFrameHeader, 0)[0].At
 }
