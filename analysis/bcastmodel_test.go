@@ -169,3 +169,37 @@ func TestMediumFromABGStudy(t *testing.T) {
 		t.Error("a verdict without ABG series")
 	}
 }
+
+// TestCallTimeFromSyncAll checks that a row of mpbench run --sync-all is
+// read at its t_callmax_usec, plain and Multi-Bcast alike, and a row
+// without it at t_max: the 2 MB Multi-Bcast of 2 groups at 1191 us t_max
+// and 1740 us per call gives 1740, the 1 MB one without the column 600.
+func TestCallTimeFromSyncAll(t *testing.T) {
+	aligned := bcastRow(2, 2000000, 1191)
+	aligned.Multi, aligned.Groups = result.MultiWorst, 2
+	aligned.SetExtra(result.ExtraCallMax, 1740)
+	imb := bcastRow(2, 1000000, 600)
+	imb.Multi, imb.Groups = result.MultiWorst, 2
+	if got := CallTime(&aligned); got != 1740 {
+		t.Errorf("CallTime with t_callmax_usec: %g, want 1740", got)
+	}
+	if got := CallTime(&imb); got != 600 {
+		t.Errorf("CallTime without t_callmax_usec: %g, want t_max 600", got)
+	}
+	rows := []result.Row{aligned, imb}
+	mt := NewMultiBcastTimes(rows)
+	if u, ok := mt[2].Interp(2, 2000000); !ok || u != 1740 {
+		t.Errorf("Multi-Bcast at 2 MB: %g %v, want 1740", u, ok)
+	}
+	if u, ok := mt[2].Interp(2, 1000000); !ok || u != 600 {
+		t.Errorf("Multi-Bcast at 1 MB: %g %v, want 600", u, ok)
+	}
+	plain := bcastRow(2, 4000000, 1537)
+	plain.SetExtra(result.ExtraCallMax, 1550)
+	if u, ok := NewBcastTimes([]result.Row{plain}).Interp(2, 4000000); !ok || u != 1550 {
+		t.Errorf("Bcast at 4 MB: %g %v, want 1550", u, ok)
+	}
+	if n := CallTimes(append(rows, plain)); n != 2 {
+		t.Errorf("CallTimes: %d rows, want 2", n)
+	}
+}

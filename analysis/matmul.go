@@ -44,7 +44,7 @@ type BcastTimes struct {
 }
 
 // NewBcastTimes collects the Bcast rows (IMB Bcast, osu_bcast) with a
-// positive time of the plain benchmark (not Multi- layouts), by rank count;
+// positive time (CallTime) of the plain benchmark (not Multi- layouts), by rank count;
 // several rows of one size and rank count (several files) count as one,
 // with their median time.
 func NewBcastTimes(rows []result.Row) BcastTimes {
@@ -53,14 +53,40 @@ func NewBcastTimes(rows []result.Row) BcastTimes {
 		r := &rows[i]
 		// A Multi-Bcast layout is several Bcasts at once, not one on all
 		// its ranks: only the plain benchmark's series count.
-		if n := normBenchmark(r.Benchmark); (n == "bcast" || n == "osubcast") && r.Multi == result.MultiNone && r.Bytes > 0 && r.Time() > 0 {
-			bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, r.Time()})
+		if n := normBenchmark(r.Benchmark); (n == "bcast" || n == "osubcast") && r.Multi == result.MultiNone && r.Bytes > 0 && CallTime(r) > 0 {
+			bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, CallTime(r)})
 		}
 	}
 	for p, pts := range bt.byProcs {
 		bt.byProcs[p] = mergeSizes(pts)
 	}
 	return bt
+}
+
+// CallTime is the time of one call of r's benchmark as an application
+// that waits for the call's last rank sees it, usec: the row's
+// result.ExtraCallMax (mpbench run --sync-all: the slowest rank's time in
+// each call, averaged; for -multi 0 over every group, which started each
+// call together) when it has one, else its headline time (Row.Time: IMB's
+// t_max, the slowest rank's mean, whose groups' calls did not start
+// together). NaN when the row has neither.
+func CallTime(r *result.Row) float64 {
+	if v, ok := r.Extra[result.ExtraCallMax]; ok && v > 0 {
+		return v
+	}
+	return r.Time()
+}
+
+// CallTimes counts the rows of rows that CallTime reads from
+// result.ExtraCallMax.
+func CallTimes(rows []result.Row) int {
+	n := 0
+	for i := range rows {
+		if v, ok := rows[i].Extra[result.ExtraCallMax]; ok && v > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // mergeSizes sorts pts by size and replaces the points of one size
@@ -90,13 +116,13 @@ func mergeSizes(pts []Point) []Point {
 type MultiBcastTimes map[int]BcastTimes
 
 // NewMultiBcastTimes collects the Multi-Bcast rows (IMB -multi 0, more
-// than one group, a positive time) of rows; several of one size, group
+// than one group, a positive time, CallTime) of rows; several of one size, group
 // size and group count count as one, with their median time.
 func NewMultiBcastTimes(rows []result.Row) MultiBcastTimes {
 	mt := MultiBcastTimes{}
 	for i := range rows {
 		r := &rows[i]
-		if normBenchmark(r.Benchmark) != "bcast" || r.Multi != result.MultiWorst || r.Groups < 2 || r.Bytes <= 0 || !(r.Time() > 0) {
+		if normBenchmark(r.Benchmark) != "bcast" || r.Multi != result.MultiWorst || r.Groups < 2 || r.Bytes <= 0 || !(CallTime(r) > 0) {
 			continue
 		}
 		bt, ok := mt[r.Groups]
@@ -104,7 +130,7 @@ func NewMultiBcastTimes(rows []result.Row) MultiBcastTimes {
 			bt = BcastTimes{byProcs: map[int][]Point{}}
 			mt[r.Groups] = bt
 		}
-		bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, r.Time()})
+		bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, CallTime(r)})
 	}
 	for _, bt := range mt {
 		for p, pts := range bt.byProcs {

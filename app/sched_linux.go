@@ -9,23 +9,26 @@ import (
 )
 
 // schedSample returns the calling process's CPU time (user + system, all
-// threads, getrusage RUSAGE_SELF) and the time its threads have spent
-// runnable but waiting for a CPU (the second field of
-// /proc/self/task/*/schedstat, summed over the threads; Linux's
-// Documentation/scheduler/sched-stats.rst), both in seconds since the
-// process started. runDelay is NaN where schedstat cannot be read (a
+// threads, getrusage RUSAGE_SELF), the number of times its threads have
+// blocked (voluntary context switches, ru_nvcsw: a wait in futex, poll or
+// read that gave up the CPU; a thread that polls and yields makes none)
+// and the time its threads have spent runnable but waiting for a CPU (the
+// second field of /proc/self/task/*/schedstat, summed over the threads;
+// Linux's Documentation/scheduler/sched-stats.rst), all counted since the
+// process started, times in seconds. runDelay is NaN where schedstat cannot be read (a
 // kernel without CONFIG_SCHED_INFO). Threads that have exited drop out of
 // the sum, so a difference of two samples can be short by their part.
 //
 // The files stay open between samples (one pread each), and the task list
 // is read again only when /proc/self/stat's thread count changes, so that
 // a sample costs a few microseconds per thread.
-func schedSample() (cpu, runDelay float64) {
+func schedSample() (cpu, sleeps, runDelay float64) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		cpu = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+		sleeps = float64(ru.Nvcsw)
 	}
-	return cpu, sched.runDelay()
+	return cpu, sleeps, sched.runDelay()
 }
 
 // sched holds the process's open schedstat files.

@@ -2,6 +2,6 @@
 
 package app
 
-// schedSample is NaN, NaN where the process's CPU time and run delay are
-// not read (see the Linux version).
-func schedSample() (cpu, runDelay float64) { return nan, nan }
+// schedSample is NaN, NaN, NaN where the process's CPU time, blocking
+// count and run delay are not read (see the Linux version).
+func schedSample() (cpu, sleeps, runDelay float64) { return nan, nan, nan }

@@ -35,6 +35,12 @@ type Span struct {
 	// but waiting for a CPU, seconds (NaN where not measured). Both are
 	// read just outside the span's clock readings.
 	CPU, RunDelay float64
+	// Sleeps is the number of times the rank's threads blocked during the
+	// span (voluntary context switches: a futex, poll or read wait that
+	// gave up the CPU), NaN where not measured. A rank that polls its
+	// transport makes none; one that sleeps must be woken, and on an idle
+	// virtual CPU the CPU too, before it goes on.
+	Sleeps float64
 	// OthersComputing is the part of Wall during which at least one other
 	// rank was inside a kernel span (filled in by GatherTrace on rank 0;
 	// meaningful for ranks sharing one host's CPUs).
@@ -72,18 +78,18 @@ func (c *Comm) span(op string, bytes int, kernel bool, f func() error) (float64,
 		err := f()
 		return c.c.Wtime() - t0, err
 	}
-	cpu0, rd0 := schedSample()
+	cpu0, sl0, rd0 := schedSample()
 	start := time.Now()
 	t0 := c.c.Wtime()
 	err := f()
 	wall := c.c.Wtime() - t0
-	cpu1, rd1 := schedSample()
+	cpu1, sl1, rd1 := schedSample()
 	group := c.name
 	if kernel {
 		group = ""
 	}
 	c.trace.spans = append(c.trace.spans, Span{Rank: c.c.Rank(), Op: op, Group: group, Kernel: kernel, Bytes: int64(bytes),
-		StartNs: start.UnixNano(), Wall: wall, CPU: cpu1 - cpu0, RunDelay: rd1 - rd0})
+		StartNs: start.UnixNano(), Wall: wall, CPU: cpu1 - cpu0, RunDelay: rd1 - rd0, Sleeps: sl1 - sl0})
 	return wall, err
 }
 
@@ -102,7 +108,7 @@ func (c *Comm) Kernel(name string, f func()) float64 {
 func GatherTrace(c *Comm) ([]Span, error) {
 	var mine bytes.Buffer
 	for _, s := range c.trace.spans {
-		fmt.Fprintf(&mine, "%s,%s,%t,%d,%d,%s,%s,%s\n", s.Op, s.Group, s.Kernel, s.Bytes, s.StartNs, ftoa(s.Wall), ftoa(s.CPU), ftoa(s.RunDelay))
+		fmt.Fprintf(&mine, "%s,%s,%t,%d,%d,%s,%s,%s,%s\n", s.Op, s.Group, s.Kernel, s.Bytes, s.StartNs, ftoa(s.Wall), ftoa(s.CPU), ftoa(s.RunDelay), ftoa(s.Sleeps))
 	}
 	var all []byte
 	counts := []int{mine.Len()}
@@ -158,8 +164,8 @@ func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // parseSpan reads one line GatherTrace wrote (Rank is left 0).
 func parseSpan(line string) (Span, error) {
 	f := strings.Split(line, ",")
-	if len(f) != 8 {
-		return Span{}, fmt.Errorf("span %q: want 8 fields", line)
+	if len(f) != 9 {
+		return Span{}, fmt.Errorf("span %q: want 9 fields", line)
 	}
 	s := Span{Op: f[0], Group: f[1], Kernel: f[2] == "true"}
 	var err error
@@ -169,7 +175,7 @@ func parseSpan(line string) (Span, error) {
 	if s.StartNs, err = strconv.ParseInt(f[4], 10, 64); err != nil {
 		return s, err
 	}
-	for i, p := range []*float64{&s.Wall, &s.CPU, &s.RunDelay} {
+	for i, p := range []*float64{&s.Wall, &s.CPU, &s.RunDelay, &s.Sleeps} {
 		if *p, err = strconv.ParseFloat(f[5+i], 64); err != nil {
 			return s, err
 		}
@@ -214,18 +220,18 @@ func othersComputing(spans []Span) {
 
 // WriteTraceCSV writes spans as CSV with a header: rank, seq (the span's
 // index on its rank), op, group, bytes, start_s (from the earliest span's
-// start), wall_s, cpu_s, run_delay_s, others_computing_s.
+// start), wall_s, cpu_s, run_delay_s, others_computing_s, sleeps.
 func WriteTraceCSV(w io.Writer, spans []Span) error {
 	var b strings.Builder
-	b.WriteString("rank,seq,op,group,bytes,start_s,wall_s,cpu_s,run_delay_s,others_computing_s\n")
+	b.WriteString("rank,seq,op,group,bytes,start_s,wall_s,cpu_s,run_delay_s,others_computing_s,sleeps\n")
 	t0 := int64(math.MaxInt64)
 	for _, s := range spans {
 		t0 = min(t0, s.StartNs)
 	}
 	seq := map[int]int{}
 	for _, s := range spans {
-		fmt.Fprintf(&b, "%d,%d,%s,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f\n", s.Rank, seq[s.Rank], s.Op, s.Group, s.Bytes,
-			float64(s.StartNs-t0)/1e9, s.Wall, s.CPU, s.RunDelay, s.OthersComputing)
+		fmt.Fprintf(&b, "%d,%d,%s,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%g\n", s.Rank, seq[s.Rank], s.Op, s.Group, s.Bytes,
+			float64(s.StartNs-t0)/1e9, s.Wall, s.CPU, s.RunDelay, s.OthersComputing, s.Sleeps)
 		seq[s.Rank]++
 	}
 	_, err := io.WriteString(w, b.String())

@@ -3,6 +3,7 @@ package app
 import (
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,6 +84,10 @@ func TestGatherTrace(t *testing.T) {
 		// difference negative: only NaN is wrong)
 		if _, err := os.Stat("/proc/self/schedstat"); err == nil && math.IsNaN(s.RunDelay) {
 			t.Errorf("span %d: run delay %g with schedstat present", i, s.RunDelay)
+		}
+		// sleeps: a count of blocking waits (getrusage's ru_nvcsw), whole
+		if runtime.GOOS == "linux" && !(s.Sleeps >= 0 && s.Sleeps == math.Trunc(s.Sleeps)) {
+			t.Errorf("span %d: sleeps %g, want a whole number >= 0", i, s.Sleeps)
 		}
 		if !(s.Wall >= 0) || !(s.StartNs > 1e18) || math.IsNaN(s.CPU) || s.CPU < 0 || s.OthersComputing > s.Wall+1e-9 {
 			t.Errorf("span %d: times %+v", i, s)

@@ -34,7 +34,11 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 			e.reps[i] = dt
 		}
 		if e.Sync {
-			if err := barrier(c, e.IMBBarrier); err != nil {
+			sc := c
+			if e.syncComm != nil {
+				sc = e.syncComm
+			}
+			if err := barrier(sc, e.IMBBarrier); err != nil {
 				return 0, err
 			}
 		}
@@ -51,7 +55,7 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 // --coll says. It fills in Sync and RootShift from e.
 func (e *Env) collectiveLoop(l comm.Loop, collective string, n int) (secs float64, ran bool, err error) {
 	l.Sync = e.Sync && l.Kind != comm.LoopBarrier
-	if l.Sync && e.IMBBarrier {
+	if l.Sync && (e.IMBBarrier || e.syncComm != nil) {
 		return 0, false, nil
 	}
 	if collective != "" {

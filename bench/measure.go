@@ -47,6 +47,9 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 	env := &Env{Comm: r.group, Bytes: moved, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
 		Algorithms: r.opts.Algorithms, Params: r.plan.block.Params, RedType: r.opts.redType(), bufs: bufs}
 
+	if r.opts.SyncAll {
+		env.syncComm = r.active
+	}
 	n, err := r.repetitions(env, bytes, prev)
 	if err != nil {
 		return record{}, 0, err
@@ -73,7 +76,7 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 			return record{}, 0, r.errf(bytes, "barrier: %w", err)
 		}
 	}
-	if r.opts.PerRepetition {
+	if r.opts.PerRepetition || r.opts.SyncAll {
 		env.reps = make([]float64, n)
 	}
 	secs, err := spec.Kernel(env, n)

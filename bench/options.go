@@ -109,6 +109,20 @@ type Options struct {
 	// times of the row's first rank, or of its slowest rank for
 	// collectives, gathered after the loop.
 	PerRepetition bool
+	// SyncAll is mpbench's --sync-all: the barrier between timed calls of
+	// collectives (-sync) joins every active rank, all of -multi's groups
+	// at once, so that the groups' calls start together in every
+	// repetition (IMB's joins one group's ranks, and the groups' loops
+	// drift apart); and every row of a collective (or Barrier) gets the
+	// extra column result.ExtraCallMax (CallMax over its ranks'
+	// repetition times, kept as under PerRepetition): how long each
+	// repetition lasted until its slowest rank left the call, averaged.
+	// That is what a step of simultaneous collectives costs an
+	// application that starts them together and waits for the last
+	// (mpbench app matmul --sync's comm_calls_max_s), where t_max, the
+	// slowest rank's mean, lets the slowest rank change from call to call
+	// unseen.
+	SyncAll bool
 	// NoTimeOut measures every message size of a benchmark however long it
 	// has run (mpbench's --all-sizes). By default the runner applies
 	// IMB-MPI1's time-out: once a benchmark (at one process count) has run

@@ -178,6 +178,10 @@ type Env struct {
 	// seconds of each iteration i in reps[i] (see tick): the
 	// per-repetition distribution behind the row's mean.
 	reps []float64
+	// syncComm, when not nil, is the communicator of the barrier after
+	// each timed collective call under Sync (Options.SyncAll: every
+	// active rank); nil means Comm.
+	syncComm comm.Comm
 }
 
 // tick records iteration i's time when e keeps per-repetition times: the

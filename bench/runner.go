@@ -304,7 +304,7 @@ func (r *blockRun) sizes(ctx context.Context) (record, error) {
 			return v, r.errf(sizes[i], "gather results: %w", err)
 		}
 		var samples [][]float64
-		if r.opts.PerRepetition {
+		if r.opts.PerRepetition || r.opts.SyncAll {
 			if samples, err = gatherSamples(r.active, r.reps); err != nil {
 				return v, r.errf(sizes[i], "gather repetition times: %w", err)
 			}
@@ -331,6 +331,11 @@ func (r *blockRun) report(bytes int64, n int, recs []record, samples [][]float64
 		row := r.row(bytes, n, recs[span[0]:span[1]])
 		if b.Multi == result.MultiEach {
 			row.Group = g
+		}
+		if samples != nil && b.Class.SlowestSpread && r.opts != nil && r.opts.SyncAll { // collectives and Barrier
+			if t := CallMax(samples[span[0]:span[1]]); !math.IsNaN(t) {
+				row.SetExtra(result.ExtraCallMax, t)
+			}
 		}
 		if samples != nil {
 			k := r.spreadRank(recs, span)

@@ -26,6 +26,11 @@ const (
 	MultiEach  = 1  // -multi 1: all groups at once, one row per group
 )
 
+// ExtraCallMax is the extra column (Row.Extra) of mpbench run --sync-all:
+// the slowest rank's time in each repetition, averaged over the
+// repetitions, in usec (bench.CallMax).
+const ExtraCallMax = "t_callmax_usec"
+
 // Row is one measured line of a benchmark table: one benchmark, one process
 // count, one group and one message size.
 //

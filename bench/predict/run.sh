@@ -9,18 +9,26 @@
 #     of 2 ranks, -multi 0: the two rows' or columns' Bcasts of the 2 x 2
 #     grid at once), with -iter ITER (default 1000,4096: up to 1000 calls
 #     per size, capped by -time 1), so that a row at the blocks' sizes
-#     averages hundreds of calls;
+#     averages hundreds of calls; all with --sync-all (the barrier between
+#     calls joins both groups, which then call together as the product's
+#     rows do, and each row has t_callmax_usec, the slowest rank's time per
+#     call averaged, which the prediction reads in place of t_max), and
+#     the Multi-Bcast once more without it, as IMB-MPI1 measures it (each
+#     group's own barrier; the "IMB -multi" ratio);
 #   the same Bcast and Multi-Bcast with -off_cache OFF_CACHE (default 64:
 #     every call on a buffer not used for 128 MiB of buffers, so from
 #     memory, not from the cache; the product's blocks are read or written
 #     after local products that went through 12 MiB per rank at n = 1000);
 # then REPS products (default 3) at np 2 and at np 4 with --sync (a
 # barrier of the whole grid and an Align barrier before every Bcast step,
-# one after). It predicts each process count from each table set, --net
+# one after), and REPS at np 2 of order ROW_N (default: the order whose
+# 1 x 2 grid has the np 4 product's block, 707 for N = 1000): one grid row
+# of the np 4 product alone, each rank with a CPU of its own, predicted
+# from the np 2 table ("np 4 row alone"). It predicts each process count from each table set, --net
 # PREDICT_NET (the study's expression 4.5) and --net multi (the measured
 # Multi-Bcast), and compares with the products' median
 # comm_calls_max_s (the slowest rank's time in each Bcast, summed: what a
-# sum of per-Bcast t_max predicts). Each round prints the ratios
+# sum of per-call times predicts). Each round prints the ratios
 # predicted/measured: "ratio" from the tables, "cold" from the -off_cache
 # tables, and "one barrier" against comm_calls_max_s + align_calls_max_s
 # (how much later the last rank left each step's first barrier), about
@@ -41,7 +49,7 @@
 #     far less than on one host.
 #
 # Usage: bench/predict/run.sh              (from the repository)
-# Environment: ROUNDS (default 3), N (matrix order, default 1000), REPS
+# Environment: ROUNDS (default 3), N (matrix order, default 1000), ROW_N, REPS
 #   (products per process count and round, default 3), ITER (the tables'
 #   -iter, default 1000,4096), OFF_CACHE (MiB, default 64), NET,
 #   TRANSPORT, RATE, PREDICT_NET (predict's --net for the plain Bcast:
@@ -51,6 +59,8 @@ cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
 N=${N:-1000}
 REPS=${REPS:-3}
+# ROW_N: n x n/2 float64 = (N/2)^2 float64, the np 4 block (N / sqrt 2)
+ROW_N=${ROW_N:-$(awk -v n="${N:-1000}" 'BEGIN { printf "%d", n / sqrt(2) + 0.5 }')}
 ITER=${ITER:-1000,4096}
 OFF_CACHE=${OFF_CACHE:-64}
 NET=${NET:-local}
@@ -123,14 +133,17 @@ measured() {
 ratio() { awk -v p="$1" -v m="$2" 'BEGIN { printf "%.3g", p / m }'; }
 kinds="ratio cold onebarrier"
 for np in 2 4; do for net in "$PREDICT_NET" multi; do for k in $kinds; do : >"$work/r-$np-$net-$k"; done; done; : >"$work/ma-$np"; : >"$work/sk-$np"; done
+: >"$work/r-4-imb"
+: >"$work/r-row"
 for r in $(seq "$ROUNDS"); do
 	# np 2 from a 2-rank job, np 4 from the 4-rank job; warm and cold buffers
-	on 2 run "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc2-$r.jsonl" >/dev/null
-	on 4 run -npmin 2 "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc4-$r.jsonl" >/dev/null
-	on 4 run -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" Bcast --json "$work/mb4-$r.jsonl" >/dev/null
-	on 2 run "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/oc2-$r.jsonl" >/dev/null
-	on 4 run -npmin 2 "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/oc4-$r.jsonl" >/dev/null
-	on 4 run -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/om4-$r.jsonl" >/dev/null
+	on 2 run --sync-all "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc2-$r.jsonl" >/dev/null
+	on 4 run --sync-all -npmin 2 "${sizes[@]}" -iter "$ITER" Bcast PingPong --json "$work/bc4-$r.jsonl" >/dev/null
+	on 4 run --sync-all -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" Bcast --json "$work/mb4-$r.jsonl" >/dev/null
+	on 4 run -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" Bcast --json "$work/im4-$r.jsonl" >/dev/null
+	on 2 run --sync-all "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/oc2-$r.jsonl" >/dev/null
+	on 4 run --sync-all -npmin 2 "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/oc4-$r.jsonl" >/dev/null
+	on 4 run --sync-all -npmin 2 -multi 0 "${sizes[@]}" -iter "$ITER" -off_cache "$OFF_CACHE" Bcast --json "$work/om4-$r.jsonl" >/dev/null
 	for np in 2 4; do
 		for k in $(seq "$REPS"); do
 			on "$np" app matmul -n "$N" --sync --no-verify --json "$work/mm$r-$np-$k.jsonl" >/dev/null
@@ -157,8 +170,22 @@ for r in $(seq "$ROUNDS"); do
 			echo "$o" >>"$work/r-$np-$net-onebarrier"
 			line="$line; --net $net predicted $pw s, cold $pc s: ratio $a, cold $c, one barrier $o"
 		done
+		if [ "$np" = 4 ]; then
+			pi=$(predicted 4 multi "$work/bc4-$r.jsonl,$work/im4-$r.jsonl")
+			i=$(ratio "$pi" "$ma")
+			echo "$i" >>"$work/r-4-imb"
+			line="$line; IMB -multi (groups unsynchronised, t_max) predicted $pi s: ratio $i"
+		fi
 		echo "$line"
 	done
+	for k in $(seq "$REPS"); do
+		on 2 app matmul -n "$ROW_N" --sync --no-verify --json "$work/row$r-$k.jsonl" >/dev/null
+	done
+	pr=$("$MPB" predict matmul --bench "$work/bc2-$r.jsonl" -n "$ROW_N" --np 2 --net switch | awk '$1 == 2 { print $(NF-2) }')
+	mr=$(measured comm_calls_max_s "$work"/row"$r"-*.jsonl)
+	rr=$(ratio "$pr" "$mr")
+	echo "$rr" >>"$work/r-row"
+	echo "# round $r, np 4 row alone (np 2, n = $ROW_N): measured $mr s, predicted $pr s: ratio $rr"
 done
 echo "## Block product n = $N, --sync: communication predicted from the same round's tables against measured (median of $REPS products per round)"
 for np in 2 4; do
@@ -170,12 +197,16 @@ for np in 2 4; do
 		stats "np $np --net $net, one barrier (comm + skew)" <"$work/r-$np-$net-onebarrier"
 	done
 done
+stats "np 4 --net multi from IMB -multi, ratio" <"$work/r-4-imb"
+stats "np 4 row alone (np 2, n = $ROW_N), ratio" <"$work/r-row"
 echo "## mpbench predict matmul from every round's tables, against the median measurement"
 list() { ls "$@" | paste -sd,; }
 for net in "$PREDICT_NET" multi; do
 	"$MPB" predict matmul --bench "$(list "$work"/bc2-*.jsonl)" -n "$N" --np 2 --net "$net" --scaling "$(list "$work"/mm*-2-*.jsonl)"
 	"$MPB" predict matmul --bench "$(list "$work"/bc4-*.jsonl "$work"/mb4-*.jsonl)" -n "$N" --np 4 --net "$net" --scaling "$(list "$work"/mm*-4-*.jsonl)"
 done
+echo "## np 4 from IMB's Multi-Bcast (-multi 0 without --sync-all: each group's own barrier, t_max)"
+"$MPB" predict matmul --bench "$(list "$work"/bc4-*.jsonl "$work"/im4-*.jsonl)" -n "$N" --np 4 --net multi --scaling "$(list "$work"/mm*-4-*.jsonl)"
 echo "## the same from the -off_cache $OFF_CACHE tables"
 "$MPB" predict matmul --bench "$(list "$work"/oc2-*.jsonl)" -n "$N" --np 2 --net "$PREDICT_NET" --scaling "$(list "$work"/mm*-2-*.jsonl)"
 "$MPB" predict matmul --bench "$(list "$work"/oc4-*.jsonl "$work"/om4-*.jsonl)" -n "$N" --np 4 --net multi --scaling "$(list "$work"/mm*-4-*.jsonl)"
@@ -184,21 +215,27 @@ for run in "2 --sync" "4 --sync" "4"; do
 	set -- $run
 	echo "## traced product, np $1 ${2:-without --sync} (mpbench app matmul --trace): Bcasts and barriers, one line each"
 	on "$1" app matmul -n "$N" ${2:-} --no-verify --trace "$work/tr.csv" >"$work/tr.txt"
-	awk -F, 'NR == 1 || $3 != "gemm" { printf "%4s %4s %-6s %-5s %8s %10s %10s %10s %11s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' "$work/tr.csv"
+	awk -F, 'NR == 1 || $3 != "gemm" { printf "%4s %4s %-6s %-5s %8s %10s %10s %10s %11s %18s %s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 }' "$work/tr.csv"
 	sed -n '/ Time split/,$p' "$work/tr.txt"
 	# The k-th Bcast of every rank is one call: how far apart the ranks
-	# entered it, the slowest rank's time in it, and the time from the
-	# last rank's entry to the last exit.
-	echo " per Bcast call (ms): entry spread over the ranks, slowest rank's time, last entry to last exit"
+	# entered it, the slowest rank's time in it, the time from the last
+	# rank's entry to the last exit, the CPU time all ranks used in it
+	# against its span (first entry to last exit; 2 = both CPUs of a
+	# 2-CPU host busy with the call's ranks throughout), the ranks'
+	# blocking waits in it (sleeps) and the time another rank computed
+	# meanwhile.
+	echo " per Bcast call (ms): entry spread over the ranks, slowest rank's time, last entry to last exit, CPUs used, sleeps, others computing"
 	awk -F, 'NR > 1 && $3 == "Bcast" && $5 > 0 {
 		k = n[$1]++; s = $6 + 0; e = s + $7
 		if (!(k in lo) || s < lo[k]) lo[k] = s
 		if (!(k in hi) || s > hi[k]) hi[k] = s
 		if (!(k in end) || e > end[k]) end[k] = e
 		if ($7 + 0 > w[k]) w[k] = $7 + 0
+		cpu[k] += $8; sl[k] += $11; oc[k] += $10
 		g[k] = $4; c[k]++; if (k + 1 > K) K = k + 1 }
 		END { for (k = 0; k < K; k++) if (c[k] > 1) {
-			printf "   call %d %-4s entry spread %8.3f  slowest %8.3f  last entry to exit %8.3f\n", k, g[k], 1e3 * (hi[k] - lo[k]), 1e3 * w[k], 1e3 * (end[k] - hi[k])
-			a += hi[k] - lo[k]; b += w[k]; d += end[k] - hi[k] }
-			printf "   sum          entry spread %8.3f  slowest %8.3f  last entry to exit %8.3f\n", 1e3 * a, 1e3 * b, 1e3 * d }' "$work/tr.csv"
+			sp = end[k] - lo[k]
+			printf "   call %d %-4s entry spread %8.3f  slowest %8.3f  last entry to exit %8.3f  CPUs %5.2f  sleeps %4d  others computing %8.3f\n", k, g[k], 1e3 * (hi[k] - lo[k]), 1e3 * w[k], 1e3 * (end[k] - hi[k]), (sp > 0 ? cpu[k] / sp : 0), sl[k], 1e3 * oc[k]
+			a += hi[k] - lo[k]; b += w[k]; d += end[k] - hi[k]; tc += cpu[k]; ts += sp; tsl += sl[k]; to += oc[k] }
+			printf "   sum          entry spread %8.3f  slowest %8.3f  last entry to exit %8.3f  CPUs %5.2f  sleeps %4d  others computing %8.3f\n", 1e3 * a, 1e3 * b, 1e3 * d, (ts > 0 ? tc / ts : 0), tsl, 1e3 * to }' "$work/tr.csv"
 done

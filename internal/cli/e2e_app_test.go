@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -55,13 +56,17 @@ func TestAppMatmulE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(spans)), "\n")
-	if len(lines) != 1+4*6 || lines[0] != "rank,seq,op,group,bytes,start_s,wall_s,cpu_s,run_delay_s,others_computing_s" {
+	if len(lines) != 1+4*6 || lines[0] != "rank,seq,op,group,bytes,start_s,wall_s,cpu_s,run_delay_s,others_computing_s,sleeps" {
 		t.Fatalf("trace file: %d lines, header %q", len(lines), lines[0])
 	}
 	kinds := map[string]int{}
 	for _, l := range lines[1:] {
 		f := strings.Split(l, ",")
 		kinds[f[0]+" "+f[2]+" "+f[3]+" "+f[4]]++
+		// sleeps: a count of blocking waits, a whole number >= 0
+		if n, err := strconv.ParseFloat(f[10], 64); err != nil || n < 0 || n != math.Trunc(n) {
+			t.Errorf("span %q: sleeps %q, want a whole number >= 0", l, f[10])
+		}
 	}
 	for r := range 4 {
 		for _, k := range []string{"Bcast row 28800", "Bcast col 28800", "gemm  0"} {

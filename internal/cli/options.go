@@ -23,6 +23,7 @@ type runFlags struct {
 	iter        string
 	timeLimit   float64
 	allSizes    bool // --all-sizes: no IMB time-out per benchmark
+	syncAll     bool // --sync-all: -sync's barrier joins every group; t_callmax_usec
 	offCache    string
 	sync        bool // IMB -sync
 	warmup      bool // IMB -warm_up
@@ -72,6 +73,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	switchVar(fs, &f.sync, "sync", "1", "IMB -sync 1|0: barrier between the timed calls of collectives")
 	fs.Var(switchVar(fs, &f.warmup, "warm_up", "1", "same as -warmup"), "warmup", "IMB -warm_up 1|0: warm-up repetitions before timing (alias -warm_up)")
 	fs.IntVar(&f.multi, "multi", result.MultiNone, "IMB -multi 0|1: run np/N groups at once; 0 prints the worst group, 1 every group")
+	fs.BoolVar(&f.syncAll, "sync-all", false, "the barrier between a collective's timed calls (-sync) joins every group's ranks, so that -multi's groups call together in every repetition (IMB's joins one group: the groups drift apart); --json/--csv rows add t_callmax_usec, the slowest rank's time per call averaged over the calls (what 'app matmul --sync' measures per Bcast step)")
 	fs.BoolVar(&f.check, "check", false, "IMB -check: verify every received byte and print a defects column")
 	f.params = map[string]*int{}
 	for _, p := range bench.Params() {
@@ -120,6 +122,7 @@ func (f *runFlags) benchOptions() (bench.Options, error) {
 	o := bench.DefaultOptions()
 	o.Settle = f.settle
 	o.NoTimeOut = f.allSizes
+	o.SyncAll = f.syncAll
 	if f.given("thread_level") {
 		// Checked here too, so that the default build and the launching
 		// process refuse a bad level before any rank starts.

@@ -47,7 +47,11 @@ simultaneous Bcasts cost one Bcast on a switched network and p of them on a
 shared one (expression 4.5). --net multi takes multi_p Bcast_q as measured:
 the files' Multi-Bcast of p groups of q ranks (mpbench run or IMB-MPI1 with
 -multi 0, on the ranks that run the product), which counts whatever the
-simultaneous Bcasts share, a hub or one host's CPUs.
+simultaneous Bcasts share, a hub or one host's CPUs. A row measured with
+mpbench run --sync-all gives the time of one call as the product waits for
+it (t_callmax_usec: every group's call started together, the slowest rank's
+time in each call, averaged), and that is used in place of t_max (IMB's
+groups call unsynchronised, and t_max is the slowest rank's mean).
 
 Bcast times come from the --bench files (IMB, OSU or mpbench output of any
 version): measured at the block size, or interpolated on a log scale between
@@ -63,8 +67,10 @@ measured communication (median over runs of comm_calls_max_s, the slowest
 rank's time in each Bcast summed; comm_max_s from older files) beside the
 prediction.`,
 		Example: `  mpbench run -np 4 -npmin 2 Bcast PingPong --json bc.jsonl
+  mpbench run -np 4 -npmin 2 -multi 0 --sync-all Bcast --json mb.jsonl
   mpbench scaling --np 1,2,4 --json mm.jsonl -- app matmul -n 1000
-  mpbench predict matmul --bench bc.jsonl -n 1000 --np 2,4,64 --net switch --scaling mm.jsonl`,
+  mpbench predict matmul --bench bc.jsonl -n 1000 --np 2,4,64 --net switch --scaling mm.jsonl
+  mpbench predict matmul --bench bc.jsonl,mb.jsonl -n 1000 --np 4 --net multi --scaling mm.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPredictMatmul(cmd, &f) },
 	}
@@ -151,6 +157,9 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	fmt.Fprintf(out, "# Block matrix product, n = %d (M = %d bytes), communication by expression 4.4\n", f.n, matrix)
 	fmt.Fprintf(out, "# Network: %s, %s\n", medium, verdict)
 	fmt.Fprintf(out, "# Bcast times measured on %v ranks; model: %s\n", bt.Procs(), modelNote)
+	if k := analysis.CallTimes(rows); k > 0 {
+		fmt.Fprintf(out, "# Bcast time per call: the slowest rank's time in each call, averaged (t_callmax_usec, mpbench run --sync-all) in %d rows, t_max in the others\n", k)
+	}
 	if measuredNote != "" {
 		fmt.Fprintf(out, "# Measured communication: median over runs of %s\n", measuredNote)
 	}
