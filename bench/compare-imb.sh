@@ -37,8 +37,10 @@
 # rounds of the two configurations' round-by-round ratios, then every
 # neighbouring-size step above 3x of each configuration, and last a verdict
 # per size for each MPI build against IMB-MPI1 on the same library, on the
-# benchmarks VERDICT_BENCH from VERDICT_FROM bytes: the paired ratio, the
-# 95% interval of that median over the rounds (sign test), its spread (half
+# benchmarks VERDICT_BENCH from VERDICT_FROM bytes, over the rounds both
+# ran: IMB-MPI1's and the MPI build's median with its spread (max/min over
+# the rounds), the ratio of the two medians, the paired ratio, the 95%
+# interval of that median over the rounds (sign test), its spread (half
 # the interval's width over the median) and "within 5%", "outside 5%" or
 # "no verdict: spread X% > 5%" (TOLERANCE percent); with 9 rounds a size is
 # within 5% only if 7 of its 9 per-round ratios lie inside 0.95-1.05.

@@ -24,12 +24,15 @@
 // between neighbouring sizes whose median time grows more than -step times,
 // per configuration, from 1 byte on. With -verdict A=B,... a last section
 // judges each pair on the rows of -verdict-bench (Uniband and Biband) from
-// -verdict-from bytes (1024): per size the paired ratio, the 95% interval
-// of that median (sign test over the rounds), its spread (half the
-// interval's width over the median), the range of the per-round ratios,
-// and "within 5%" (the interval inside 0.95-1.05, -tolerance 0.05),
-// "outside 5%" (wholly outside) or "no verdict: spread X% > 5%" (or why
-// else the rounds decide nothing); then a count per pair and benchmark.
+// -verdict-from bytes (1024), over the rounds both ran: per size B's and
+// A's median with its spread (max/min over the rounds), the ratio of the
+// medians, the paired ratio, the 95% interval of that median (sign test
+// over the rounds), its spread (half the interval's width over the
+// median), the range of the per-round ratios, and "within 5%" (the
+// interval inside 0.95-1.05, -tolerance 0.05), "outside 5%" (wholly
+// outside) or "no verdict: spread X% > 5%" (or why else the rounds decide
+// nothing); then a count per pair and benchmark of the verdicts and of the
+// sizes whose ratio of medians and paired ratio lie inside the tolerance.
 // Times are IMB's headline times (t_max for
 // multi-rank rows, t for PingPong/PingPing); a 0-byte row's time is a time.
 // Uniband and Biband print no time: their time is the time per message,

@@ -130,38 +130,64 @@ func fmtPct(f float64) string {
 	return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", 100*f), "0"), ".") + "%"
 }
 
-// pairedRatios returns, for the rounds that both a and b have for k, a's
-// time over b's in the same round, ordered by round name.
-func (t *table) pairedRatios(a, b string, k key) []float64 {
+// pairedTimes returns, for the rounds that both a and b have for k with
+// positive times, a's and b's times, ordered by round name.
+func (t *table) pairedTimes(a, b string, k key) (xa, xb []float64) {
 	rounds := make([]string, 0, len(t.byRound[a][k]))
 	for round := range t.byRound[a][k] {
 		rounds = append(rounds, round)
 	}
 	slices.Sort(rounds)
-	var rs []float64
 	for _, round := range rounds {
 		x := t.byRound[a][k][round]
 		if y, ok := t.byRound[b][k][round]; ok && y > 0 && x > 0 {
-			rs = append(rs, x/y)
+			xa, xb = append(xa, x), append(xb, y)
 		}
+	}
+	return xa, xb
+}
+
+// pairedRatios returns, for the rounds that both a and b have for k, a's
+// time over b's in the same round, ordered by round name.
+func (t *table) pairedRatios(a, b string, k key) []float64 {
+	xa, xb := t.pairedTimes(a, b, k)
+	rs := make([]float64, len(xa))
+	for i := range xa {
+		rs[i] = xa[i] / xb[i]
 	}
 	return rs
 }
 
-// writeVerdicts prints, for each pair of j and each row of j's benchmarks
-// from j.from bytes, the paired ratio's median, its interval and spread,
-// the per-round range and the verdict, then one count line per pair and
-// benchmark. It prints nothing when j judges nothing.
+// fmtMedian is the median of x with its spread (max/min), "0.40 (x 2.96)",
+// or "-" without samples.
+func fmtMedian(x []float64) string {
+	if len(x) == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f (x %.2f)", sizesteps.Median(x), slices.Max(x)/slices.Min(x))
+}
+
+// writeVerdicts prints, for each pair A=B of j and each row of j's
+// benchmarks from j.from bytes, over the rounds both ran: B's and A's
+// median time with its spread (max/min over those rounds), the ratio of
+// the two medians, the paired ratio's median, its interval and spread, the
+// per-round range and the verdict; then one count line per pair and
+// benchmark: the verdicts, and at how many sizes the ratio of medians and
+// the paired ratio lie inside the tolerance. It prints nothing when j
+// judges nothing.
 func writeVerdicts(w io.Writer, t *table, j judge) {
 	if len(j.pairs) == 0 || len(j.benches) == 0 {
 		return
 	}
 	pct := fmtPct(j.tolerance)
-	fmt.Fprintf(w, "\n# verdict, %s from %s bytes: A/B is the median over the rounds of A's time over B's in the same round;\n", strings.Join(j.benches, " and "), sizeCol(j.from))
+	lo, hi := 1-j.tolerance, 1+j.tolerance
+	fmt.Fprintf(w, "\n# verdict, %s from %s bytes, over the rounds both A and B ran: B, A: each one's median time in usec (Uniband, Biband: per message,\n", strings.Join(j.benches, " and "), sizeCol(j.from))
+	fmt.Fprintf(w, "# 10^6 / Msg/sec) and its spread (x max/min over the rounds); medians: A's median over B's; paired: the median over the rounds of A's time over B's in the same round;\n")
 	fmt.Fprintf(w, "# interval: that median's %.0f%% interval (sign test; of 9 rounds, the 2nd and 8th smallest ratios); spread: half its width over the median;\n", 100*verdictLevel)
-	fmt.Fprintf(w, "# \"within %s\": the interval lies inside %.2f-%.2f; \"outside %s\": wholly outside; otherwise no verdict\n", pct, 1-j.tolerance, 1+j.tolerance, pct)
-	fmt.Fprintf(w, "%-28s %-8s %8s %6s %7s %13s %7s %13s  %s\n", "A/B", "bench", "bytes", "rounds", "paired", "interval", "spread", "per round", "verdict")
-	type count struct{ within, outside, none int }
+	fmt.Fprintf(w, "# \"within %s\": the interval lies inside %.2f-%.2f; \"outside %s\": wholly outside; otherwise no verdict\n", pct, lo, hi, pct)
+	fmt.Fprintf(w, "%-28s %-8s %8s %6s %18s %18s %7s %7s %13s %7s %13s  %s\n", "A/B", "bench", "bytes", "rounds", "B", "A", "medians", "paired", "interval", "spread", "per round", "verdict")
+	type count struct{ within, outside, none, medians, paired int }
+	inside := func(r float64) bool { return r >= lo && r <= hi }
 	counts := map[string]*count{}
 	var keys []string
 	for _, p := range j.pairs {
@@ -174,7 +200,12 @@ func writeVerdicts(w io.Writer, t *table, j judge) {
 			if len(t.byRound[p.a][k]) == 0 && len(t.byRound[b][k]) == 0 {
 				continue
 			}
+			xa, xb := t.pairedTimes(p.a, b, k)
 			v := judgeRatios(t.pairedRatios(p.a, b, k), j.tolerance)
+			medians := math.NaN()
+			if len(xa) > 0 {
+				medians = sizesteps.Median(xa) / sizesteps.Median(xb)
+			}
 			ck := name + " " + k.bench
 			c := counts[ck]
 			if c == nil {
@@ -190,13 +221,22 @@ func writeVerdicts(w io.Writer, t *table, j judge) {
 			default:
 				c.none++
 			}
-			fmt.Fprintf(w, "%-28s %-8s %8s %6d %7s %13s %7s %13s  %s\n", name, k.bench, sizeCol(k.bytes), v.n, fmtRatio(v.median),
+			if inside(medians) {
+				c.medians++
+			}
+			if inside(v.median) {
+				c.paired++
+			}
+			fmt.Fprintf(w, "%-28s %-8s %8s %6d %18s %18s %7s %7s %13s %7s %13s  %s\n", name, k.bench, sizeCol(k.bytes), v.n,
+				fmtMedian(xb), fmtMedian(xa), fmtRatio(medians), fmtRatio(v.median),
 				fmtRange(v.lo, v.hi), fmtSpread(v.spread), fmtRange(v.min, v.max), v.text)
 		}
 	}
 	for _, ck := range keys {
 		c := counts[ck]
-		fmt.Fprintf(w, "# %s: within %s at %d sizes, outside at %d, no verdict at %d\n", ck, pct, c.within, c.outside, c.none)
+		n := c.within + c.outside + c.none
+		fmt.Fprintf(w, "# %s: within %s at %d sizes, outside at %d, no verdict at %d; ratio of medians inside %.2f-%.2f at %d of %d, paired ratio at %d of %d\n",
+			ck, pct, c.within, c.outside, c.none, lo, hi, c.medians, n, c.paired, n)
 	}
 }
 

@@ -99,14 +99,14 @@ func TestWriteVerdicts(t *testing.T) {
 		}
 	}
 	want := []string{
-		// A/B bench bytes rounds paired interval spread per-round verdict
-		"mpi/imb Biband 1024 9 1.02 1.005-1.036 1.5% 1.000-1.041 within 5%",
-		"mpi/imb Biband 1048576 9 1.15 1.113-1.188 3.3% 1.100-1.201 outside 5%",
+		// A/B bench bytes rounds B A medians paired interval spread per-round verdict
+		"mpi/imb Biband 1024 9 2.00 (x 3.00) 2.04 (x 3.12) 1.02 1.02 1.005-1.036 1.5% 1.000-1.041 within 5%",
+		"mpi/imb Biband 1048576 9 2.00 (x 3.00) 2.30 (x 3.27) 1.15 1.15 1.113-1.188 3.3% 1.100-1.201 outside 5%",
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("verdict rows\n%s\nwant\n%s\nin\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), s)
 	}
-	if !strings.Contains(s, "# mpi/imb Biband: within 5% at 1 sizes, outside at 1, no verdict at 0") {
+	if !strings.Contains(s, "# mpi/imb Biband: within 5% at 1 sizes, outside at 1, no verdict at 0; ratio of medians inside 0.95-1.05 at 1 of 2, paired ratio at 1 of 2") {
 		t.Errorf("no count line in\n%s", s)
 	}
 }
