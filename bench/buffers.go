@@ -45,11 +45,15 @@ func newArea(size int64, cache int64, line, reps int, reuse []byte, lib comm.Mem
 	need := a.stride*(a.slots-1) + a.size
 	switch {
 	case lib != nil:
-		buf, err := lib.AllocMem(need)
+		// IMB asks for whole slots, cache_iter x offs (s_alloc), one
+		// stride more than the last slot's message needs under
+		// -off_cache; the size decides where the allocator places it.
+		alloc := a.stride * a.slots
+		buf, err := lib.AllocMem(alloc)
 		if err != nil {
-			return nil, fmt.Errorf("buffer of %d bytes: %w", need, err)
+			return nil, fmt.Errorf("buffer of %d bytes: %w", alloc, err)
 		}
-		a.buf, a.lib = buf, lib
+		a.buf, a.lib = buf[:need], lib
 		fill(a.buf)
 	case cap(reuse) >= need:
 		a.buf = reuse[:need]
@@ -101,13 +105,14 @@ func layout(size int64, cache int64, line, reps int) (stride, slots int) {
 }
 
 // bufferBytes is the memory in bytes one rank's buffers take for spec s
-// at message size bytes on procs processes under options o.
+// at message size bytes on procs processes under options o: whole slots,
+// as IMB counts it against -mem.
 func bufferBytes(s *Spec, bytes int64, procs int, o *Options) int64 {
 	total := int64(0)
 	sb, rb := s.areas(bytes, procs)
 	for _, size := range []int64{sb, rb} {
 		stride, slots := layout(size, o.cacheBytes(), o.CacheLine, o.BaseRepetitions(bytes))
-		total += int64(stride)*int64(slots-1) + size
+		total += int64(stride) * int64(slots) // IMB's s_alloc + r_alloc (used_mem)
 	}
 	return total
 }

@@ -56,7 +56,7 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 	}
 
 	if r.opts.Warmup {
-		if _, err := spec.Kernel(env, WarmupRepetitions(n)); err != nil {
+		if _, err := r.call(env, WarmupRepetitions(n)); err != nil {
 			return record{}, 0, r.errf(bytes, "warm-up: %w", err)
 		}
 	}
@@ -67,14 +67,15 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 	// on a host with as many cores as ranks it made single rows of short
 	// loops twice as slow. The C loops allocate nothing, so no cycle
 	// starts during them. (Where ranks share a process, one rank's
-	// collection would stop every rank.)
+	// collection would stop every rank.) This is the one step IMB-MPI1
+	// does not have; it makes no library call and ends before the
+	// barriers.
 	if collect {
 		runtime.GC()
 	}
-	for range 2 { // IMB's N_BARR
-		if err := barrier(r.active, r.opts.IMBBarrier); err != nil {
-			return record{}, 0, r.errf(bytes, "barrier: %w", err)
-		}
+	called := r.world.Wtime()
+	if err := r.barriers(); err != nil {
+		return record{}, 0, r.errf(bytes, "barrier: %w", err)
 	}
 	if r.opts.PerRepetition || r.opts.SyncAll {
 		env.reps = make([]float64, n)
@@ -86,7 +87,7 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
 	if r.opts.MsgPause {
-		time.Sleep(time.Duration(secs * float64(time.Second)))
+		time.Sleep(MsgPause(r.world.Wtime() - called))
 	}
 	scale := spec.ScaleTime
 	if scale == 0 {
@@ -105,19 +106,63 @@ func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collec
 	return res, n, nil
 }
 
+// MsgPause is the pause of IMB's -msg_pause after a message size whose
+// timed call (its two barriers and the timed loop) took secs seconds: a
+// tenth of it, at least 0.1 s (original_benchmark.h, SLEEP(t) after the
+// benchmark function).
+func MsgPause(secs float64) time.Duration {
+	return max(time.Duration(secs/10*float64(time.Second)), 100*time.Millisecond)
+}
+
+// call runs n iterations of the size's kernel, untimed by the runner, as
+// IMB calls its benchmark function for a probe or the warm-up: every IMB
+// kernel starts with N_BARR (2) barriers of its communicator, so each call
+// starts from ranks that left a barrier together (IMB_bandwidth.c,
+// IMB_pingpong.c, IMB_allreduce.c, ...). With n = 0 only the barriers run,
+// as in IMB's warm-up of a 1-repetition size. It returns the kernel's
+// seconds on this rank.
+func (r *blockRun) call(env *Env, n int) (float64, error) {
+	if err := r.barriers(); err != nil {
+		return 0, fmt.Errorf("barrier: %w", err)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	return r.plan.spec.Kernel(env, n)
+}
+
+// barriers are the two barriers (IMB's N_BARR) before each call of a
+// kernel: the library's barrier, or mpbench's point-to-point one under
+// -imb_barrier.
+func (r *blockRun) barriers() error {
+	for range 2 {
+		if err := barrier(r.active, r.opts.IMBBarrier); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // repetitions fixes the repetition count of message size bytes on every
-// active rank (IMB's dynamic policy, see CapRepetitions and
-// ReprobeRepetitions): every rank probes one iteration and rank 0 takes
-// the slowest; when that probe alone would cap the count, every rank runs
-// a second, warm probe of k iterations and rank 0 caps with the smaller
-// per-iteration estimate. Under -iter_policy off the count is
-// BaseRepetitions, unprobed. After the probes rank 0 applies the time
-// limit (limitReps); errTimedOut is then returned on every active rank.
+// active rank by IMB-MPI1 2021.x's policy (IMB_init_buffers_iter): under
+// the dynamic policy every rank probes one iteration; rank 0 takes the
+// slowest and sizes a second probe (SecondProbeRepetitions), which every
+// rank runs when it is longer than one iteration; from the slowest second
+// probe (or the first, without one) rank 0 caps the base count
+// (CapRepetitions, or ListRepetitions when the sizes come from -msglen or
+// -msgsize). Under -iter_policy off the count is BaseRepetitions, and
+// every rank runs it once untimed where the dynamic policy probes, as IMB
+// does. Each probe is a call (two barriers, then the kernel). After the
+// probes rank 0 applies the time limit (limitReps); errTimedOut is then
+// returned on every active rank.
 func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
 	base := r.opts.BaseRepetitions(bytes)
 	rank0 := r.active.Rank() == 0
-	var agreed record // count: the repetitions or repsTimedOut; 0 while value asks for a second probe of k iterations
+	var agreed record // count: the repetitions or repsTimedOut; value: the second probe's iterations
 	if r.opts.IterPolicy == IterOff {
+		if _, err := r.call(env, base); err != nil {
+			return 0, r.errf(bytes, "untimed run: %w", err)
+		}
 		if r.opts.NoTimeOut {
 			return base, nil
 		}
@@ -127,7 +172,7 @@ func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
 		return r.agree(bytes, agreed)
 	}
 	probe := func(k int) (float64, error) {
-		secs, err := r.plan.spec.Kernel(env, k)
+		secs, err := r.call(env, k)
 		if err != nil {
 			return 0, r.errf(bytes, "probe: %w", err)
 		}
@@ -146,24 +191,22 @@ func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
 		return 0, err
 	}
 	if rank0 {
-		if k := ReprobeRepetitions(base, prev, t, r.opts.TimeLimit); k > 0 {
-			agreed.value = float64(k)
-		} else {
-			agreed.count = r.limitReps(bytes, CapRepetitions(base, prev, t, r.opts.TimeLimit))
-		}
+		agreed.value = float64(SecondProbeRepetitions(base, t))
 	}
 	if agreed, err = bcast(r.active, agreed, tagReps); err != nil {
 		return 0, r.errf(bytes, "repetitions: %w", err)
 	}
-	if agreed.count != 0 {
-		return agreedCount(agreed)
-	}
-	warm, err := probe(int(agreed.value))
-	if err != nil {
-		return 0, err
+	if k := int(agreed.value); k > 1 {
+		if t, err = probe(k); err != nil {
+			return 0, err
+		}
 	}
 	if rank0 {
-		agreed.count = r.limitReps(bytes, CapRepetitions(base, prev, min(t, warm), r.opts.TimeLimit))
+		n := CapRepetitions(base, prev, t, r.opts.TimeLimit)
+		if r.opts.MsgLens != nil && !r.plan.block.Class.Sizeless {
+			n = ListRepetitions(base, t, r.opts.TimeLimit, bytes, r.plan.sizes[:len(r.counts)], r.counts)
+		}
+		agreed = record{count: r.limitReps(bytes, n)}
 	}
 	return r.agree(bytes, agreed)
 }

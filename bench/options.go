@@ -95,8 +95,8 @@ type Options struct {
 	// bench instead of the communicator's Barrier.
 	IMBBarrier bool
 	// MsgPause is IMB's -msg_pause: after each message size's timed loop
-	// every active rank waits as long as that loop took
-	// (original_benchmark.h: SLEEP(t) after the sample).
+	// every active rank pauses a tenth of the time that loop and its
+	// barriers took, at least 0.1 s (see MsgPause).
 	MsgPause bool
 	// Map is IMB's -map PxQ as {P, Q}; {0, 0} or a 1 in either place keeps
 	// the world's rank order. Otherwise groups are filled in the order of

@@ -53,10 +53,11 @@ func (e *CheckError) Error() string { return e.Msg }
 // single-transfer benchmarks) the active ranks form one group, or np/N
 // groups of N under -multi, and idle ranks wait for rank 0's verdict (IMB's
 // "waiting in MPI_Barrier"). For each message size every active rank:
-// probes one iteration; rank 0 takes the maximum and fixes the repetition
-// count (BaseRepetitions, CapRepetitions) for all, after a second, warm
-// probe when the first alone would cap it (ReprobeRepetitions); warm-up
-// (WarmupRepetitions, -warm_up); two barriers (IMB's N_BARR); the timed loop;
+// probes one iteration; rank 0 takes the maximum and sizes a second probe
+// (SecondProbeRepetitions) that every rank runs; from it rank 0 fixes the
+// repetition count (BaseRepetitions, CapRepetitions or ListRepetitions)
+// for all; warm-up (WarmupRepetitions, -warm_up); two barriers (IMB's
+// N_BARR; every probe and the warm-up start with them too); the timed loop;
 // under -check an untimed verification pass over the same number of
 // repetitions that checks every received byte against Pattern. IMB's
 // time-out (unless opts.NoTimeOut): when a size's probes end later than
@@ -118,6 +119,7 @@ type blockRun struct {
 	bufs   *buffers         // the last size's buffers, reused by the next
 	algs   map[int64]string // collective algorithm by message size; nil for none
 	reps   []float64        // this rank's repetition times of the last size, usec (PerRepetition)
+	counts []int            // repetition counts of the sizes measured so far, in order (IMB's numiters)
 	start  float64          // Wtime when the block's sizes began, seconds (the time limit's origin)
 	// timeOut describes the time-out at rank 0; timedOut is set on every
 	// rank when the block ended by the time limit.
@@ -299,6 +301,7 @@ func (r *blockRun) sizes(ctx context.Context) (record, error) {
 			return v, err
 		}
 		prev = n
+		r.counts = append(r.counts, n)
 		recs, err := gather(r.active, res, tagResult)
 		if err != nil {
 			return v, r.errf(sizes[i], "gather results: %w", err)

@@ -54,53 +54,76 @@ func (o *Options) BaseRepetitions(bytes int64) int {
 }
 
 // CapRepetitions applies IMB's dynamic iteration policy (ITER_POLICY
-// imode_dynamic, IMB_mem_manager.c): given the base count n, the previous
-// size's count prev (0 for the first size) and probe, the time in seconds
-// of one iteration (maximum over ranks), it returns
-// min(n, prev, 1 + limit/probe), at least 1. Counts therefore never grow
-// from one size to the next, and one size takes about limit seconds at
-// most.
+// imode_dynamic; IMB 2021.x, src_cpp/helpers/helper_IMB_functions.h,
+// IMB_init_buffers_iter) to a size of a -msglog sweep: given the base
+// count n, the previous size's count prev (0 for the first size) and
+// probe, the per-iteration time in seconds of the second probe (slowest
+// rank; see SecondProbeRepetitions), it returns min(n, prev, TimeFit).
+// Counts therefore never grow from one size to the next, and one size
+// takes about limit seconds at most.
 func CapRepetitions(n, prev int, probe, limit float64) int {
 	if prev > 0 && prev < n {
 		n = prev
 	}
-	if probe > 0 {
-		fit := 1 + limit/probe
-		if fit < float64(n) {
-			n = int(fit)
-		}
-	}
-	if n < 1 {
-		n = 1
-	}
-	return n
+	return max(min(n, TimeFit(n, probe, limit)), 1)
 }
 
-// ReprobeRepetitions decides whether the single-iteration probe of a
-// message size may cap its repetitions. probe is the slowest rank's time
-// in seconds of that one iteration, which is cold (first use of fresh
-// buffers, connections, caches) and exposed to any scheduling hiccup. It
-// returns 0 when CapRepetitions would not lower min(n, prev) anyway, so
-// the probe's noise cannot matter; otherwise the number of iterations k
-// of a second, warm probe, sized to take about a tenth of limit (between 1
-// and min(n, prev)). The runner then caps with the smaller of the two
-// per-iteration estimates, so one slow iteration no longer lowers the
-// count of a size, nor (through prev) of every later size. This is IMB's
-// dynamic policy (IMB_mem_manager.c: probe, estimate, then
-// n = min(n, prev, 1 + secs/t)) with a probe that is not a single cold
-// iteration.
-func ReprobeRepetitions(n, prev int, probe, limit float64) int {
-	if prev > 0 && prev < n {
-		n = prev
+// ListRepetitions is CapRepetitions for a size of a -msglen or -msgsize
+// list, where IMB 2021.x does not bound a size by the previous size's
+// count but keeps the counts monotonic in the size (IMB_init_buffers_iter,
+// numiters): starting from TimeFit, every earlier size of the list that is
+// smaller than bytes bounds the count from above by its own count, every
+// other earlier size from below; the result is at most n. earlier and
+// counts are the list's sizes measured so far and their counts. Example:
+// the list 4194304, 8 gives 8 bytes the base 1000, not 4 MiB's 10.
+func ListRepetitions(n int, probe, limit float64, bytes int64, earlier []int64, counts []int) int {
+	t := TimeFit(n, probe, limit)
+	for i, c := range counts {
+		if earlier[i] < bytes {
+			t = min(t, c)
+		} else {
+			t = max(t, c)
+		}
 	}
-	if CapRepetitions(n, 0, probe, limit) >= n {
-		return 0
+	return max(min(n, t), 1)
+}
+
+// TimeFit is IMB's t_sample, the iterations that fit in limit seconds at
+// probe seconds each: 1 + limit/probe, computed in float32 and truncated
+// as IMB does; n (the base count) when probe is 1e-8 s or less or the value
+// does not fit in an int32.
+func TimeFit(n int, probe, limit float64) int {
+	v := float32(1 + limit/probe)
+	if !(probe > 1e-8) || !(v <= float32(math.MaxInt32)) {
+		return n
 	}
-	k := 1
-	if probe > 0 {
-		k = int(math.Min(0.1*limit/probe, float64(n)))
+	return int(v)
+}
+
+// probeRate is IMB's MSGSPERSAMPLE as its probe reads it: the compiled-in
+// 1000, whatever -iter sets (IMB_settings.h).
+const probeRate = 1000
+
+// SecondProbeRepetitions is the length in iterations of IMB's second probe
+// of a message size under the dynamic policy (IMB 2021.x,
+// IMB_init_buffers_iter): from the first probe, one iteration whose
+// slowest rank took probe seconds, IMB estimates the iterations that fill
+// one second (1000 below 1 ms, 1/probe rounded below 1 s, else 1) and
+// runs min(n, that) iterations of the base count n again, when that is
+// more than 1. The second probe's time alone then sets the cap
+// (CapRepetitions, ListRepetitions); with no second probe the first's
+// does. So a single cold or descheduled first iteration does not cap a
+// size, and every size runs its loop about once more, untimed, before
+// the warm-up.
+func SecondProbeRepetitions(n int, probe float64) int {
+	est := 1
+	switch {
+	case probe < 1.0/probeRate:
+		est = probeRate
+	case probe < 1:
+		est = int(1/probe + 0.5)
 	}
-	return max(k, 1)
+	return min(n, est)
 }
 
 // BenchmarkTimeLimit is IMB-MPI1's time limit for one benchmark, in
@@ -120,18 +143,17 @@ func (o *Options) BenchmarkTimeLimit() float64 {
 	return float64(max(max(nLens, o.MsgLogMax-o.MsgLogMin)-1, 1)) * o.TimeLimit
 }
 
-// WarmupRepetitions is the number of untimed iterations before the timed
-// ones: n/10, at least 10 (IMB_warm_up.c: WARMUP_PERCENT 10,
-// MIN_WARMUP_ITERS 10 since May 2026; IMB 2021.x warms up n/10, at least 1
-// when n > 1), but never more than n itself, which keeps warm-up of large
-// messages (n = 1 at 1 GiB) within the -time budget.
+// WarmupRepetitions is the number of untimed iterations IMB-MPI1 2021.x
+// runs before the timed ones (IMB_warm_up.c, WARMUP_PERCENT 10): n/10,
+// but 1 when that is 0 and n > 1; for n = 1 none (IMB then calls the
+// benchmark with 0 iterations, its two barriers only). Intel's source
+// after 2021.11 (commit 46e8757, May 2026, in no release yet) raises it to
+// at least min(10, n); mpbench follows the released IMB-MPI1 that
+// frameworks drive and that bench/compare-imb.sh compares with.
 func WarmupRepetitions(n int) int {
 	w := n / 10
-	if w < 10 {
-		w = 10
-	}
-	if w > n {
-		w = n
+	if w == 0 && n > 1 {
+		w = 1
 	}
 	return w
 }

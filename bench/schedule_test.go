@@ -63,26 +63,65 @@ func TestCapRepetitions(t *testing.T) {
 	}
 }
 
-func TestReprobeRepetitions(t *testing.T) {
+func TestSecondProbeRepetitions(t *testing.T) {
 	for _, tc := range []struct {
-		n, prev      int
+		n     int
+		probe float64
+		want  int
+	}{
+		{1000, 1e-4, 1000},  // below 1 ms: IMB's 1000
+		{1000, 4.2e-3, 238}, // 1/4.2 ms = 238.1
+		{10, 0.0256, 10},    // 4 MiB Uniband: 39 fit in a second, the base is 10
+		{1000, 0.5, 2},
+		{1000, 1.5, 1}, // one iteration is longer than a second: no second probe
+		{5, 0, 5},
+	} {
+		if got := SecondProbeRepetitions(tc.n, tc.probe); got != tc.want {
+			t.Errorf("SecondProbeRepetitions(%d, %v) = %d, want %d", tc.n, tc.probe, got, tc.want)
+		}
+	}
+}
+
+func TestTimeFit(t *testing.T) {
+	for _, tc := range []struct {
+		n            int
 		probe, limit float64
 		want         int
 	}{
-		{1000, 0, 1e-4, 10, 0},           // 1000 x 0.1 ms fits in 10 s: no second probe
-		{1000, 0, 4.2e-3, 1, 23},         // a cold 4.2 ms probe would give 239: probe 0.1 s worth again
-		{1000, 0, 0.0009765625, 0.5, 51}, // cap 513: 0.05 s / 2^-10 s = 51.2 warm iterations
-		{1000, 0, 0.5, 1, 1},             // one iteration is half the limit: probe one more
-		{1000, 10, 0.5, 10, 0},           // prev already bounds the count below the cap
-		{1000, 0, 0, 10, 0},              // below the clock's resolution
-		{5, 0, 1e-3, 1000, 0},            // fits
-		{1000, 0, 1e-5, 0.1, 0},          // 1 + 10000 > 1000
-		{1000, 0, 2e-9, 1e-9, 1},         // the cap binds whatever the probe: at least one
-		{3, 0, 1e-3, 1e-3, 1},            // 1 + 1 = 2 < 3
+		{10, 0.0256, 3, 118},        // 1 + 3/0.0256 = 118.19
+		{1000, 1e-9, 10, 1000},      // at or below 1e-8 s IMB keeps the base count
+		{1000, 1e-8, 10, 1000},      //
+		{1000, 2e-8, 10, 500000000}, // 500000001 in float32, as IMB computes it
+		{7, 1e-7, 1e6, 7},           // 1e13 does not fit in an int32: the base count
+		{1000, 20, 10, 1},           // 1.5
 	} {
-		if got := ReprobeRepetitions(tc.n, tc.prev, tc.probe, tc.limit); got != tc.want {
-			t.Errorf("ReprobeRepetitions(%d, %d, %v, %v) = %d, want %d", tc.n, tc.prev, tc.probe, tc.limit, got, tc.want)
+		if got := TimeFit(tc.n, tc.probe, tc.limit); got != tc.want {
+			t.Errorf("TimeFit(%d, %v, %v) = %d, want %d", tc.n, tc.probe, tc.limit, got, tc.want)
 		}
+	}
+}
+
+func TestListRepetitions(t *testing.T) {
+	sizes := []int64{32768, 4194304, 65536}
+	counts := []int{1000, 10, 640}
+	for _, tc := range []struct {
+		n     int
+		probe float64
+		bytes int64
+		want  int
+	}{
+		{1000, 1e-6, 8, 1000},   // the earlier sizes are larger: they bound the count from below only
+		{40, 1e-6, 1 << 20, 40}, // the base binds
+		{320, 0.5, 131072, 21},  // 1 + 10/0.5, between 4 MiB's 10 below and 32 and 64 KiB's counts above
+		{1000, 2, 16, 1000},     // 6 by the time, raised to the larger sizes' 1000
+	} {
+		if got := ListRepetitions(tc.n, tc.probe, 10, tc.bytes, sizes, counts); got != tc.want {
+			t.Errorf("ListRepetitions(%d, %v, 10, %d) = %d, want %d", tc.n, tc.probe, tc.bytes, got, tc.want)
+		}
+	}
+	// A smaller size's count bounds a larger size's from above.
+	if got := ListRepetitions(10, 1e-6, 10, 4<<20, []int64{1 << 20}, []int{5}); got != 5 {
+		t.Errorf("4 MiB after 1 MiB's 5: %d repetitions, want 5", got)
 	}
 }
 
@@ -119,7 +158,7 @@ func TestSizesZeroSizeAndIterPolicy(t *testing.T) {
 }
 
 func TestWarmupRepetitions(t *testing.T) {
-	for n, want := range map[int]int{1000: 100, 640: 64, 100: 10, 10: 10, 5: 5, 1: 1} {
+	for n, want := range map[int]int{1000: 100, 640: 64, 80: 8, 40: 4, 20: 2, 10: 1, 5: 1, 2: 1, 1: 0} {
 		if got := WarmupRepetitions(n); got != want {
 			t.Errorf("WarmupRepetitions(%d) = %d, want %d", n, got, want)
 		}

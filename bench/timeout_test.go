@@ -98,23 +98,25 @@ func blockSummary(s *recordingSink) string {
 }
 
 func TestRunTimeOut(t *testing.T) {
-	// Each size of VirtualTimeTest runs 1 probe, 10 warm-up and 20 timed
-	// iterations of 1 ms (the probe caps nothing: 1 + 0.025/0.001 > 20),
-	// so size k's probe ends at 31k + 1 ms. -msglog 0:8 -time 0.025 limit
-	// the benchmark to (8 - 1) x 0.025 = 175 ms: the 7th size (32 bytes)
-	// ends its probe at 187 ms and times out; the 6 rows before it stay,
-	// the 3-process block is not run, and Sendrecv after it (its kernel
-	// does not move the clock) measures all 9 sizes at 2 and 3 processes.
+	// Each size of VirtualTimeTest runs a probe of 1 iteration of 1 ms, a
+	// second probe of min(20, 1 s / 1 ms) = 20, which caps nothing
+	// (1 + 0.025/0.001 > 20), 2 warm-up and 20 timed iterations, so size
+	// k's probes end at 43k + 21 ms. -msglog 0:8 -time 0.025 limit the
+	// benchmark to (8 - 1) x 0.025 = 175 ms: the 5th size (8 bytes) ends
+	// its probes at 193 ms and times out; the 4 rows before it stay, the
+	// 3-process block is not run, and Sendrecv after it (its kernel does
+	// not move the clock) measures all 9 sizes at 2 and 3 processes.
 	for _, policy := range []string{IterDynamic, IterOff} {
 		t.Run(policy, func(t *testing.T) {
 			o := quick("VirtualTimeTest", "Sendrecv")
 			o.MsgLogMin, o.MsgLogMax = 0, 8
 			o.TimeLimit = 0.025
 			o.IterPolicy = policy
-			want := "VirtualTimeTest np 2 [0 1 2 4 8 16] time-out at 32 after 0.187 s of 0.175 s"
+			want := "VirtualTimeTest np 2 [0 1 2 4] time-out at 8 after 0.193 s of 0.175 s"
 			if policy == IterOff {
-				// no probe: size k starts at 30k ms; 180 > 175 at k = 6
-				want = "VirtualTimeTest np 2 [0 1 2 4 8 16] time-out at 32 after 0.180 s of 0.175 s"
+				// an untimed run of 20 where the probes were: size k's ends
+				// at 42k + 20 ms; 188 > 175 at k = 4
+				want = "VirtualTimeTest np 2 [0 1 2 4] time-out at 8 after 0.188 s of 0.175 s"
 			}
 			want += "; Sendrecv np 2 [0 1 2 4 8 16 32 64 128 256]; Sendrecv np 3 [0 1 2 4 8 16 32 64 128 256]"
 			sink, errs := runAll(t, 3, o, onVclock)
@@ -126,8 +128,8 @@ func TestRunTimeOut(t *testing.T) {
 			if got := blockSummary(sink); got != want {
 				t.Errorf("blocks:\n got  %s\n want %s", got, want)
 			}
-			if got := strings.Join(sink.calls[:8], " "); got != "begin row row row row row row end" {
-				t.Errorf("sink calls %q, want 6 rows between begin and end", got)
+			if got := strings.Join(sink.calls[:6], " "); got != "begin row row row row end" {
+				t.Errorf("sink calls %q, want 4 rows between begin and end", got)
 			}
 		})
 	}
@@ -135,10 +137,10 @@ func TestRunTimeOut(t *testing.T) {
 
 func TestRunTimeOutAtFirstSizeAndSync(t *testing.T) {
 	// A limit below the first size's probes (IMB: -time 0.004 -msglog 0:6
-	// on a busy host) times out at the first size without a row: the probe
-	// of 1 ms caps the count (1 + 0.0001/0.001 < 20), so a second probe of
-	// 1 iteration runs, and the check at 2 ms finds the limit of
-	// (6 - 1) x 0.0001 s passed. A table without sizes (class Sync, as
+	// on a busy host) times out at the first size without a row: after the
+	// probe of 1 ms a second probe of min(20, 1 s / 1 ms) = 20 iterations
+	// runs, and the check at 21 ms finds the limit of (6 - 1) x 0.0001 s
+	// passed. A table without sizes (class Sync, as
 	// Barrier) reports IMB's largest size, 2^6, as IMB-MPI1 2021.11 prints
 	// it. NoTimeOut measures every size.
 	o := quick("VirtualTimeTest", "VirtualSyncTest")
@@ -150,7 +152,7 @@ func TestRunTimeOutAtFirstSizeAndSync(t *testing.T) {
 			t.Fatalf("rank %d: %v", r, err)
 		}
 	}
-	want := "VirtualTimeTest np 2 [] time-out at 0 after 0.002 s of 0.001 s; VirtualSyncTest np 2 [] time-out at 64 after 0.002 s of 0.001 s"
+	want := "VirtualTimeTest np 2 [] time-out at 0 after 0.021 s of 0.001 s; VirtualSyncTest np 2 [] time-out at 64 after 0.021 s of 0.001 s"
 	if got := blockSummary(sink); got != want {
 		t.Errorf("blocks:\n got  %s\n want %s", got, want)
 	}

@@ -125,8 +125,11 @@ static inline int mpb_post(int recv, uintptr_t buf, long stride, int slots, cons
 // (IMB_bandwidth.c): Uniband's sender posts the window of MPI_Isend, its
 // partner as many MPI_Irecv; Biband's ranks both post MPI_Irecv, then
 // MPI_Isend; all wait (MPI_Waitall), then the rank with starts receives a
-// 1-byte acknowledgement from its partner. q has room for 2 windows.
-static inline int mpb_window_rep(const mpb_loop *l, MPI_Request *q, MPI_Comm c) {
+// 1-byte acknowledgement from its partner. q and st have room for 2
+// windows. As IMB does, MPI_Waitall fills a status per request and the
+// acknowledgement's MPI_Recv one status (IMB_bandwidth.c's statuses and
+// stat), so the library does the same work per message in both programs.
+static inline int mpb_window_rep(const mpb_loop *l, MPI_Request *q, MPI_Status *st, MPI_Comm c) {
 	int bidir = l->kind == MPB_BIBAND, rc, k = 0;
 	char ack = 0;
 	if (bidir || !l->starts) {
@@ -140,8 +143,8 @@ static inline int mpb_window_rep(const mpb_loop *l, MPI_Request *q, MPI_Comm c) 
 		}
 		k += l->window;
 	}
-	if ((rc = MPI_Waitall(k, q, MPI_STATUSES_IGNORE)) != MPI_SUCCESS) return rc;
-	if (l->starts) return MPI_Recv(&ack, 1, MPI_CHAR, l->peer, l->tag, c, MPI_STATUS_IGNORE);
+	if ((rc = MPI_Waitall(k, q, st)) != MPI_SUCCESS) return rc;
+	if (l->starts) return MPI_Recv(&ack, 1, MPI_CHAR, l->peer, l->tag, c, &st[0]);
 	return MPI_Send(&ack, 1, MPI_CHAR, l->peer, l->tag, c);
 }
 
@@ -220,14 +223,20 @@ static inline int mpb_run_loop(mpb_loop *l, MPI_Comm c) {
 		return rc;
 	}
 	MPI_Request *q = NULL;
+	MPI_Status *st = NULL;
 	if (l->kind == MPB_UNIBAND || l->kind == MPB_BIBAND) {
 		q = malloc(2 * (size_t)l->window * sizeof(MPI_Request));
-		if (q == NULL) return MPI_ERR_NO_MEM;
+		st = malloc(2 * (size_t)l->window * sizeof(MPI_Status));
+		if (q == NULL || st == NULL) {
+			free(q);
+			free(st);
+			return MPI_ERR_NO_MEM;
+		}
 	}
 	double t0 = MPI_Wtime(), last = t0;
 	for (int i = 0; i < l->n && rc == MPI_SUCCESS; i++) {
 		if (q != NULL) {
-			rc = mpb_window_rep(l, q, c);
+			rc = mpb_window_rep(l, q, st, c);
 		} else {
 			char *s = mpb_slot(l->sbuf, l->sstride, l->sslots, l->first + i);
 			char *r = mpb_slot(l->rbuf, l->rstride, l->rslots, l->first + i);
@@ -237,6 +246,7 @@ static inline int mpb_run_loop(mpb_loop *l, MPI_Comm c) {
 	}
 	l->secs = MPI_Wtime() - t0;
 	free(q);
+	free(st);
 	return rc;
 }
 
