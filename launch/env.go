@@ -72,35 +72,45 @@ func readWorkerEnv(getenv func(string) string) (workerEnv, error) {
 	if w.rank, err = strconv.Atoi(getenv(EnvRank)); err != nil || w.rank < 0 || w.rank >= w.size {
 		return w, fmt.Errorf("launch: %s=%q: want an integer rank in 0..%d (%s=%d)", EnvRank, getenv(EnvRank), w.size-1, EnvSize, w.size)
 	}
-	return w, w.readOptional(getenv)
+	if err := w.readOptional(getenv); err != nil {
+		return w, &WorkerError{Op: "launch", Rank: w.rank, Err: err}
+	}
+	return w, nil
 }
 
 // readOptional parses the optional variables (interface, transport mode,
 // binding, and every launchable transport's own settings,
-// transport.ReadSettings) through getenv.
+// transport.ReadSettings) through getenv; an error is an *EnvError.
 func (w *workerEnv) readOptional(getenv func(string) string) error {
-	w.ifAddr = getenv(EnvIfAddr)
-	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
-		return fmt.Errorf("launch: %s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)
-	}
-	w.ifSpec = getenv(EnvIf)
 	w.transport = strings.ToLower(strings.TrimSpace(getenv(EnvTransport)))
 	if w.transport == "" {
 		w.transport = TransportAuto
 	}
 	if len(w.drivers()) == 0 {
 		names := transport.Launchable()
-		return fmt.Errorf("launch: %s=%q: want auto (each peer through the first of %s that reaches it) or one of %s",
-			EnvTransport, getenv(EnvTransport), strings.Join(names, ", "), strings.Join(names, ", "))
+		return &EnvError{Err: fmt.Errorf("%s=%q: want auto (each peer through the first of %s that reaches it) or one of %s",
+			EnvTransport, getenv(EnvTransport), strings.Join(names, ", "), strings.Join(names, ", "))}
 	}
+	return w.readSettings(getenv)
+}
+
+// readSettings parses the optional variables but the transport mode
+// (interface address, binding, the transports' own settings) through
+// getenv; an error is an *EnvError (CheckEnv).
+func (w *workerEnv) readSettings(getenv func(string) string) error {
+	w.ifAddr = getenv(EnvIfAddr)
+	if w.ifAddr != "" && net.ParseIP(w.ifAddr) == nil {
+		return &EnvError{Err: fmt.Errorf("%s=%q: want an IP address of this host's interface, e.g. 10.0.0.2", EnvIfAddr, w.ifAddr)}
+	}
+	w.ifSpec = getenv(EnvIf)
 	switch w.bind = getenv(EnvBind); w.bind {
 	case "", BindCore, BindNone:
 	default:
-		return fmt.Errorf("launch: %s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)
+		return &EnvError{Err: fmt.Errorf("%s=%q: want core (a CPU per rank) or none", EnvBind, w.bind)}
 	}
 	var err error
 	if w.settings, err = transport.ReadSettings(getenv); err != nil {
-		return fmt.Errorf("launch: %w", err)
+		return &EnvError{Err: err}
 	}
 	return nil
 }

@@ -87,7 +87,14 @@ func testWorker(mode string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), joinWait)
 	defer cancel()
+	if mode == "badenv" { // a setting the launcher's environment did not have
+		os.Setenv(envBadSetting, "abc")
+	}
 	ep, job, err := JoinJob(ctx)
+	if err != nil && mode == "badenv" {
+		ReportError(os.Stderr, err) // as cmd/mpbench's worker does
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -40,8 +40,8 @@ func (e *RankError) Unwrap() error { return e.Err }
 // WorkerError is an error this rank of a job ran into, as the rank itself
 // tells it: Error is "[Op: ]rank N[ on host H]: <Err>", e.g. "launch: rank
 // 1: reading the job table: EOF" (JoinJob) or "rank 0: PingPong: ..." (a
-// run). ReportError leaves the rank and host out, since the launcher's
-// *RankError names them.
+// run). ReportError leaves Op, the rank and the host out, since the
+// launcher's *RankError ("launch: rank N: ...") names them.
 type WorkerError struct {
 	Op   string // the package or step that failed ("launch" for joining the job), "" for the run itself
 	Rank int    // this rank

@@ -22,8 +22,8 @@ func TestRankErrorDescriptorHint(t *testing.T) {
 	}{
 		{fmt.Errorf("starting /x/mpbench: %w", &os.PathError{Op: "fork/exec", Path: "/x/mpbench", Err: syscall.EMFILE}), "",
 			"launch: rank 4: starting /x/mpbench: fork/exec /x/mpbench: too many open files (raise the open-file limit, ulimit -n, or lower -np)"},
-		{&exitError{err: errors.New("exited with status 1"), reported: "launch: tcp: rank 2 accept: accept tcp 127.0.0.1:39103: accept4: too many open files", emfile: true}, "limited",
-			"launch: rank 4 on host limited: launch: tcp: rank 2 accept: accept tcp 127.0.0.1:39103: accept4: too many open files (exited with status 1) (raise the open-file limit, ulimit -n, or lower -np)"},
+		{&exitError{err: errors.New("exited with status 1"), reported: "tcp: rank 2 accept: accept tcp 127.0.0.1:39103: accept4: too many open files", emfile: true}, "limited",
+			"launch: rank 4 on host limited: tcp: rank 2 accept: accept tcp 127.0.0.1:39103: accept4: too many open files (exited with status 1) (raise the open-file limit, ulimit -n, or lower -np)"},
 		{&exitError{err: errors.New("exited with status 2"), crash: "crashed: runtime: epollcreate failed with 24; its goroutine stacks are in /tmp/c.txt", emfile: true}, "",
 			"launch: rank 4: crashed: runtime: epollcreate failed with 24; its goroutine stacks are in /tmp/c.txt (exited with status 2) (raise the open-file limit, ulimit -n, or lower -np)"},
 		{&exitError{err: errors.New("exited with status 1"), reported: "jsonl: write /dev/full: no space left on device"}, "",

@@ -24,17 +24,20 @@ const codeEMFILE = "EMFILE"
 // that every rank sees (bad input, a -check defect, an interrupt) is
 // printed once, by the launcher, naming one rank, and the consequences in
 // other ranks (lost connections) are not printed at all. When err is (or
-// wraps) a *WorkerError, its rank and host are left out, since the
-// launcher names them: "launch: rank 1: EOF" is reported as "launch: EOF".
+// wraps) a *WorkerError, its step, rank and host are left out, since the
+// launcher's *RankError names them ("launch: rank 1: ..."): the rank's
+// "launch: rank 1: reading the job table: EOF" is reported as "reading the
+// job table: EOF", which the launcher shows as "launch: rank 1: reading the
+// job table: EOF (exited with status 1)", with one "launch:".
 // Newlines in the message are replaced by "; ". When err is (or wraps)
 // syscall.EMFILE the line carries that as a code, so that the launcher's
 // *RankError matches it too (errors.Is) and names the fix:
-// "mpbench-rank-error[EMFILE]: launch: tcp: ... too many open files".
+// "mpbench-rank-error[EMFILE]: tcp: ... too many open files".
 func ReportError(w io.Writer, err error) {
 	msg := err.Error()
 	var we *WorkerError
 	if errors.As(err, &we) {
-		msg = we.opPrefix() + we.Err.Error()
+		msg = we.Err.Error()
 	}
 	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ; ")), " ")
 	code := ""

@@ -8,9 +8,9 @@ import (
 )
 
 // TestReportErrorLeavesRankOut: the launcher names the failing rank (and
-// its host), so ReportError leaves out what a *WorkerError says about them
-// and keeps the step ("launch: ") and the cause; other errors are reported
-// as they are, on one line.
+// its host) after "launch: ", so ReportError leaves out what a *WorkerError
+// says about them and its step, and keeps the cause: the launcher's line
+// has one "launch:"; other errors are reported as they are, on one line.
 func TestReportErrorLeavesRankOut(t *testing.T) {
 	cause := errors.New("PingPong: comm: world closed")
 	for _, tc := range []struct {
@@ -18,9 +18,9 @@ func TestReportErrorLeavesRankOut(t *testing.T) {
 		full, msg string
 	}{
 		{&WorkerError{Rank: 3, Err: cause}, "rank 3: PingPong: comm: world closed", "PingPong: comm: world closed"},
-		{&WorkerError{Op: "launch", Rank: 1, Err: errors.New("EOF")}, "launch: rank 1: EOF", "launch: EOF"},
+		{&WorkerError{Op: "launch", Rank: 1, Err: errors.New("EOF")}, "launch: rank 1: EOF", "EOF"},
 		{&WorkerError{Op: "launch", Rank: 2, Host: "node2", Err: errors.New("connecting to the rendezvous")},
-			"launch: rank 2 on host node2: connecting to the rendezvous", "launch: connecting to the rendezvous"},
+			"launch: rank 2 on host node2: connecting to the rendezvous", "connecting to the rendezvous"},
 		{&printed{&WorkerError{Rank: 0, Err: cause}}, "rank 0: PingPong: comm: world closed", "PingPong: comm: world closed"},
 		{fmt.Errorf("bad value\nsecond line"), "bad value\nsecond line", "bad value ; second line"},
 	} {

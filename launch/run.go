@@ -79,14 +79,19 @@ const outputDrain = time.Second
 
 // Run starts s.NP ranks of s.Argv and waits for all of them. Each rank gets
 // MPBENCH_RENDEZVOUS, MPBENCH_SECRET, MPBENCH_RANK and MPBENCH_SIZE in its
-// environment (see the package doc). Run returns nil only if every rank
-// exits with status 0. If a rank fails (non-zero status, killed by a signal,
-// cannot be started, or stopped for longer than 10 s), the others are sent
-// SIGTERM, then SIGKILL after 2 s, and Run returns a *RankError for the
-// first failing rank, with the rank's own account of the failure when it
-// gave one (ReportError); a rank killed by a signal the launcher did not
-// send (kill -9, a crash) counts as first before ranks that exited with an
-// error status meanwhile, which may be reporting its loss. If s.Timeout passes first, it returns an error
+// environment (see the package doc). The variables the ranks read besides
+// these (MPBENCH_BIND, the transports' settings such as MPBENCH_SOCKBUF),
+// in this process's environment and s.Env, are checked first (CheckEnv):
+// a bad one is an *EnvError and no rank is started.
+//
+// Run returns nil only if every rank exits with status 0. If a rank fails
+// (non-zero status, killed by a signal, cannot be started, or stopped for
+// longer than 10 s), the others are sent SIGTERM, then SIGKILL after 2 s,
+// and Run returns a *RankError for the first failing rank, with the rank's
+// own account of the failure when it gave one (ReportError); a rank killed
+// by a signal the launcher did not send (kill -9, a crash) counts as first
+// before ranks that exited with an error status meanwhile, which may be
+// reporting its loss. If s.Timeout passes first, it returns an error
 // wrapping ErrTimeout naming the ranks still running and those that cannot
 // progress (stopped, state T; uninterruptible sleep, state D); if ctx ends
 // first, it stops all ranks the same way and returns ctx.Err(), except that
@@ -104,6 +109,10 @@ func Run(ctx context.Context, s Spec) error {
 	}
 	if s.If != "" {
 		s.Env = append(s.Env[:len(s.Env):len(s.Env)], EnvIf+"="+s.If)
+	}
+	env := append(os.Environ(), s.Env...)
+	if err := CheckEnv(lookupEnv(env)); err != nil {
+		return err // before any rank starts: every rank would refuse it
 	}
 	secret, err := newSecret()
 	if err != nil {
@@ -124,7 +133,7 @@ func Run(ctx context.Context, s Spec) error {
 	defer rv.Close()
 
 	j := &job{spec: s, out: out, exits: make(chan exitEvent, s.NP), rv: rv, oom: newOOMWatch()}
-	startErr := j.spawn(append(os.Environ(), s.Env...), rv.Addr(), secret)
+	startErr := j.spawn(env, rv.Addr(), secret)
 	defer close(j.release)
 	return j.supervise(ctx, startErr)
 }

@@ -26,17 +26,20 @@ var errInterrupted = errors.New("interrupted; rows measured so far were kept")
 // and arguments are made usage errors where they arise: execute,
 // usageArgs, flagError), a *bench.OptionError (a benchmark option bench's
 // parsers or checks refuse), a *launch.HostsError (a hostfile, host list
-// or launch agent that does not parse) or a *launch.BootstrapError (a
-// host with another build); an interruption is 130 or 143; any other error (a
+// or launch agent that does not parse), a *launch.EnvError (a variable in
+// the environment that every rank would refuse, e.g. MPBENCH_SOCKBUF=abc,
+// found before any rank starts) or a *launch.BootstrapError (a host with
+// another build); an interruption is 130 or 143; any other error (a
 // *launch.LauncherLostError included) 1. It is the only place that
 // decides an exit status.
 func ExitStatus(err error) int {
 	var in *interrupted
 	var boot *launch.BootstrapError
+	var env *launch.EnvError
 	switch {
 	case err == nil:
 		return ExitOK
-	case isUsage(err), errors.As(err, &boot):
+	case isUsage(err), errors.As(err, &boot), errors.As(err, &env):
 		return ExitUsage
 	case errors.As(err, &in):
 		return in.status()

@@ -50,6 +50,10 @@ func runPMIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 			os.Setenv(o.env, o.value)
 		}
 	}
+	if err := launch.CheckEnv(os.Getenv); err != nil {
+		conn.Close()
+		return err // bad input, as under mpbench's launcher (launch.Run)
+	}
 	wf := &workerFlags{run: *f, calledAs: inv.commandLine()}
 	return joinAndRun(cmd, wf, func(ctx context.Context) (transport.Endpoint, launch.Job, error) { return conn.Join(ctx) })
 }

@@ -12,6 +12,7 @@ package supervise
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -60,11 +61,14 @@ type Watch struct {
 //   - the cause of ctx, unchanged, when ctx ended (e.g. an interrupt);
 //   - Label (default "run") and " failed: " and the watchdog's or
 //     timeout's cause when Run stopped the job;
+//   - job's error, unchanged, when it is a *launch.EnvError: bad input
+//     that launch.Run refused before it started any rank, so no job ran;
 //   - else Label, " failed: " and job's error, followed by where the job was
 //     ("; the job was at PingPong on 2 processes, last row #bytes 1024")
 //     once rank 0 had printed a benchmark table.
 //
-// When the account is an error, w.Files get it as their end record.
+// When the account is an error of a job that ran, w.Files get it as their
+// end record.
 func (w Watch) Run(ctx context.Context, job func(ctx context.Context, stdout io.Writer) error) error {
 	jctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -81,7 +85,12 @@ func (w Watch) Run(ctx context.Context, job func(ctx context.Context, stdout io.
 	if label == "" {
 		label = "run"
 	}
-	err := account(ctx, jctx, job(jctx, progress), progress, label)
+	jobErr := job(jctx, progress)
+	var refused *launch.EnvError
+	if errors.As(jobErr, &refused) && jctx.Err() == nil {
+		return jobErr
+	}
+	err := account(ctx, jctx, jobErr, progress, label)
 	if err != nil {
 		w.seal(err)
 	}

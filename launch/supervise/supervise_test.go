@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
 
@@ -21,8 +22,8 @@ const pingPongTable = "# Benchmarking PingPong \n# #processes = 2 \n       #byte
 	"            0         1000         2.24         0.00\n"
 
 // TestWatchRunAccount: the launcher's account of a job that succeeds,
-// fails after rank 0 printed a row, stalls, runs past its timeout, or is
-// interrupted.
+// fails after rank 0 printed a row, stalls, runs past its timeout, is
+// refused as bad input before it starts, or is interrupted.
 func TestWatchRunAccount(t *testing.T) {
 	failing := errors.New("rank 1 exited with status 3")
 	printThen := func(err error) func(context.Context, io.Writer) error {
@@ -53,6 +54,10 @@ func TestWatchRunAccount(t *testing.T) {
 	err = Watch{Timeout: 50 * time.Millisecond}.Run(context.Background(), hang)
 	if err == nil || err.Error() != "run failed: the job ran longer than --timeout 50ms and was stopped" {
 		t.Errorf("a job past its timeout: %v", err)
+	}
+	refused := &launch.EnvError{Err: errors.New(`MPBENCH_SOCKBUF="abc": want a socket buffer size in bytes > 0`)}
+	if err := (Watch{}).Run(context.Background(), func(context.Context, io.Writer) error { return refused }); err != refused {
+		t.Errorf("a job the launcher refused to start: %v, want its *launch.EnvError unchanged (not a failed run)", err)
 	}
 	interrupt := errors.New("interrupted by SIGINT")
 	ctx, cancel := context.WithCancelCause(context.Background())
