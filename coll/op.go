@@ -37,12 +37,14 @@ const (
 )
 
 // check validates dt, op and a buffer length n in bytes; the error names the
-// collective.
+// collective. Every exported function that reduces calls it before any
+// algorithm runs, so combine's kernels never see a datatype or an op they
+// lack (knownDatatype and knownOp list exactly those).
 func check(name string, dt Datatype, op Op, n int) error {
-	if dt.Size() == 0 {
+	if !knownDatatype(dt) {
 		return fmt.Errorf("coll: %s: unknown datatype %d (valid: float32, float64, int32, int64, char)", name, int(dt))
 	}
-	if op < Sum || op > Max {
+	if !knownOp(op) {
 		return fmt.Errorf("coll: %s: unknown reduction op %d (valid: sum, prod, min, max)", name, int(op))
 	}
 	if n%dt.Size() != 0 {
@@ -68,11 +70,39 @@ func ReduceLocal(dt Datatype, op Op, inout, in []byte) error {
 // reduce is ReduceLocal without checks: dst[i] = dst[i] op src[i].
 func reduce(dt Datatype, op Op, dst, src []byte) { combine(dt, op, dst, dst, src) }
 
+// knownDatatype reports whether combine has kernels for dt.
+func knownDatatype(dt Datatype) bool {
+	switch dt {
+	case Float32, Float64, Int32, Int64, Char:
+		return true
+	}
+	return false
+}
+
+// knownOp reports whether combine's kernels apply op.
+func knownOp(op Op) bool {
+	switch op {
+	case Sum, Prod, Min, Max:
+		return true
+	}
+	return false
+}
+
+// unknownKernel is the panic of combine, combineSlice and apply on a
+// datatype or op that check refuses: unreachable, since every caller
+// checked them first (check), but never another operation's result.
+func unknownKernel(what fmt.Stringer) string {
+	return fmt.Sprintf("coll: no reduction kernel for %v (check lets only known datatypes and ops through)", what)
+}
+
 // combine sets dst[i] = a[i] op b[i] element-wise, without checks: a and b
 // hold at least len(dst) bytes, and dst may be a (in place) but must not
 // overlap b otherwise. Fusing the copy of an operand into the reduction
 // saves a pass over the vector wherever a result starts from a vector the
-// caller must not modify (a send buffer).
+// caller must not modify (a send buffer). dt and op must have passed check:
+// combine panics on any other (unreachable by construction: only
+// functions that called check reduce), instead of leaving dst as it was
+// or applying another op.
 func combine(dt Datatype, op Op, dst, a, b []byte) {
 	if len(dst) == 0 {
 		return
@@ -89,6 +119,8 @@ func combine(dt Datatype, op Op, dst, a, b []byte) {
 		combineAs(op, dst, a, b, 8, int64From, int64Put)
 	case Char: // 1-byte elements are always aligned; Go's int8 arithmetic wraps as C's char does
 		combineSlice(op, asSlice[int8](dst, len(dst)), asSlice[int8](a, len(a)), asSlice[int8](b, len(b)))
+	default:
+		panic(unknownKernel(dt))
 	}
 }
 
@@ -121,10 +153,10 @@ func combineAs[T number](op Op, dst, a, b []byte, size int, get func([]byte) T, 
 	}
 }
 
-// combineSlice sets d[i] = a[i] op b[i]; d may be a. (Unrolling the loop
-// gains nothing measurable: the scalar loop already moves about one
-// element per cycle, the rate of its loads and stores; see
-// docs/mpi-comparison.md.)
+// combineSlice sets d[i] = a[i] op b[i]; d may be a. It panics on an op
+// check refuses (unreachable, see combine). (Unrolling the loop gains
+// nothing measurable: the scalar loop already moves about one element per
+// cycle, the rate of its loads and stores; see docs/mpi-comparison.md.)
 func combineSlice[T number](op Op, d, a, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
 	switch op {
@@ -144,9 +176,13 @@ func combineSlice[T number](op Op, d, a, b []T) {
 		for i := range d {
 			d[i] = max(a[i], b[i])
 		}
+	default:
+		panic(unknownKernel(op))
 	}
 }
 
+// apply returns a op b; it panics on an op check refuses (unreachable, see
+// combine).
 func apply[T number](op Op, a, b T) T {
 	switch op {
 	case Sum:
@@ -155,9 +191,10 @@ func apply[T number](op Op, a, b T) T {
 		return a * b
 	case Min:
 		return min(a, b)
-	default:
+	case Max:
 		return max(a, b)
 	}
+	panic(unknownKernel(op))
 }
 
 var ne = binary.NativeEndian
