@@ -6,6 +6,7 @@ import (
 	"go/build"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,21 +52,67 @@ var layers = [][]string{
 // gone, so the list only shrinks.
 var debts = map[string]string{}
 
+// testHelpers are packages written for other packages' tests (a fake
+// network, a conformance suite, a corpus): a package's test files may
+// import them whatever their layer, besides what the package itself may
+// import. Test files may import nothing else above their package's layer.
+var testHelpers = []string{"comm/commtest", "transport/transporttest", "internal/testcorpus", "result/internal/corpustest", "internal/netnstest"}
+
+// reserved lists packages that only the given packages (patterns as in
+// layers) may import, their test files included: the MPI library's runtime
+// is chosen by the command line, so benchmarks, applications and the
+// testbed stay written against comm.Comm and build without cgo.
+var reserved = map[string][]string{
+	"mpi": {"mpi", "mpi/...", "internal/cli", "cmd/..."},
+}
+
+// confined lists packages whose imports are narrower than their layer
+// allows: the module's packages they may import (patterns as in layers),
+// besides the standard library, their own package and, in test files,
+// testHelpers; nothing from outside the module. mpi depends on comm only,
+// so that comm's interfaces, not mpi's, are what the rest of mpbench
+// programs against.
+var confined = map[string][]string{
+	"mpi": {"comm", "mpi/internal/..."},
+}
+
 // layerOf returns rel's layer and the pattern that placed it, or -1.
 func layerOf(rel string) (int, string) {
 	best, bestPat := -1, ""
 	for i, l := range layers {
 		for _, pat := range l {
-			ok := pat == rel
-			if base, sub := strings.CutSuffix(pat, "/..."); sub {
-				ok = strings.HasPrefix(rel, base+"/")
-			}
-			if ok && len(pat) > len(bestPat) {
+			if matches(rel, pat) && len(pat) > len(bestPat) {
 				best, bestPat = i, pat
 			}
 		}
 	}
 	return best, bestPat
+}
+
+// matches reports whether the package rel is pat, or below it for a
+// pattern "x/...".
+func matches(rel, pat string) bool {
+	if base, sub := strings.CutSuffix(pat, "/..."); sub {
+		return strings.HasPrefix(rel, base+"/")
+	}
+	return rel == pat
+}
+
+// matchesAny reports whether rel matches one of pats.
+func matchesAny(rel string, pats []string) bool {
+	for _, pat := range pats {
+		if matches(rel, pat) {
+			return true
+		}
+	}
+	return false
+}
+
+// stdlib reports whether an import path is the standard library's (its
+// first element has no dot) or cgo's "C".
+func stdlib(imp string) bool {
+	first, _, _ := strings.Cut(imp, "/")
+	return !strings.Contains(first, ".")
 }
 
 // family is the top-level directory of a package path relative to the
@@ -76,8 +123,9 @@ func family(rel string) string {
 }
 
 type goPackage struct {
-	ImportPath string
-	Imports    []string
+	ImportPath  string
+	Imports     []string // of its non-test files
+	TestImports []string // of its _test.go files (package x and x_test)
 }
 
 // moduleRoot is the module's directory, relative to this test's.
@@ -85,9 +133,9 @@ const moduleRoot = "../.."
 
 // listPackages reads, in this process, the imports of every package of the
 // module under the given build tags (comma-separated; cgo counted as on,
-// so the MPI builds' cgo files are read), non-test imports only: each
-// directory below the module root but testdata, hidden and "_" ones, as
-// "go list module/..." finds them. The test opens every file itself
+// so the MPI builds' cgo files are read), those of its test files apart:
+// each directory below the module root but testdata, hidden and "_" ones,
+// as "go list -test module/..." finds them. The test opens every file itself
 // (go/build's Context reads through os), so Go's test cache notes each
 // file and directory it read and runs the test again when one changes.
 func listPackages(t *testing.T, tags string) []goPackage {
@@ -126,7 +174,7 @@ func listPackages(t *testing.T, tags string) []goPackage {
 		if rel != "." {
 			path += "/" + filepath.ToSlash(rel)
 		}
-		pkgs = append(pkgs, goPackage{ImportPath: path, Imports: bp.Imports})
+		pkgs = append(pkgs, goPackage{ImportPath: path, Imports: bp.Imports, TestImports: append(bp.TestImports, bp.XTestImports...)})
 		return nil
 	})
 	if err != nil {
@@ -139,37 +187,99 @@ func listPackages(t *testing.T, tags string) []goPackage {
 }
 
 // TestLayers: no package imports a package of a higher layer, or of its
-// own layer outside its family, in the default build and in the MPI builds.
+// own layer outside its family, and the reserved and confined packages
+// keep their narrower rules, in the default build and in the MPI builds,
+// test files included (which may import testHelpers besides).
 func TestLayers(t *testing.T) {
 	seen := map[string]bool{}
 	for _, tags := range []string{"", "mpi", "mpi,mpich"} {
-		for _, p := range listPackages(t, tags) {
-			rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
-			from, fromPat := layerOf(rel)
-			if from < 0 {
-				t.Errorf("package %s has no layer: add it to layers in internal/archtest (and to docs/architecture.md)", rel)
-				continue
-			}
-			for _, imp := range p.Imports {
-				irel, ok := strings.CutPrefix(imp, module+"/")
-				if !ok {
-					continue
-				}
-				to, toPat := layerOf(irel)
-				if _, known := debts[rel+" -> "+irel]; known {
-					seen[rel+" -> "+irel] = true
-					continue
-				}
-				if to > from || to == from && family(irel) != family(rel) {
-					t.Errorf("-tags %q: %s (layer %d, %s) imports %s (layer %d, %s): a package may import only lower layers, or its own layer within its directory",
-						tags, rel, from, fromPat, irel, to, toPat)
-				}
-			}
+		for _, v := range violations(tags, listPackages(t, tags), seen) {
+			t.Error(v)
 		}
 	}
 	for d := range debts {
 		if !seen[d] {
 			t.Errorf("the import %s listed in debts is gone: remove it from the list", d)
+		}
+	}
+}
+
+// violations returns, one line each, every import of pkgs (read under
+// tags) that breaks a rule: the layers, reserved, confined; seen collects
+// the debts met.
+func violations(tags string, pkgs []goPackage, seen map[string]bool) []string {
+	var out []string
+	for _, p := range pkgs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		from, fromPat := layerOf(rel)
+		if from < 0 {
+			out = append(out, fmt.Sprintf("package %s has no layer: add it to layers in internal/archtest (and to docs/architecture.md)", rel))
+			continue
+		}
+		for i, imp := range append(p.Imports[:len(p.Imports):len(p.Imports)], p.TestImports...) {
+			test := i >= len(p.Imports)
+			what := "imports"
+			if test {
+				what = "imports in a test file"
+			}
+			irel, inModule := strings.CutPrefix(imp, module+"/")
+			if allowed, ok := confined[rel]; ok && irel != rel && !(test && inModule && matchesAny(irel, testHelpers)) &&
+				(inModule && !matchesAny(irel, allowed) || !inModule && !stdlib(imp)) {
+				out = append(out, fmt.Sprintf("-tags %q: %s %s %s: it may import only %s, the standard library and its own packages",
+					tags, rel, what, imp, strings.Join(allowed, ", ")))
+			}
+			if !inModule {
+				continue
+			}
+			if allowed, ok := reserved[irel]; ok && !matchesAny(rel, allowed) {
+				out = append(out, fmt.Sprintf("-tags %q: %s %s %s, which only %s may import", tags, rel, what, irel, strings.Join(allowed, ", ")))
+			}
+			to, toPat := layerOf(irel)
+			if _, known := debts[rel+" -> "+irel]; known {
+				seen[rel+" -> "+irel] = true
+				continue
+			}
+			if (to > from || to == from && family(irel) != family(rel)) && !(test && matchesAny(irel, testHelpers)) {
+				out = append(out, fmt.Sprintf("-tags %q: %s (layer %d, %s) %s %s (layer %d, %s): a package may import only lower layers, or its own layer within its directory (test files also the test helpers)",
+					tags, rel, from, fromPat, what, irel, to, toPat))
+			}
+		}
+	}
+	return out
+}
+
+// TestViolations: each rule catches the import it forbids, in code and in
+// test files, and lets pass what it allows.
+func TestViolations(t *testing.T) {
+	pkg := func(rel string, imports, testImports []string) goPackage {
+		return goPackage{ImportPath: module + "/" + rel, Imports: imports, TestImports: testImports}
+	}
+	m := func(rel string) string { return module + "/" + rel }
+	for _, c := range []struct {
+		p    goPackage
+		want string // a part of a violation expected, "" for none
+	}{
+		{pkg("bench", []string{m("mpi")}, nil), "bench imports mpi, which only"},
+		{pkg("app", nil, []string{m("mpi")}), "app imports in a test file mpi, which only"},
+		{pkg("testbed", []string{m("mpi")}, nil), "testbed imports mpi, which only"},
+		{pkg("internal/cli", []string{m("mpi")}, nil), ""},
+		{pkg("mpi", []string{"unsafe", "C", m("comm"), m("mpi/internal/cref")}, []string{"testing", m("mpi"), m("comm/commtest")}), ""},
+		{pkg("mpi", []string{m("coll")}, nil), "mpi imports " + m("coll") + ": it may import only"},
+		{pkg("mpi", nil, []string{m("coll")}), "mpi imports in a test file " + m("coll") + ": it may import only"},
+		{pkg("mpi", nil, []string{m("transport")}), "mpi imports in a test file " + m("transport") + ": it may import only"},
+		{pkg("mpi", []string{"golang.org/x/sys/unix"}, nil), "mpi imports golang.org/x/sys/unix: it may import only"},
+		{pkg("transport/tcp", nil, []string{m("transport/transporttest"), m("transport")}), ""},
+		{pkg("transport/tcp", nil, []string{m("launch")}), "transport/tcp (layer 1, transport/...) imports in a test file launch"},
+		{pkg("coll", nil, []string{m("bench")}), "coll (layer 3, coll) imports in a test file bench"},
+		{pkg("comm", []string{m("comm/commtest")}, nil), "comm (layer 2, comm) imports comm/commtest"},
+	} {
+		got := violations("", []goPackage{c.p}, map[string]bool{})
+		found := slices.ContainsFunc(got, func(v string) bool { return strings.Contains(v, c.want) })
+		switch {
+		case c.want == "" && len(got) != 0:
+			t.Errorf("%s %v / tests %v: %q, want no violation", c.p.ImportPath, c.p.Imports, c.p.TestImports, got)
+		case c.want != "" && !found:
+			t.Errorf("%s %v / tests %v: %q, want a violation with %q", c.p.ImportPath, c.p.Imports, c.p.TestImports, got, c.want)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build mpi
 
-package mpi_test
+package main
 
 import (
 	"github.com/mpbench/mpbench/coll"
@@ -11,9 +11,11 @@ import (
 // *mpi.Comm is a communicator with a message space of its own for package
 // coll's algorithms, every collective of the library offered natively,
 // IMB's timed loops run in C, and message buffers from MPI_Alloc_mem.
-// Package mpi depends on comm only; these checks sit here so that a change
-// of a signature on either side fails to compile instead of silently
-// running coll's algorithm where the library's was meant.
+// Package mpi depends on comm only (internal/archtest's confined), so
+// these checks sit in this program, which imports both and is built with
+// package mpi (go vet -tags mpi ./mpi/...): a change of a signature on
+// either side fails to compile instead of silently running coll's
+// algorithm where the library's was meant.
 var (
 	_ comm.Comm                     = (*mpi.Comm)(nil)
 	_ comm.LoopRunner               = (*mpi.Comm)(nil)
