@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/mpbench/mpbench/result"
 )
@@ -39,68 +38,35 @@ func (bt BcastTimes) Procs() []int {
 }
 
 // BcastModel predicts Bcast times from a Hockney fit of point-to-point
-// times (a message of n bytes costs alpha + n beta) and the cost formula
-// of the algorithm that Choose picks for the rank count and size (mpbench
-// predict: coll's decision table, modelled on MPICH's), as package coll
-// documents them (Thakur, Rabenseifner & Gropp 2005; Barnett et al.
-// 1996):
-//
-//	linear             (p-1)(alpha + n beta)
-//	binomial           ceil(log2 p)(alpha + n beta)
-//	pipeline, seg s    (p-1 + ceil(n/s)-1)(alpha + s beta)
-//	scatter_allgather  (log2 p + p-1) alpha + 2 (p-1)/p n beta
-//
-// It is a model: it knows neither the MPI library's real algorithm nor
-// contention beyond the formula.
+// times (a message of n bytes costs alpha + n beta) and a cost model that
+// picks the broadcast algorithm for the rank count and size and applies
+// its formula: mpbench predict passes coll's decision table (modelled on
+// MPICH's) and the cost formulas coll keeps with each Bcast algorithm
+// (coll.Cost). It is a model: it knows neither the MPI library's real
+// algorithm nor contention beyond the formula.
 type BcastModel struct {
 	Fit  Fit    // alpha = Fit.AlphaUsec, beta = Fit.BetaInv (usec, usec/byte)
 	From string // what the fit was made from, e.g. "PingPong, 2 ranks"
-	// Choose picks the broadcast algorithm for p ranks and a message of
-	// bytes; nil means binomial everywhere.
-	Choose func(p int, bytes int64) BcastChoice
-}
-
-// BcastChoice is a broadcast algorithm whose cost formula BcastModel
-// knows: Algorithm is one of coll's Bcast names ("linear", "binomial",
-// "pipeline", "scatter_allgather"; any other is an error of Usec) and
-// Segment the pipeline's segment size in bytes (> 0 for "pipeline").
-type BcastChoice struct {
-	Algorithm string
-	Segment   int
+	// Cost is the modelled time in usec of a Bcast of bytes on p >= 2
+	// ranks whose messages cost alpha + n beta usec, and the algorithm
+	// whose formula gave it, e.g. "pipeline:seg=16384"; an error where it
+	// has no formula. nil is an error of Usec.
+	Cost func(p int, bytes int64, alpha, beta float64) (usec float64, alg string, err error)
 }
 
 // Usec returns the modelled Bcast time in usec of bytes on p ranks, and
-// the algorithm whose formula gave it ("pipeline:seg=16384" for a
-// pipeline, in coll's override syntax). Error when Choose picks an
-// algorithm whose formula the model does not know (a Bcast algorithm
-// added to coll without its formula here): never another algorithm's
-// time.
+// the algorithm whose formula gave it: 0 and "none" on one rank, else
+// Cost's. Error when the model has no Cost or Cost has no formula for the
+// algorithm it picks: never another algorithm's time.
 func (m BcastModel) Usec(p int, bytes int64) (float64, string, error) {
 	if p <= 1 {
 		return 0, "none", nil
 	}
-	a, b, n, pf := m.Fit.AlphaUsec, m.Fit.BetaInv, float64(bytes), float64(p)
-	ch := BcastChoice{Algorithm: "binomial"}
-	if m.Choose != nil {
-		ch = m.Choose(p, bytes)
+	if m.Cost == nil {
+		return math.NaN(), "", fmt.Errorf("the Bcast model has no cost formulas (BcastModel.Cost)")
 	}
-	switch ch.Algorithm {
-	case "linear":
-		return (pf - 1) * (a + n*b), ch.Algorithm, nil
-	case "binomial":
-		return math.Ceil(math.Log2(pf)) * (a + n*b), ch.Algorithm, nil
-	case "pipeline":
-		seg := min(float64(max(ch.Segment, 1)), max(n, 1))
-		return (pf - 1 + math.Ceil(n/seg) - 1) * (a + seg*b), fmt.Sprintf("pipeline:seg=%d", ch.Segment), nil
-	case "scatter_allgather":
-		return (math.Log2(pf)+pf-1)*a + 2*(pf-1)/pf*n*b, ch.Algorithm, nil
-	}
-	return math.NaN(), ch.Algorithm, fmt.Errorf("no cost formula for the Bcast algorithm %q (the model knows %s)", ch.Algorithm, strings.Join(bcastModelled, ", "))
+	return m.Cost(p, bytes, m.Fit.AlphaUsec, m.Fit.BetaInv)
 }
-
-// bcastModelled lists the Bcast algorithms whose cost formula BcastModel
-// knows, by coll's names.
-var bcastModelled = []string{"linear", "binomial", "pipeline", "scatter_allgather"}
 
 // FitBcastModel fits the point-to-point model of a BcastModel to rows:
 // the PingPong rows (t = alpha + n beta, half the round trip) when there

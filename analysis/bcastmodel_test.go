@@ -68,48 +68,34 @@ func TestBcastTimesMergeRuns(t *testing.T) {
 	}
 }
 
-// TestBcastModelFormulas checks each algorithm's cost formula with
-// alpha = 10 us, beta = 0.01 us/B, and that a model without a choice is
-// binomial.
-func TestBcastModelFormulas(t *testing.T) {
+// binomialCost is a Bcast cost model of the binomial tree alone
+// (ceil(log2 p) messages in series), as a caller's model for the tests.
+func binomialCost(p int, bytes int64, alpha, beta float64) (float64, string, error) {
+	return math.Ceil(math.Log2(float64(p))) * (alpha + float64(bytes)*beta), "binomial", nil
+}
+
+// TestBcastModelUsec: the model applies its Cost to the fit's alpha and
+// beta; one rank costs nothing; a model without Cost, or whose Cost has
+// no formula, is an error, never some algorithm's time.
+func TestBcastModelUsec(t *testing.T) {
 	fit := Fit{AlphaUsec: 10, BetaInv: 0.01}
-	n := int64(1 << 20)
-	for _, c := range []struct {
-		ch    BcastChoice
-		p     int
-		bytes int64
-		want  float64
-		name  string
-	}{
-		{BcastChoice{Algorithm: "binomial"}, 8, 100, 3 * (10 + 1), "binomial"},
-		{BcastChoice{Algorithm: "linear"}, 8, 100, 7 * (10 + 1), "linear"},
-		{BcastChoice{Algorithm: "scatter_allgather"}, 8, n, (3+7)*10 + 2*7.0/8*float64(n)*0.01, "scatter_allgather"},
-		// 1 MiB in 64 segments of 16 KiB: 7 + 63 steps of one segment.
-		{BcastChoice{Algorithm: "pipeline", Segment: 16384}, 8, n, (7 + 64 - 1) * (10 + 16384*0.01), "pipeline:seg=16384"},
-		// A message shorter than the segment is one segment of its size.
-		{BcastChoice{Algorithm: "pipeline", Segment: 16384}, 4, 100, 3 * (10 + 1), "pipeline:seg=16384"},
-	} {
-		m := BcastModel{Fit: fit, Choose: func(int, int64) BcastChoice { return c.ch }}
-		if u, name, err := m.Usec(c.p, c.bytes); name != c.name || math.Abs(u-c.want) > 1e-6 || err != nil {
-			t.Errorf("%s, %d ranks, %d B: %g us by %s (%v), want %g by %s", c.ch.Algorithm, c.p, c.bytes, u, name, err, c.want, c.name)
-		}
-	}
-	m := BcastModel{Fit: fit}
+	m := BcastModel{Fit: fit, Cost: binomialCost}
 	if u, name, err := m.Usec(8, 100); name != "binomial" || math.Abs(u-33) > 1e-9 || err != nil {
-		t.Errorf("no choice: %g us by %s (%v), want binomial 33", u, name, err)
+		t.Errorf("binomial: %g us by %s (%v), want 33", u, name, err)
 	}
-	if u, _, err := m.Usec(1, n); u != 0 || err != nil {
+	if u, _, err := m.Usec(1, 1<<20); u != 0 || err != nil {
 		t.Errorf("one rank: %g %v", u, err)
 	}
-	// An algorithm without a formula is an error, never binomial's time.
-	for _, alg := range []string{"ring", ""} {
-		m := BcastModel{Fit: fit, Choose: func(int, int64) BcastChoice { return BcastChoice{Algorithm: alg} }}
-		if u, _, err := m.Usec(8, 100); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", alg)) {
-			t.Errorf("algorithm %q: %g us, %v; want an error naming it", alg, u, err)
+	none := fmt.Errorf(`no cost formula for the bcast algorithm "ring"`)
+	for _, m := range []BcastModel{{Fit: fit}, {Fit: fit, Cost: func(int, int64, float64, float64) (float64, string, error) {
+		return math.NaN(), "ring", none
+	}}} {
+		if u, _, err := m.Usec(8, 100); err == nil {
+			t.Errorf("no formula: %g us, want an error", u)
 		}
 		e := BcastEstimator{Model: &m}
 		if got, err := e.Estimate(8, 100); err == nil {
-			t.Errorf("algorithm %q: estimated %+v", alg, got)
+			t.Errorf("no formula: estimated %+v", got)
 		}
 	}
 }
@@ -128,6 +114,7 @@ func TestFitBcastModelAndEstimate(t *testing.T) {
 	if err != nil || math.Abs(m.Fit.AlphaUsec-5) > 1e-6 || math.Abs(m.Fit.BetaInv-0.001) > 1e-9 || m.From != "PingPong" {
 		t.Fatalf("fit %+v %v", m, err)
 	}
+	m.Cost = binomialCost
 	e := BcastEstimator{Times: NewBcastTimes(rows), Model: &m}
 	for _, c := range []struct {
 		p      int

@@ -171,9 +171,9 @@ func (a Algorithms) allgather(c comm.Comm, fn, collective string, ch Choice, sen
 // allgatherAlgorithms is the table of Allgather and Allgatherv: x.send is
 // this rank's block, x.recv the packed receive buffer with blocks x.rl.
 var allgatherAlgorithms = []algorithm{
-	{"ring", func(c comm.Comm, x args) error { return allgatherRing(c, x.send, x.recv, x.rl) }},
-	{"recursive_doubling", func(c comm.Comm, x args) error {
+	{name: "ring", run: func(c comm.Comm, x args) error { return allgatherRing(c, x.send, x.recv, x.rl) }},
+	{name: "recursive_doubling", run: func(c comm.Comm, x args) error {
 		return allgatherRecursiveDoubling(c, x.send, x.recv, x.rl)
 	}},
-	{"bruck", func(c comm.Comm, x args) error { return allgatherBruck(c, x.send, x.recv, x.rl) }},
+	{name: "bruck", run: func(c comm.Comm, x args) error { return allgatherBruck(c, x.send, x.recv, x.rl) }},
 }

@@ -113,9 +113,9 @@ func (a Algorithms) Allreduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype,
 // x.recv receives the result (it may be x.send); x.dt and x.op are the
 // reduction.
 var allreduceAlgorithms = []algorithm{
-	{"recursive_doubling", func(c comm.Comm, x args) error {
+	{name: "recursive_doubling", run: func(c comm.Comm, x args) error {
 		return allreduceRecursiveDoubling(c, x.send, x.recv, x.dt, x.op)
 	}},
-	{"ring", func(c comm.Comm, x args) error { return allreduceRing(c, x.send, x.recv, x.dt, x.op) }},
-	{"rabenseifner", func(c comm.Comm, x args) error { return allreduceRabenseifner(c, x.send, x.recv, x.dt, x.op) }},
+	{name: "ring", run: func(c comm.Comm, x args) error { return allreduceRing(c, x.send, x.recv, x.dt, x.op) }},
+	{name: "rabenseifner", run: func(c comm.Comm, x args) error { return allreduceRabenseifner(c, x.send, x.recv, x.dt, x.op) }},
 }

@@ -147,10 +147,10 @@ func (a Algorithms) Alltoall(c comm.Comm, sendbuf, recvbuf []byte) error {
 // algorithm needs equal blocks and is Alltoall's only.
 var (
 	alltoallAlgorithms = []algorithm{alltoallLinearEntry, alltoallPairwiseEntry,
-		{"bruck", func(c comm.Comm, x args) error { return alltoallBruck(c, x.send, x.recv, len(x.send)/c.Size()) }}}
+		{name: "bruck", run: func(c comm.Comm, x args) error { return alltoallBruck(c, x.send, x.recv, len(x.send)/c.Size()) }}}
 	alltoallvAlgorithms   = []algorithm{alltoallLinearEntry, alltoallPairwiseEntry}
-	alltoallLinearEntry   = algorithm{"linear", func(c comm.Comm, x args) error { return alltoallLinear(c, x.send, x.sl, x.recv, x.rl) }}
-	alltoallPairwiseEntry = algorithm{"pairwise", func(c comm.Comm, x args) error { return alltoallPairwise(c, x.send, x.sl, x.recv, x.rl) }}
+	alltoallLinearEntry   = algorithm{name: "linear", run: func(c comm.Comm, x args) error { return alltoallLinear(c, x.send, x.sl, x.recv, x.rl) }}
+	alltoallPairwiseEntry = algorithm{name: "pairwise", run: func(c comm.Comm, x args) error { return alltoallPairwise(c, x.send, x.sl, x.recv, x.rl) }}
 )
 
 // Alltoallv sends sendbuf[sdispls[i]:+sendcounts[i]] to rank i and receives

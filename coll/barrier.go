@@ -60,6 +60,6 @@ func (a Algorithms) Barrier(c comm.Comm) error {
 
 // barrierAlgorithms is Barrier's table (no operands).
 var barrierAlgorithms = []algorithm{
-	{"dissemination", func(c comm.Comm, _ args) error { return barrierDissemination(c) }},
-	{"tree", func(c comm.Comm, _ args) error { return barrierTree(c) }},
+	{name: "dissemination", run: func(c comm.Comm, _ args) error { return barrierDissemination(c) }},
+	{name: "tree", run: func(c comm.Comm, _ args) error { return barrierTree(c) }},
 }

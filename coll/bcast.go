@@ -1,6 +1,10 @@
 package coll
 
-import "github.com/mpbench/mpbench/comm"
+import (
+	"math"
+
+	"github.com/mpbench/mpbench/comm"
+)
 
 // Bcast algorithms (MPI_Bcast). Costs in Hockney terms for p ranks and n
 // bytes: alpha is the per-message latency, beta the time per byte.
@@ -168,9 +172,23 @@ func (a Algorithms) Bcast(c comm.Comm, buf []byte, root int) error {
 }
 
 // bcastAlgorithms is Bcast's table: x.recv is the buffer, x.root the root.
+// Each entry's cost is the formula in its function's documentation
+// (analysed in the same sources), which mpbench predict's model uses.
 var bcastAlgorithms = []algorithm{
-	{"linear", func(c comm.Comm, x args) error { return bcastLinear(c, x.recv, x.root) }},
-	{"binomial", func(c comm.Comm, x args) error { return bcastBinomial(c, x.recv, x.root) }},
-	{algPipeline, func(c comm.Comm, x args) error { return bcastPipeline(c, x.recv, x.root, x.seg) }},
-	{"scatter_allgather", func(c comm.Comm, x args) error { return bcastScatterAllgather(c, x.recv, x.root) }},
+	{name: "linear", run: func(c comm.Comm, x args) error { return bcastLinear(c, x.recv, x.root) },
+		cost: func(p int, n float64, _ int, h Hockney) float64 { return float64(p-1) * h.message(n) }},
+	{name: "binomial", run: func(c comm.Comm, x args) error { return bcastBinomial(c, x.recv, x.root) },
+		cost: func(p int, n float64, _ int, h Hockney) float64 {
+			return math.Ceil(math.Log2(float64(p))) * h.message(n)
+		}},
+	{name: "pipeline", segmented: true, run: func(c comm.Comm, x args) error { return bcastPipeline(c, x.recv, x.root, x.seg) },
+		cost: func(p int, n float64, seg int, h Hockney) float64 {
+			s := min(float64(seg), max(n, 1)) // a message shorter than a segment is one segment of its size
+			return (float64(p-1) + math.Ceil(n/s) - 1) * h.message(s)
+		}},
+	{name: "scatter_allgather", run: func(c comm.Comm, x args) error { return bcastScatterAllgather(c, x.recv, x.root) },
+		cost: func(p int, n float64, _ int, h Hockney) float64 {
+			pf := float64(p)
+			return (math.Log2(pf)+pf-1)*h.Alpha + 2*(pf-1)/pf*n*h.Beta
+		}},
 }

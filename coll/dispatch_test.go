@@ -192,7 +192,7 @@ func TestEachListedAlgorithmRuns(t *testing.T) {
 				continue
 			}
 			spec := key
-			if alg == algPipeline {
+			if s.algorithm(alg).segmented {
 				spec += fmt.Sprintf(":seg=%d", dispSeg)
 			}
 			a := mustParse(t, spec)
@@ -220,16 +220,22 @@ func TestEachListedAlgorithmRuns(t *testing.T) {
 	}
 }
 
-// TestRulesChooseListedAlgorithms: the default rule of every collective
-// returns a name of its own table at every size and process count of a
-// grid around MPICH's thresholds.
+// TestRulesChooseListedAlgorithms: every step of every collective's
+// default rule names an algorithm of its own table, only the last step is
+// unconditional, and a collective that applies another's rule (as) has
+// the algorithms that rule names.
 func TestRulesChooseListedAlgorithms(t *testing.T) {
 	for _, s := range specs {
-		for p := 1; p <= 65; p++ {
-			for _, n := range []int{0, 1, 256, 257, 2048, 2049, 12288, 32768, 81920, 524288, 1 << 22} {
-				if alg := s.auto(p, n); s.algorithm(alg) == nil {
-					t.Fatalf("%s: the default rule chose %q at p=%d, %d bytes; not in the table %v", s.name, alg, p, n, s.names())
-				}
+		steps := s.steps()
+		if len(steps) == 0 || (s.as != "") == (s.rule != nil) {
+			t.Fatalf("%s: rule %v, as %q: want a rule of its own or another's", s.name, s.rule, s.as)
+		}
+		for i, st := range steps {
+			if s.algorithm(st.alg) == nil {
+				t.Errorf("%s: the default rule's step %d names %q; not in the table %v", s.name, i, st.alg, s.names())
+			}
+			if (st.when == nil) != (i == len(steps)-1) {
+				t.Errorf("%s: step %d (%s) of %d: only the last step may be unconditional, and it must be", s.name, i, st.alg, len(steps))
 			}
 		}
 	}

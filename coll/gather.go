@@ -114,9 +114,9 @@ func (a Algorithms) Gather(c comm.Comm, sendbuf, recvbuf []byte, root int) error
 // Gather's and Gatherv's tables: x.send is this rank's block, x.recv the
 // root's buffer with blocks x.rl (significant at the root), x.root the root.
 var (
-	gatherAlgorithms  = []algorithm{gatherLinearEntry, {"binomial", func(c comm.Comm, x args) error { return gatherBinomial(c, x.send, x.recv, x.root) }}}
+	gatherAlgorithms  = []algorithm{gatherLinearEntry, {name: "binomial", run: func(c comm.Comm, x args) error { return gatherBinomial(c, x.send, x.recv, x.root) }}}
 	gathervAlgorithms = []algorithm{gatherLinearEntry}
-	gatherLinearEntry = algorithm{"linear", func(c comm.Comm, x args) error { return gatherLinear(c, x.send, x.recv, x.rl, x.root) }}
+	gatherLinearEntry = algorithm{name: "linear", run: func(c comm.Comm, x args) error { return gatherLinear(c, x.send, x.recv, x.rl, x.root) }}
 )
 
 // Gatherv collects sendbuf from every rank at root (MPI_Gatherv): rank i's

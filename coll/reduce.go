@@ -226,12 +226,12 @@ func (a Algorithms) Reduce(c comm.Comm, sendbuf, recvbuf []byte, dt Datatype, op
 // reduceAlgorithms is Reduce's table: x.send and x.recv are the vectors,
 // x.dt and x.op the reduction, x.root the root.
 var reduceAlgorithms = []algorithm{
-	{"linear", func(c comm.Comm, x args) error { return reduceLinear(c, x.send, x.recv, x.dt, x.op, x.root) }},
-	{"binomial", func(c comm.Comm, x args) error { return reduceBinomial(c, x.send, x.recv, x.dt, x.op, x.root) }},
-	{algPipeline, func(c comm.Comm, x args) error {
+	{name: "linear", run: func(c comm.Comm, x args) error { return reduceLinear(c, x.send, x.recv, x.dt, x.op, x.root) }},
+	{name: "binomial", run: func(c comm.Comm, x args) error { return reduceBinomial(c, x.send, x.recv, x.dt, x.op, x.root) }},
+	{name: "pipeline", segmented: true, run: func(c comm.Comm, x args) error {
 		return reducePipeline(c, x.send, x.recv, x.dt, x.op, x.root, x.seg)
 	}},
-	{"rabenseifner", func(c comm.Comm, x args) error {
+	{name: "rabenseifner", run: func(c comm.Comm, x args) error {
 		return reduceRabenseifner(c, x.send, x.recv, x.dt, x.op, x.root)
 	}},
 }

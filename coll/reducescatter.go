@@ -185,9 +185,9 @@ func (a Algorithms) ReduceScatterBlock(c comm.Comm, sendbuf, recvbuf []byte, dt 
 // ReduceScatterBlock: x.send is the whole vector, x.rl its blocks, x.recv
 // this rank's block of the result; x.dt and x.op are the reduction.
 var reduceScatterAlgorithms = []algorithm{
-	{"recursive_halving", viaScratch(reduceScatterHalving)},
-	{"ring", viaScratch(reduceScatterRing)},
-	{"pairwise", func(c comm.Comm, x args) error {
+	{name: "recursive_halving", run: viaScratch(reduceScatterHalving)},
+	{name: "ring", run: viaScratch(reduceScatterRing)},
+	{name: "pairwise", run: func(c comm.Comm, x args) error {
 		return reduceScatterPairwise(c, x.send, x.rl, x.recv, x.dt, x.op, tagReduceScatter)
 	}},
 }

@@ -90,9 +90,9 @@ func (a Algorithms) Scatter(c comm.Comm, sendbuf, recvbuf []byte, root int) erro
 // Scatter's and Scatterv's tables: x.send is the root's buffer with blocks
 // x.sl (significant at the root), x.recv this rank's block, x.root the root.
 var (
-	scatterAlgorithms  = []algorithm{scatterLinearEntry, {"binomial", func(c comm.Comm, x args) error { return scatterBinomial(c, x.send, x.recv, x.root) }}}
+	scatterAlgorithms  = []algorithm{scatterLinearEntry, {name: "binomial", run: func(c comm.Comm, x args) error { return scatterBinomial(c, x.send, x.recv, x.root) }}}
 	scattervAlgorithms = []algorithm{scatterLinearEntry}
-	scatterLinearEntry = algorithm{"linear", func(c comm.Comm, x args) error { return scatterLinear(c, x.send, x.sl, x.recv, x.root) }}
+	scatterLinearEntry = algorithm{name: "linear", run: func(c comm.Comm, x args) error { return scatterLinear(c, x.send, x.sl, x.recv, x.root) }}
 )
 
 // Scatterv sends each rank i the bytes sendbuf[displs[i]:displs[i]+counts[i]]

@@ -27,12 +27,51 @@ type Choice struct {
 }
 
 // String is the choice in override syntax: "binomial" or
-// "pipeline:seg=16384".
+// "pipeline:seg=16384" (a segmented algorithm's segment size, the default
+// when Segment is 0).
 func (ch Choice) String() string {
-	if ch.Algorithm == algPipeline {
+	if segmentedName(ch.Algorithm) {
 		return fmt.Sprintf("%s:seg=%d", ch.Algorithm, ch.segment())
 	}
 	return ch.Algorithm
+}
+
+// segmentedList names the segmented algorithms and their collectives, as
+// the tables list them: "the pipeline algorithm of bcast and reduce".
+func segmentedList() string {
+	var algs []string
+	colls := map[string][]string{}
+	for _, s := range specs {
+		for _, a := range s.algs {
+			if a.segmented {
+				if colls[a.name] == nil {
+					algs = append(algs, a.name)
+				}
+				colls[a.name] = append(colls[a.name], s.name)
+			}
+		}
+	}
+	parts := make([]string, len(algs))
+	for i, a := range algs {
+		cs := colls[a]
+		list := cs[len(cs)-1]
+		if len(cs) > 1 {
+			list = strings.Join(cs[:len(cs)-1], ", ") + " and " + list
+		}
+		parts[i] = "the " + a + " algorithm of " + list
+	}
+	return strings.Join(parts, "; ")
+}
+
+// segmentedName reports whether some collective's algorithm called name
+// takes a segment size (the pipeline algorithms of bcast and reduce).
+func segmentedName(name string) bool {
+	for i := range specs {
+		if a := specs[i].algorithm(name); a != nil && a.segmented {
+			return true
+		}
+	}
+	return false
 }
 
 func (ch Choice) segment() int {
@@ -42,28 +81,37 @@ func (ch Choice) segment() int {
 	return ch.Segment
 }
 
-const algPipeline = "pipeline"
-
 // collSpec describes one collective: its algorithms and default rule.
 // The algorithm list is the only one: the parser (ParseAlgorithms), the
-// printed table (WriteTable), the decision rule's result and the dispatcher
-// (dispatch) all read it.
+// printed table (WriteTable), the decision rule, the dispatcher (dispatch),
+// the list tune measures (Listed) and the cost model (Cost) all read it.
 type collSpec struct {
 	name  string      // lower-case MPI name without MPI_, e.g. "reduce_scatter"
 	algs  []algorithm // the collective's algorithms, in the order printed
 	bytes string      // what the bytes argument of Select means
-	rule  string      // the default decision rule, as printed
-	auto  func(p, n int) string
+	// rule is the default decision (decision.go), printed and applied;
+	// as, if set, names the collective whose rule this one applies
+	// (rule is then nil), and note qualifies the printed rule.
+	rule []step
+	as   string
+	note string
 	// native reports whether a communicator offers the collective
 	// natively (its Native interface; see native.go).
 	native func(c comm.Comm) bool
 }
 
 // algorithm is one entry of a collective's table: its name in override
-// syntax and the function that runs it on the private communicator.
+// syntax, the function that runs it on the private communicator, whether
+// it takes a segment size (Choice.Segment, ":seg=BYTES"), and its cost
+// formula in Hockney terms (Cost) if it has one.
 type algorithm struct {
-	name string
-	run  func(c comm.Comm, x args) error
+	name      string
+	run       func(c comm.Comm, x args) error
+	segmented bool
+	// cost is the modelled time of one call on p ranks with n bytes and
+	// segments of seg bytes (segmented algorithms), from the formula in
+	// the algorithm's documentation; nil: none.
+	cost func(p int, n float64, seg int, h Hockney) float64
 }
 
 // args are the operands of one collective call as the algorithms take
@@ -119,93 +167,74 @@ const (
 
 func isPow2(p int) bool { return p > 0 && p&(p-1) == 0 }
 
-func allgatherRule(p, total int) string {
-	switch {
-	case total < mpichAllgatherLong && isPow2(p):
-		return "recursive_doubling"
-	case total < mpichAllgatherShort:
-		return "bruck"
-	}
-	return "ring"
+// allgatherRule is the decision of allgather, and of allgatherv, on the
+// total bytes.
+var allgatherRule = []step{
+	when(both(totalQ.compare("<", mpichAllgatherLong), ranksPow2), "recursive_doubling"),
+	when(totalQ.compare("<", mpichAllgatherShort), "bruck"),
+	otherwise("ring"),
 }
 
-func fixed(name string) func(p, n int) string { return func(int, int) string { return name } }
-
 var specs = []collSpec{
-	{name: "bcast", native: offers[NativeBcast], algs: bcastAlgorithms,
-		bytes: "buffer bytes",
-		rule:  fmt.Sprintf("binomial if bytes < %d or ranks < %d, else scatter_allgather", mpichBcastShort, mpichBcastMinProcs),
-		auto: func(p, n int) string {
-			if n < mpichBcastShort || p < mpichBcastMinProcs {
-				return "binomial"
-			}
-			return "scatter_allgather"
-		}},
-	{name: "reduce", native: offers[NativeReduce], algs: reduceAlgorithms,
-		bytes: "vector bytes",
-		rule:  fmt.Sprintf("binomial if bytes <= %d or ranks == 2, else rabenseifner", mpichReduceShort),
-		auto: func(p, n int) string {
-			if n <= mpichReduceShort || p == 2 {
-				return "binomial"
-			}
-			return "rabenseifner"
-		}},
-	{name: "allreduce", native: offers[NativeAllreduce], algs: allreduceAlgorithms,
-		bytes: "vector bytes",
-		rule:  fmt.Sprintf("recursive_doubling if bytes <= %d or ranks == 2, else rabenseifner", mpichAllreduceShort),
-		auto: func(p, n int) string {
-			if n <= mpichAllreduceShort || p == 2 {
-				return "recursive_doubling"
-			}
-			return "rabenseifner"
-		}},
-	{name: "reduce_scatter", native: offers[NativeReduceScatter], algs: reduceScatterAlgorithms,
-		bytes: "whole vector bytes",
-		rule:  fmt.Sprintf("recursive_halving if bytes < %d, else pairwise", mpichRedscatLong),
-		auto: func(p, n int) string {
-			if n < mpichRedscatLong {
-				return "recursive_halving"
-			}
-			return "pairwise"
-		}},
-	{name: "reduce_scatter_block", native: offers[NativeReduceScatterBlock], algs: reduceScatterAlgorithms,
-		bytes: "bytes per rank",
-		rule:  fmt.Sprintf("recursive_halving if ranks*bytes < %d, else pairwise", mpichRedscatLong),
-		auto: func(p, n int) string {
-			if p*n < mpichRedscatLong {
-				return "recursive_halving"
-			}
-			return "pairwise"
-		}},
+	{name: "bcast", native: offers[NativeBcast], algs: bcastAlgorithms, bytes: "buffer bytes",
+		rule: []step{
+			when(either(bytesQ.compare("<", mpichBcastShort), ranksQ.compare("<", mpichBcastMinProcs)), "binomial"),
+			otherwise("scatter_allgather")}},
+	{name: "reduce", native: offers[NativeReduce], algs: reduceAlgorithms, bytes: "vector bytes",
+		rule: []step{
+			when(either(bytesQ.compare("<=", mpichReduceShort), ranksQ.compare("==", 2)), "binomial"),
+			otherwise("rabenseifner")}},
+	{name: "allreduce", native: offers[NativeAllreduce], algs: allreduceAlgorithms, bytes: "vector bytes",
+		rule: []step{
+			when(either(bytesQ.compare("<=", mpichAllreduceShort), ranksQ.compare("==", 2)), "recursive_doubling"),
+			otherwise("rabenseifner")}},
+	{name: "reduce_scatter", native: offers[NativeReduceScatter], algs: reduceScatterAlgorithms, bytes: "whole vector bytes",
+		rule: []step{when(bytesQ.compare("<", mpichRedscatLong), "recursive_halving"), otherwise("pairwise")}},
+	{name: "reduce_scatter_block", native: offers[NativeReduceScatterBlock], algs: reduceScatterAlgorithms, bytes: "bytes per rank",
+		rule: []step{when(totalQ.compare("<", mpichRedscatLong), "recursive_halving"), otherwise("pairwise")}},
 	{name: "gather", native: offers[NativeGather], algs: gatherAlgorithms, bytes: "bytes per rank",
-		rule: "binomial", auto: fixed("binomial")},
+		rule: []step{otherwise("binomial")}},
 	{name: "gatherv", native: offers[NativeGatherv], algs: gathervAlgorithms, bytes: "mean bytes per rank",
-		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
+		rule: []step{otherwise("linear")}, note: "counts are known at the root only"},
 	{name: "scatter", native: offers[NativeScatter], algs: scatterAlgorithms, bytes: "bytes per rank",
-		rule: "binomial", auto: fixed("binomial")},
+		rule: []step{otherwise("binomial")}},
 	{name: "scatterv", native: offers[NativeScatterv], algs: scattervAlgorithms, bytes: "mean bytes per rank",
-		rule: "linear (counts are known at the root only)", auto: fixed("linear")},
+		rule: []step{otherwise("linear")}, note: "counts are known at the root only"},
 	{name: "allgather", native: offers[NativeAllgather], algs: allgatherAlgorithms, bytes: "bytes per rank",
-		rule: fmt.Sprintf("recursive_doubling if ranks*bytes < %d and ranks a power of two; else bruck if ranks*bytes < %d; else ring", mpichAllgatherLong, mpichAllgatherShort),
-		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
+		rule: allgatherRule},
 	{name: "allgatherv", native: offers[NativeAllgatherv], algs: allgatherAlgorithms, bytes: "mean bytes per rank",
-		rule: "as allgather, on the total bytes",
-		auto: func(p, n int) string { return allgatherRule(p, p*n) }},
+		as: "allgather", note: "on the total bytes"},
 	{name: "alltoall", native: offers[NativeAlltoall], algs: alltoallAlgorithms, bytes: "bytes per destination",
-		rule: fmt.Sprintf("bruck if bytes <= %d and ranks >= %d; else linear if bytes < %d; else pairwise", mpichAlltoallShort, mpichAlltoallMinP, mpichAlltoallMedium),
-		auto: func(p, n int) string {
-			switch {
-			case n <= mpichAlltoallShort && p >= mpichAlltoallMinP:
-				return "bruck"
-			case n < mpichAlltoallMedium:
-				return "linear"
-			}
-			return "pairwise"
-		}},
+		rule: []step{
+			when(both(bytesQ.compare("<=", mpichAlltoallShort), ranksQ.compare(">=", mpichAlltoallMinP)), "bruck"),
+			when(bytesQ.compare("<", mpichAlltoallMedium), "linear"),
+			otherwise("pairwise")}},
 	{name: "alltoallv", native: offers[NativeAlltoallv], algs: alltoallvAlgorithms, bytes: "mean bytes per destination",
-		rule: "linear", auto: fixed("linear")},
+		rule: []step{otherwise("linear")}},
 	{name: "barrier", native: offers[NativeBarrier], algs: barrierAlgorithms, bytes: "unused",
-		rule: "dissemination", auto: fixed("dissemination")},
+		rule: []step{otherwise("dissemination")}},
+}
+
+// steps is the decision s applies: its own rule, or that of the
+// collective it applies the rule of (as).
+func (s *collSpec) steps() []step {
+	if s.as != "" {
+		return specOf(s.as).rule
+	}
+	return s.rule
+}
+
+// ruleText is s's default rule as WriteTable prints it, e.g. "binomial if
+// bytes < 12288 or ranks < 8, else scatter_allgather", "linear (counts are
+// known at the root only)" or "as allgather, on the total bytes".
+func (s *collSpec) ruleText() string {
+	switch {
+	case s.as != "":
+		return "as " + s.as + ", " + s.note
+	case s.note != "":
+		return ruleText(s.rule) + " (" + s.note + ")"
+	}
+	return ruleText(s.rule)
 }
 
 // specOf returns the collective called name (as ParseAlgorithms takes it),
@@ -265,14 +294,15 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 			delete(a.over, s.name)
 			continue
 		}
-		if s.algorithm(alg) == nil {
+		entry := s.algorithm(alg)
+		if entry == nil {
 			return Algorithms{}, choiceErrorf("unknown %s algorithm %q (valid: %s, auto)", s.name, parts[0], strings.Join(s.names(), ", "))
 		}
 		ch := Choice{Algorithm: alg}
 		for _, opt := range parts[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
-			if k != "seg" || alg != algPipeline {
-				return Algorithms{}, choiceErrorf("%q: unknown option %q (only seg=BYTES, for the pipeline algorithm of bcast and reduce)", item, opt)
+			if k != "seg" || !entry.segmented {
+				return Algorithms{}, choiceErrorf("%q: unknown option %q (only seg=BYTES, for %s)", item, opt, segmentedList())
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
@@ -280,7 +310,7 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 			}
 			ch.Segment = n
 		}
-		if ch.Algorithm == algPipeline && ch.Segment == 0 {
+		if entry.segmented && ch.Segment == 0 {
 			ch.Segment = DefaultSegment
 		}
 		a.over[s.name] = ch
@@ -328,8 +358,9 @@ func (a Algorithms) choose(name string, p, n int) Choice {
 			return ch
 		}
 	}
-	ch := Choice{Algorithm: specOf(name).auto(p, n)}
-	if ch.Algorithm == algPipeline {
+	s := specOf(name)
+	ch := Choice{Algorithm: decide(s.steps(), p, n)}
+	if a := s.algorithm(ch.Algorithm); a != nil && a.segmented {
 		ch.Segment = DefaultSegment
 	}
 	return ch
@@ -342,7 +373,7 @@ func (a Algorithms) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "collective\talgorithms\tbytes\tselection")
 	for _, s := range specs {
-		rule := "default (MPICH): " + s.rule
+		rule := "default (MPICH): " + s.ruleText()
 		if ch, ok := a.over[s.name]; ok {
 			rule = "override: " + ch.String()
 		}
@@ -374,4 +405,28 @@ func AlgorithmNames(collective string) ([]string, error) {
 		return nil, choiceErrorf("unknown collective %q (valid: %s)", collective, collectiveNames())
 	}
 	return s.names(), nil
+}
+
+// AlgorithmInfo describes one algorithm of a collective's table.
+type AlgorithmInfo struct {
+	// Name is the algorithm's name in override syntax, e.g. "pipeline".
+	Name string
+	// Segmented: the algorithm takes a segment size (Choice.Segment,
+	// ":seg=BYTES").
+	Segmented bool
+}
+
+// Listed describes the algorithms of collective (a name as in
+// ParseAlgorithms) in WriteTable's order; an unknown collective is an
+// error naming the valid ones.
+func Listed(collective string) ([]AlgorithmInfo, error) {
+	s := specOf(collective)
+	if s == nil {
+		return nil, choiceErrorf("unknown collective %q (valid: %s)", collective, collectiveNames())
+	}
+	out := make([]AlgorithmInfo, len(s.algs))
+	for i, a := range s.algs {
+		out[i] = AlgorithmInfo{Name: a.name, Segmented: a.segmented}
+	}
+	return out, nil
 }

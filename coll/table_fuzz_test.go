@@ -33,7 +33,7 @@ func FuzzParseAlgorithms(f *testing.F) {
 			for _, p := range []int{1, 2, 3, 8} {
 				for _, n := range []int{0, 1, 1 << 20} {
 					ch := a.choose(s.name, p, n)
-					if s.algorithm(ch.Algorithm) == nil || (ch.Algorithm == algPipeline) != (ch.Segment > 0) {
+					if alg := s.algorithm(ch.Algorithm); alg == nil || alg.segmented != (ch.Segment > 0) {
 						t.Fatalf("%q: %s on %d ranks, %d bytes selects %+v", spec, s.name, p, n, ch)
 					}
 				}

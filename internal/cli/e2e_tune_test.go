@@ -101,7 +101,11 @@ func TestE2ETune(t *testing.T) {
 	// barrier's ride along in the first ones).
 	perPoint := 0
 	for _, c := range []string{"bcast", "barrier"} {
-		perPoint = max(perPoint, len(mpbenchRuntime{}.configs(c, 3, []int{1024})))
+		cs, err := mpbenchRuntime{}.configs(c, 3, []int{1024})
+		if err != nil {
+			t.Fatal(err)
+		}
+		perPoint = max(perPoint, len(cs))
 	}
 	if perPoint < 4 {
 		t.Fatalf("%d configurations per point, want at least bcast's linear, binomial, pipeline:seg=1024, scatter_allgather", perPoint)

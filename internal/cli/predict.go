@@ -107,7 +107,7 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	est := analysis.BcastEstimator{Times: bt}
 	modelNote := "none (no PingPong or 2-rank Bcast to fit)"
 	if m, err := analysis.FitBcastModel(rows); err == nil {
-		m.Choose = bcastChoice
+		m.Cost = bcastCost
 		est.Model = &m
 		modelNote = fmt.Sprintf("Hockney fit of %s (alpha %.4g us, %.4g MB/s) with coll's Bcast cost formulas", m.From, m.Fit.AlphaUsec, m.Fit.BandwidthMBps)
 	}
@@ -241,12 +241,15 @@ func measuredMatmulComm(rows []result.Row, n int) (out map[int]float64, what str
 	return out, what
 }
 
-// bcastChoice is the Bcast algorithm of coll's decision table for p ranks
-// and bytes, with its segment size, for analysis.BcastModel.
-func bcastChoice(p int, bytes int64) analysis.BcastChoice {
-	ch, _ := coll.Algorithms{}.Select("bcast", p, int(bytes))
-	if ch.Segment <= 0 {
-		ch.Segment = coll.DefaultSegment
+// bcastCost is analysis.BcastModel's cost model: the time of the Bcast
+// algorithm coll's decision table picks for p ranks and bytes, by that
+// algorithm's cost formula (coll.Cost), and the algorithm in override
+// syntax ("pipeline:seg=16384").
+func bcastCost(p int, bytes int64, alpha, beta float64) (float64, string, error) {
+	ch, err := coll.Algorithms{}.Select("bcast", p, int(bytes))
+	if err != nil {
+		return math.NaN(), "", err
 	}
-	return analysis.BcastChoice{Algorithm: ch.Algorithm, Segment: ch.Segment}
+	u, err := coll.Cost("bcast", ch, p, int(bytes), coll.Hockney{Alpha: alpha, Beta: beta})
+	return u, ch.String(), err
 }

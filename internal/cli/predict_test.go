@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/analysis"
-	"github.com/mpbench/mpbench/coll"
 )
 
 // predictRow returns the fields of the table row for N = np.
@@ -132,35 +131,16 @@ func TestPredictMatmulMulti(t *testing.T) {
 	}
 }
 
-// TestBcastChoiceIsCollsTable: predict's model takes the algorithm from
+// TestBcastCostIsCollsTable: predict's model takes the algorithm from
 // coll's decision table (MPICH's choice: binomial for short messages,
-// scatter + allgather for long ones on 8 ranks).
-func TestBcastChoiceIsCollsTable(t *testing.T) {
-	m := analysis.BcastModel{Fit: analysis.Fit{AlphaUsec: 10, BetaInv: 0.01}, Choose: bcastChoice}
-	if _, alg, err := m.Usec(8, 100); alg != "binomial" || err != nil {
-		t.Errorf("8 ranks, 100 B: %s, %v; want binomial", alg, err)
+// scatter + allgather for long ones on 8 ranks) and its formula from
+// coll's table.
+func TestBcastCostIsCollsTable(t *testing.T) {
+	m := analysis.BcastModel{Fit: analysis.Fit{AlphaUsec: 10, BetaInv: 0.01}, Cost: bcastCost}
+	if u, alg, err := m.Usec(8, 100); alg != "binomial" || u != 3*(10+1) || err != nil {
+		t.Errorf("8 ranks, 100 B: %g by %s, %v; want 33 by binomial", u, alg, err)
 	}
 	if _, alg, err := m.Usec(8, 1<<20); alg != "scatter_allgather" || err != nil {
 		t.Errorf("8 ranks, 1 MiB: %s, %v; want scatter_allgather", alg, err)
-	}
-}
-
-// TestBcastModelKnowsEveryAlgorithm: every Bcast algorithm in coll's table
-// has a cost formula in predict's model, so whatever the decision table or
-// a tuning picks, the prediction is that algorithm's (a new algorithm
-// without a formula fails here, not silently as another one).
-func TestBcastModelKnowsEveryAlgorithm(t *testing.T) {
-	names, err := coll.AlgorithmNames("bcast")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("coll's Bcast algorithms: %v %v", names, err)
-	}
-	for _, name := range names {
-		m := analysis.BcastModel{Fit: analysis.Fit{AlphaUsec: 10, BetaInv: 0.01}, Choose: func(int, int64) analysis.BcastChoice {
-			return analysis.BcastChoice{Algorithm: name, Segment: coll.DefaultSegment}
-		}}
-		u, alg, err := m.Usec(4, 1<<16)
-		if err != nil || !strings.HasPrefix(alg, name) || !(u > 0) {
-			t.Errorf("%s: %g us by %s, %v", name, u, alg, err)
-		}
 	}
 }

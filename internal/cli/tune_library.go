@@ -22,8 +22,9 @@ type tuneLibrary interface {
 	// describe names the runtime for file headers and progress.
 	describe() string
 	// configs lists every forcible configuration of collective on np
-	// ranks (the default excluded).
-	configs(collective string, np int, segments []int) []tune.Config
+	// ranks (the default excluded; none where the runtime can force
+	// none); error for a collective the runtime does not know.
+	configs(collective string, np int, segments []int) ([]tune.Config, error)
 	// force returns the extra "mpbench run" arguments and environment that
 	// make a job run configs (collective -> configuration; collectives not
 	// in the map keep the default).
@@ -46,22 +47,24 @@ type mpbenchRuntime struct{ transport string }
 
 func (n mpbenchRuntime) describe() string { return "mpbench (transport " + n.transport + ")" }
 
-func (mpbenchRuntime) configs(collective string, _ int, segments []int) []tune.Config {
-	names, err := coll.AlgorithmNames(collective)
+// configs lists coll's algorithms of collective, a segmented one once per
+// segment size.
+func (mpbenchRuntime) configs(collective string, _ int, segments []int) ([]tune.Config, error) {
+	algs, err := coll.Listed(collective)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	var cs []tune.Config
-	for _, a := range names {
-		if a != "pipeline" {
-			cs = append(cs, tune.Config{Algorithm: a})
+	for _, a := range algs {
+		if !a.Segmented {
+			cs = append(cs, tune.Config{Algorithm: a.Name})
 			continue
 		}
 		for _, s := range segments {
-			cs = append(cs, tune.Config{Algorithm: a, Segment: s})
+			cs = append(cs, tune.Config{Algorithm: a.Name, Segment: s})
 		}
 	}
-	return cs
+	return cs, nil
 }
 
 func (mpbenchRuntime) force(configs map[string]tune.Config) ([]string, []string) {
@@ -122,7 +125,7 @@ func newOMPILibrary() (*ompiLibrary, error) {
 
 func (o *ompiLibrary) describe() string { return o.version + " coll_tuned" }
 
-func (o *ompiLibrary) configs(collective string, np int, segments []int) []tune.Config {
+func (o *ompiLibrary) configs(collective string, np int, segments []int) ([]tune.Config, error) {
 	var cs []tune.Config
 	for _, a := range o.info.Algorithms[collective] {
 		// two_proc algorithms exist for exactly two ranks.
@@ -136,7 +139,7 @@ func (o *ompiLibrary) configs(collective string, np int, segments []int) []tune.
 			}
 		}
 	}
-	return cs
+	return cs, nil
 }
 
 // ompiSegmented reports whether an Open MPI algorithm is one of the

@@ -36,13 +36,18 @@ type tuneJob struct {
 // tuneJobs builds one round of jobs on np ranks: job k forcing the k-th
 // configuration of each collective that has one, with the default (every
 // collective) first and again halfway, so that the default has twice the
-// rounds of any configuration it is compared with.
-func tuneJobs(lib tuneLibrary, p tunePlan, np, round int) []tuneJob {
+// rounds of any configuration it is compared with. Error when lib does not
+// know a collective of p.
+func tuneJobs(lib tuneLibrary, p tunePlan, np, round int) ([]tuneJob, error) {
 	def := tuneJob{np: np, round: round, label: "default", colls: p.colls}
 	per := map[string][]tune.Config{}
 	most := 0
 	for _, c := range p.colls {
-		per[c] = lib.configs(c, np, p.segments)
+		cs, err := lib.configs(c, np, p.segments)
+		if err != nil {
+			return nil, err
+		}
+		per[c] = cs
 		most = max(most, len(per[c]))
 	}
 	jobs := []tuneJob{def}
@@ -63,7 +68,7 @@ func tuneJobs(lib tuneLibrary, p tunePlan, np, round int) []tuneJob {
 		j.args, j.env = lib.force(j.configs)
 		jobs = append(jobs, j)
 	}
-	return jobs
+	return jobs, nil
 }
 
 // tuneRunner runs measuring jobs as "mpbench run" processes of this

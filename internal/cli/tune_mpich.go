@@ -73,8 +73,11 @@ func mappedLibrary(name string) ([]byte, error) {
 
 func (l *mpichLibrary) describe() string { return l.version + " (MPIR collectives)" }
 
-func (l *mpichLibrary) configs(collective string, _ int, _ []int) []tune.Config {
-	return l.algs[collective]
+// configs lists the algorithms mpivars names for collective; none where
+// this MPICH has no algorithm control for it (its default alone is
+// measured).
+func (l *mpichLibrary) configs(collective string, _ int, _ []int) ([]tune.Config, error) {
+	return l.algs[collective], nil
 }
 
 // force sets the algorithm CVARs, and makes MPICH fail instead of falling

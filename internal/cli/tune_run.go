@@ -78,7 +78,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	var jobs []tuneJob
 	for round := 0; round < p.rounds; round++ {
 		for _, np := range p.procs {
-			jobs = append(jobs, tuneJobs(lib, p, np, round)...)
+			js, err := tuneJobs(lib, p, np, round)
+			if err != nil {
+				return err
+			}
+			jobs = append(jobs, js...)
 		}
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "tune: %s, %d jobs: %d rounds of %s on %s processes, %d sizes\n",

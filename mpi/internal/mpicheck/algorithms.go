@@ -17,17 +17,18 @@ var checkedCollectives = []string{"bcast", "reduce", "allreduce", "reduce_scatte
 
 // collAlgorithms lists package coll's algorithms checked over the library's
 // point-to-point calls (coll.ParseAlgorithms syntax, one override each;
-// the pipeline algorithms in segments of 4096 bytes), taken from coll's own tables.
+// the segmented algorithms in segments of 4096 bytes), taken from coll's
+// own tables.
 func collAlgorithms() ([]string, error) {
 	var specs []string
 	for _, name := range checkedCollectives {
-		algs, err := coll.AlgorithmNames(name)
+		algs, err := coll.Listed(name)
 		if err != nil {
 			return nil, err
 		}
 		for _, alg := range algs {
-			spec := name + "=" + alg
-			if alg == "pipeline" {
+			spec := name + "=" + alg.Name
+			if alg.Segmented {
 				spec += ":seg=4096"
 			}
 			specs = append(specs, spec)
