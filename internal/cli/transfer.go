@@ -87,28 +87,16 @@ func newTransferSendCmd() *cobra.Command {
 			defer cf.Close()
 			dial := func() (net.Conn, error) { return net.DialTimeout("tcp", addr, timeout) }
 			title := fmt.Sprintf("mpbench transfer to %s, %d repeats per size, a new TCP connection per file", addr, repeat)
-			var rows []transfer.Row
-			for _, size := range list {
-				var times []time.Duration
-				for range repeat {
-					t, err := transfer.Send(dial, size)
-					if err != nil {
-						transfer.WriteTable(cmd.OutOrStdout(), title, rows, m)
-						return fmt.Errorf("transfer of %d bytes to %s: %v", size, addr, err)
-					}
-					times = append(times, t)
-				}
-				r := transfer.Summarise(size, times, m)
-				rows = append(rows, r)
+			rows, err := transfer.Measure(dial, addr, transfer.Plan{Sizes: list, Repeat: repeat, Wire: m}, func(r transfer.Row) {
 				if jf != nil {
 					transfer.WriteJSON(jf, r)
 				}
 				if cf != nil {
 					transfer.WriteCSV(cf, r)
 				}
-			}
+			})
 			transfer.WriteTable(cmd.OutOrStdout(), title, rows, m)
-			return nil
+			return err
 		},
 	}
 	fl := cmd.Flags()
