@@ -2,7 +2,6 @@ package tune
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 )
@@ -78,15 +77,7 @@ func TestParseRulesErrors(t *testing.T) {
 }
 
 func TestParseOMPIInfo(t *testing.T) {
-	f, err := os.Open("testdata/ompi_info-4.1.4.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	o, err := ParseOMPIInfo(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := readOMPIInfo(t)
 	b := o.Algorithms["bcast"]
 	if len(b) != 9 || b[0] != (Config{Algorithm: "basic_linear", ID: 1}) || b[8] != (Config{Algorithm: "scatter_allgather_ring", ID: 9}) {
 		t.Errorf("bcast algorithms = %v, want 1 basic_linear .. 9 scatter_allgather_ring", b)

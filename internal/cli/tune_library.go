@@ -116,42 +116,13 @@ func newOMPILibrary() (*ompiLibrary, error) {
 		return nil, usageErrorf("tune --transport mpi: %v", err)
 	}
 	v, _ := exec.Command("ompi_info", "--version").Output()
-	version := "Open MPI"
-	if l, _, _ := strings.Cut(string(v), "\n"); strings.HasPrefix(l, "Open MPI") {
-		version = strings.TrimSpace(l)
-	}
-	return &ompiLibrary{info: info, version: version}, nil
+	return &ompiLibrary{info: info, version: tune.OMPIVersion(string(v))}, nil
 }
 
 func (o *ompiLibrary) describe() string { return o.version + " coll_tuned" }
 
 func (o *ompiLibrary) configs(collective string, np int, segments []int) ([]tune.Config, error) {
-	var cs []tune.Config
-	for _, a := range o.info.Algorithms[collective] {
-		// two_proc algorithms exist for exactly two ranks.
-		if strings.Contains(a.Algorithm, "two_proc") && np != 2 {
-			continue
-		}
-		cs = append(cs, a)
-		if o.info.Segmentable[collective] && ompiSegmented(a.Algorithm) {
-			for _, s := range segments {
-				cs = append(cs, tune.Config{Algorithm: a.Algorithm, ID: a.ID, Segment: s})
-			}
-		}
-	}
-	return cs, nil
-}
-
-// ompiSegmented reports whether an Open MPI algorithm is one of the
-// segmented ones whose segment size is worth measuring (chain, pipeline,
-// segmented ring); the others run unsegmented.
-func ompiSegmented(name string) bool {
-	for _, s := range []string{"chain", "pipeline", "segmented"} {
-		if strings.Contains(name, s) {
-			return true
-		}
-	}
-	return false
+	return o.info.Configs(collective, np, segments), nil
 }
 
 func (o *ompiLibrary) force(configs map[string]tune.Config) ([]string, []string) {

@@ -46,9 +46,7 @@ func newMPICHLibrary() (tuneLibrary, error) {
 		return nil, usageErrorf("tune --transport mpi: %v: this MPICH has no MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE format mpbench knows", err)
 	}
 	if v, err := exec.Command("mpichversion").Output(); err == nil {
-		if _, ver, ok := strings.Cut(strings.SplitN(string(v), "\n", 2)[0], ":"); ok {
-			l.version = "MPICH " + strings.TrimSpace(ver)
-		}
+		l.version = tune.MPICHVersion(string(v))
 	}
 	return l, nil
 }
@@ -129,8 +127,8 @@ func (l *mpichLibrary) loadCheck(ctx context.Context, r *tuneRunner, dir string,
 	if ctx.Err() != nil {
 		return "", err
 	}
-	want := "algorithm=" + tune.MPICHContainer(c, probeAlg)
-	if !strings.Contains(r.stderr, want) {
+	want, seen := tune.MPICHRejected(r.stderr, c, probeAlg)
+	if !seen {
 		return "", fmt.Errorf("MPICH did not read the JSON file: a copy of %s naming %s gave no complaint about %s (job error: %v)", l.rulesFile(), want, want, err)
 	}
 	return fmt.Sprintf("MPICH loads %s: a copy whose %s entry names %s makes MPICH report \"unrecognized key %s\" while it parses the file at start-up, so it reads and uses the file.",
