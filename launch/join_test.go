@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/transport/auth"
 	"github.com/mpbench/mpbench/transport/shm"
 	"github.com/mpbench/mpbench/transport/tcp"
@@ -25,9 +26,8 @@ import (
 // execTest starts the test binary in the given mode with extra environment.
 func execTest(t *testing.T, mode string, env ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(testExe(t))
+	cmd := proctest.Command(t, testExe(t))
 	cmd.Env = append(append(cmd.Environ(), envMode+"="+mode, quickExit), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestWorkerExitsWhenControlDrops(t *testing.T) {
 	}
 	defer ln.Close()
 	var stderr strings.Builder
-	cmd := exec.Command(testExe(t))
+	cmd := proctest.Command(t, testExe(t))
 	cmd.Env = append(cmd.Environ(), quickExit, envMode+"=hang", envDir+"="+t.TempDir())
 	cmd.Env = append(cmd.Env, rankEnv(ln.Addr().String(), "s3cret", 0, 1)...)
 	cmd.Stderr = &stderr

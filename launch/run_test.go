@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/internal/proctest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the launcher's concurrent writers.
@@ -370,7 +371,7 @@ func TestRunTimeoutNamesStoppedRank(t *testing.T) {
 // while ranks connect ends the job at once with one error saying so,
 // instead of letting every rank wait for the table until its timeout.
 func TestRunOutOfDescriptors(t *testing.T) {
-	cmd := exec.Command(testExe(t))
+	cmd := proctest.Command(t, testExe(t))
 	cmd.Env = append(cmd.Environ(), envMode+"=lowfd", quickExit)
 	start := time.Now()
 	out, err := cmd.Output()

@@ -23,9 +23,10 @@ const module = "github.com/mpbench/mpbench"
 // layer.
 var layers = [][]string{
 	// 0: the vocabularies: a transport's frames and its authentication, a
-	// result's records; test helpers that import nothing of mpbench; the
+	// result's records; test helpers that import nothing of mpbench
+	// (network namespaces, processes that end with their test); the
 	// buffer pool of comm and coll.
-	{"transport", "transport/auth", "result", "internal/testcorpus", "internal/netnstest", "internal/bufpool"},
+	{"transport", "transport/auth", "result", "internal/testcorpus", "internal/netnstest", "internal/proctest", "internal/bufpool"},
 	// 1: byte movers below comm; result file formats (a new format under
 	// result/ needs no line here).
 	{"transport/...", "result/...", "result/internal/textline"},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/internal/proctest"
 )
 
 // Resource exhaustion (docs/reliability.md): a job that runs out of a
@@ -21,7 +23,7 @@ func shellCmd(t *testing.T, env []string, script string) (*exec.Cmd, *strings.Bu
 	if mpbenchBin == "" {
 		t.Fatal("mpbench binary was not built (see TestMain output)")
 	}
-	cmd := exec.Command("sh", "-c", script)
+	cmd := proctest.Command(t, "sh", "-c", script)
 	cmd.Env = append(append(os.Environ(), "MPBENCH="+mpbenchBin), env...)
 	cmd.Dir = t.TempDir()
 	var out, errb strings.Builder

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/result/imb"
 )
 
@@ -123,7 +123,7 @@ func TestE2EAsIMBProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	cmd := exec.Command(link, "-msglog", "0:1", "-iter", "10", "pingpong")
+	cmd := proctest.Command(t, link, "-msglog", "0:1", "-iter", "10", "pingpong")
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("IMB-MPI1 -msglog 0:1 -iter 10 pingpong: %v\n%s", err, errb.String())

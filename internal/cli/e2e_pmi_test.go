@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/result/imb"
 )
 
@@ -55,7 +56,7 @@ func TestE2EMpiexecMPICH(t *testing.T) {
 	} {
 		t.Run(tc.wireup, func(t *testing.T) {
 			args := append(append(tc.opts[:len(tc.opts):len(tc.opts)], "-n", "4", mpbenchBin), pmiArgs...)
-			cmd := exec.Command(mpiexec, args...)
+			cmd := proctest.Command(t, mpiexec, args...)
 			var errb strings.Builder
 			cmd.Stderr = &errb
 			out, err := runWithin(t, cmd, 2*time.Minute)
@@ -69,7 +70,7 @@ func TestE2EMpiexecMPICH(t *testing.T) {
 		})
 	}
 	// The options mpbench's launcher passes its ranks apply under PMI too.
-	cmd := exec.Command(mpiexec, "-n", "2", mpbenchBin, "run", "--transport", "tcp", "-msglog", "0:1", "-iter", "10", "-iter_policy", "off", "PingPong")
+	cmd := proctest.Command(t, mpiexec, "-n", "2", mpbenchBin, "run", "--transport", "tcp", "-msglog", "0:1", "-iter", "10", "-iter_policy", "off", "PingPong")
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	out, err := runWithin(t, cmd, 2*time.Minute)

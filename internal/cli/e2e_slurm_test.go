@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/internal/proctest"
 )
 
 // slurmUp skips t unless srun is installed and a Slurm controller
@@ -33,7 +35,7 @@ func slurmUp(t *testing.T) string {
 // mpbench run -np 4; the header names the wire-up.
 func TestE2ESrun(t *testing.T) {
 	srun := slurmUp(t)
-	cmd := exec.Command(srun, append([]string{"-n", "4", "--mpi=pmi2", "--time=5", mpbenchBin}, append(pmiArgs, "-np", "4")...)...)
+	cmd := proctest.Command(t, srun, append([]string{"-n", "4", "--mpi=pmi2", "--time=5", mpbenchBin}, append(pmiArgs, "-np", "4")...)...)
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	out, err := runWithin(t, cmd, 3*time.Minute)
@@ -51,7 +53,7 @@ func TestE2ESrun(t *testing.T) {
 // saying how to start the job, instead of running two one-rank jobs.
 func TestE2ESrunNoPMI(t *testing.T) {
 	srun := slurmUp(t)
-	cmd := exec.Command(srun, "-n", "2", "--mpi=none", "--time=5", mpbenchBin, "run", "-msglog", "0:1", "PingPong")
+	cmd := proctest.Command(t, srun, "-n", "2", "--mpi=none", "--time=5", mpbenchBin, "run", "-msglog", "0:1", "PingPong")
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	start := time.Now()
@@ -75,7 +77,7 @@ func TestE2ESrunPMIx(t *testing.T) {
 	if out, _ := exec.Command(srun, "--mpi=list").CombinedOutput(); !strings.Contains(string(out), "pmix") {
 		t.Skipf("this Slurm has no PMIx plugin (srun --mpi=list: %s)", strings.TrimSpace(string(out)))
 	}
-	cmd := exec.Command(srun, "-n", "2", "--mpi=pmix", "--time=5", mpbenchBin, "run", "-msglog", "0:1", "PingPong")
+	cmd := proctest.Command(t, srun, "-n", "2", "--mpi=pmix", "--time=5", mpbenchBin, "run", "-msglog", "0:1", "PingPong")
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	out, err := runWithin(t, cmd, 2*time.Minute)

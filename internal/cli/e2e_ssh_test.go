@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mpbench/mpbench/internal/proctest"
 )
 
 // sshServer starts sshd on a free port of 127.0.0.1 with a host key and a
@@ -55,7 +57,7 @@ func sshServer(t *testing.T) string {
 		t.Fatal(err)
 	}
 	os.MkdirAll("/run/sshd", 0o755) // privilege separation directory
-	cmd := exec.Command(sshd, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
+	cmd := proctest.Command(t, sshd, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
 	var log strings.Builder
 	cmd.Stderr = &log
 	if err := cmd.Start(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/result/rowfile"
 )
 
@@ -54,7 +55,7 @@ func TestStaticBuild(t *testing.T) {
 	f.Close()
 
 	jsonPath := filepath.Join(t.TempDir(), "mm.jsonl")
-	cmd := exec.Command(bin, "app", "matmul", "-n", "40", "-np", "2", "--json", jsonPath)
+	cmd := proctest.Command(t, bin, "app", "matmul", "-n", "40", "-np", "2", "--json", jsonPath)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "SUCCESSFUL") || !strings.Contains(string(out), "Local products  = gonum (pure Go); no OpenBLAS library loaded") {
 		t.Fatalf("static build, app matmul: %v\n%s", err, out)
@@ -68,7 +69,7 @@ func TestStaticBuild(t *testing.T) {
 	if err != nil || len(runs) != 1 || runs[0].Meta.Info["blas"] != "gonum" || runs[0].Meta.Info["blas_fallback"] == "" {
 		t.Errorf("static build's --json metadata: %v, %+v", err, runs)
 	}
-	cmd = exec.Command(bin, "app", "matmul", "-n", "40", "-np", "2", "--blas", "openblas")
+	cmd = proctest.Command(t, bin, "app", "matmul", "-n", "40", "-np", "2", "--blas", "openblas")
 	out, err = cmd.CombinedOutput()
 	if exitCode(err) != ExitUsage || strings.Count(string(out), "\n") != 1 || !strings.Contains(string(out), "-tags noopenblas") {
 		t.Errorf("static build, --blas openblas: exit %d, output %q; want exit 2 and one line naming the tag", exitCode(err), out)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/rowfile"
@@ -46,7 +47,7 @@ func e2eCmd(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buff
 	if mpbenchBin == "" {
 		t.Fatal("mpbench binary was not built (see TestMain output)")
 	}
-	cmd := exec.Command(mpbenchBin, args...)
+	cmd := proctest.Command(t, mpbenchBin, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	return cmd, &out, &errb

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/mpi"
 	"github.com/mpbench/mpbench/testbed"
 )
@@ -45,7 +46,7 @@ func TestE2EMPITestbed(t *testing.T) {
 	argv := []string{mpbenchBin, "testbed", "exec", "--name", name, "--node", "1", "--"}
 	argv = append(append(argv, testbed.MPILauncher(st, mpi.Flavor, 2)...),
 		"sh", "-c", script, dir, bin, "run", "-msglog", "16:16", "-iter", "20", "-iter_policy", "off", "-time", "5", "PingPong")
-	stdout, stderr, code, hung := jobOrFinalizeHang(argv, 75*time.Second)
+	stdout, stderr, code, hung := jobOrFinalizeHang(t, argv, 75*time.Second)
 	switch {
 	case hung && strings.Contains(stdout, "# All processes entering MPI_Finalize") && rowTime(stdout, 65536) > 0 && mpichFinalizeDeadlock(stdout):
 		// The job measured and printed everything, then stayed in
@@ -106,8 +107,8 @@ func mpichFinalizeDeadlock(stdout string) bool {
 // its exit status and whether it was still running at limit (then it is
 // killed; the processes it started on other nodes stay for the testbed's
 // down to end).
-func jobOrFinalizeHang(argv []string, limit time.Duration) (stdout, stderr string, code int, hung bool) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+func jobOrFinalizeHang(t *testing.T, argv []string, limit time.Duration) (stdout, stderr string, code int, hung bool) {
+	cmd := proctest.Command(t, argv[0], argv[1:]...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.WaitDelay = 2 * time.Second // the ranks left on the nodes hold the output pipes

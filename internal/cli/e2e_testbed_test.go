@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/result/read"
 	"github.com/mpbench/mpbench/testbed"
 )
@@ -108,7 +109,7 @@ func TestE2ETestbedCommands(t *testing.T) {
 // exits 2 with one line naming it.
 func TestE2ETestbedWithoutCapability(t *testing.T) {
 	needTestbed(t)
-	cmd := exec.Command("setpriv", "--bounding-set", "-net_admin", "--inh-caps", "-net_admin", mpbenchBin, "testbed", "up", "--name", "nocap")
+	cmd := proctest.Command(t, "setpriv", "--bounding-set", "-net_admin", "--inh-caps", "-net_admin", mpbenchBin, "testbed", "up", "--name", "nocap")
 	out, err := cmd.CombinedOutput()
 	if exitCode(err) != 2 || !strings.Contains(string(out), "needs CAP_NET_ADMIN") || strings.Count(string(out), "\n") != 1 {
 		t.Errorf("up without CAP_NET_ADMIN: status %d, %q", exitCode(err), out)

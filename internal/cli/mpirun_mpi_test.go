@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/bench"
+	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/mpi"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/rowfile"
@@ -71,6 +72,7 @@ func jobWithin(t *testing.T, argv []string, limit time.Duration) (string, string
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	proctest.Bind(t, cmd)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -321,6 +323,7 @@ func killRankOnceRowsAppear(t *testing.T, argv []string, bin, jf, want string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	proctest.Bind(t, cmd)
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
