@@ -33,6 +33,23 @@ var crashSignal = regexp.MustCompile(`(?m)(?:^\[signal |^)(SIG[A-Z]+):`)
 // report is the only account there is.
 var runtimeEMFILE = regexp.MustCompile(`\bfailed with 24\b`)
 
+// runtimeNoMemory finds a Go runtime abort for want of memory: an
+// allocation or reservation the kernel refused ("runtime: out of memory:
+// cannot allocate ...", "fatal error: out of memory", "failed to reserve
+// page summary memory", "cannot map pages in arena address space"). Under
+// a limit on the address space (ulimit -v) that is the limit: the Go
+// runtime reserves about 1.1 GiB of address space before any of the
+// rank's code runs, and every heap arena, thread stack and mapping
+// counts against it.
+var runtimeNoMemory = regexp.MustCompile(`out of memory|failed to reserve [a-z ]*memory|cannot (?:reserve|map pages in) [a-z ]*address space`)
+
+// runtimeNoThread finds a Go runtime abort for want of a thread: "runtime:
+// failed to create new OS thread" or, with cgo, "runtime/cgo:
+// pthread_create failed". Its cause is a limit on processes (ulimit -u) or
+// on the address space, where each new thread's stack must fit; it counts
+// as memory only when the rank had an address-space limit.
+var runtimeNoThread = regexp.MustCompile(`failed to create new OS thread|pthread_create failed`)
+
 // maxCrashHead bounds the part of a report kept in memory to find its
 // signal, in bytes.
 const maxCrashHead = 4 << 10
@@ -41,6 +58,10 @@ const maxCrashHead = 4 << 10
 type crashReport struct {
 	rank int
 	dir  string // where the file goes
+	// asLimit is the rank's limit on its address space (RLIMIT_AS, ulimit
+	// -v) in bytes as read when it exited, 0 for none or unknown
+	// (exitedAddressSpaceLimit); set before summary is called.
+	asLimit uint64
 
 	mu   sync.Mutex
 	path string   // "" until the report starts; then the file, or "" if it could not be created
@@ -111,7 +132,12 @@ func (c *crashReport) outOfDescriptors() bool {
 
 // summary is the report in one phrase, "crashed with SIGSEGV: panic:
 // runtime error: invalid memory address or nil pointer dereference; its
-// goroutine stacks are in FILE", or "" when the rank did not crash.
+// goroutine stacks are in FILE", or "" when the rank did not crash. A
+// runtime abort for want of memory (runtimeNoMemory, or runtimeNoThread
+// under a limit) names the address-space limit when the rank had one,
+// "out of memory under the address-space limit (ulimit -v KiB): runtime:
+// out of memory: cannot allocate ...; raise the limit or ...", else the
+// fix after the report's first line.
 func (c *crashReport) summary() string {
 	if c == nil {
 		return ""
@@ -122,13 +148,19 @@ func (c *crashReport) summary() string {
 		return ""
 	}
 	first, _, _ := bytes.Cut(c.head, []byte("\n"))
-	msg := "crashed: "
-	if m := crashSignal.FindSubmatch(c.head); m != nil {
-		msg = "crashed with " + string(m[1]) + ": "
-	}
-	msg += string(bytes.TrimSpace(first))
-	if bytes.Contains(c.head, []byte("out of memory")) {
-		msg += " (lower -np or the largest message size, or raise the memory limit: ulimit -v, the cgroup's)"
+	var msg string
+	switch {
+	case c.asLimit > 0 && (runtimeNoMemory.Match(c.head) || runtimeNoThread.Match(c.head)):
+		msg = fmt.Sprintf("out of memory under the address-space limit (ulimit -v %d): %s; raise the limit or lower -np or the largest message size",
+			c.asLimit>>10, bytes.TrimSpace(first))
+	case runtimeNoMemory.Match(c.head):
+		msg = "crashed: " + string(bytes.TrimSpace(first)) + " (lower -np or the largest message size, or raise the memory limit: ulimit -v, the cgroup's)"
+	default:
+		msg = "crashed: "
+		if m := crashSignal.FindSubmatch(c.head); m != nil {
+			msg = "crashed with " + string(m[1]) + ": "
+		}
+		msg += string(bytes.TrimSpace(first))
 	}
 	if c.path != "" {
 		msg += "; its goroutine stacks are in " + c.path

@@ -79,3 +79,40 @@ func TestDescriptorCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestCrashOutOfMemory: a Go runtime abort for want of memory (or of a
+// thread) names the rank's address-space limit when it had one, with the
+// fix; without a limit an allocation failure keeps the general fix, and a
+// thread failure is an ordinary crash (its cause may be ulimit -u).
+func TestCrashOutOfMemory(t *testing.T) {
+	const limit = 1500000 << 10 // ulimit -v 1500000
+	for _, tc := range []struct {
+		head  string
+		limit uint64
+		want  string
+	}{
+		{"runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use)\nfatal error: out of memory\n\ngoroutine 1 gp=0xc000002380 m=0 mp=0x9e7ae0 [running]:\n", limit,
+			"out of memory under the address-space limit (ulimit -v 1500000): runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use); raise the limit or lower -np or the largest message size; its goroutine stacks are in "},
+		{"fatal error: failed to reserve page summary memory\n\nruntime stack:\n", limit,
+			"out of memory under the address-space limit (ulimit -v 1500000): fatal error: failed to reserve page summary memory; raise the limit"},
+		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\nPC=0x4a4e21 m=3 sigcode=18446744073709551610\n", limit,
+			"out of memory under the address-space limit (ulimit -v 1500000): runtime/cgo: pthread_create failed: Resource temporarily unavailable; raise the limit"},
+		{"runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use)\nfatal error: out of memory\n", 0,
+			"crashed: runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use) (lower -np or the largest message size, or raise the memory limit: ulimit -v, the cgroup's); its goroutine stacks are in "},
+		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n", 0,
+			"crashed with SIGABRT: runtime/cgo: pthread_create failed: Resource temporarily unavailable; its goroutine stacks are in "},
+		{"panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n", limit,
+			"crashed: panic: runtime error: index out of range; its goroutine stacks are in "},
+	} {
+		c := &crashReport{dir: t.TempDir(), asLimit: tc.limit}
+		for _, line := range strings.SplitAfter(tc.head, "\n") {
+			if line != "" && (c.started() || c.begins([]byte(line))) {
+				c.write([]byte(line))
+			}
+		}
+		c.close()
+		if got := c.summary(); !strings.HasPrefix(got, tc.want) || strings.Contains(got, "\n") {
+			t.Errorf("crash %q under limit %d:\n%s\nwant it to start with\n%s", tc.head, tc.limit, got, tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -296,6 +297,11 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 // reap waits for p, kills anything left in its process group, collects the
 // rest of its output and reports its exit.
 func (j *job) reap(p *rankProc) {
+	name := "" // the rank's own process: its limit is the rank's
+	if j.spec.remote(p.rank) {
+		name = filepath.Base(j.spec.Argv[0])
+	}
+	p.stderr.crash.asLimit = exitedAddressSpaceLimit(p.pid, name)
 	err := p.cmd.Wait()
 	at := time.Now()
 	p.closeStdin()

@@ -10,6 +10,7 @@ import (
 )
 
 func main() {
+	cli.LimitMallocArenas() // under ulimit -v: again, with one glibc malloc arena
 	go exitOnFatal()
 	os.Exit(cli.Main(cli.Args(os.Args), os.Stdout, os.Stderr))
 }

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -115,14 +116,15 @@ func TestE2ERankOutOfDescriptors(t *testing.T) {
 
 // TestE2ERankOutOfMemory: a rank whose buffers (two 512 MiB messages) do
 // not fit under ulimit -v crashes in the Go runtime; the launcher prints
-// one line naming the crash and keeps its crash report in a file in the
-// working directory. The limit applies to rank 1 only, started on a "host"
-// whose launch agent sets it: a launcher under the same limit may itself
-// fail to start a thread on a busy host.
+// one line naming the cause, the address-space limit the rank ran under
+// (read from the exited rank's /proc/PID/limits), and keeps its crash
+// report in a file in the working directory. The limit applies to rank 1
+// only, started on a "host" whose launch agent sets it: a launcher under
+// the same limit may itself fail to start a thread on a busy host.
 func TestE2ERankOutOfMemory(t *testing.T) {
 	agent := `AGENT=sh -c 'ulimit -v 1500000 && exec "$@"' {host}`
 	cmd := runExhausted(t, []string{agent}, `exec "$MPBENCH" run --host localhost,limited --launch-agent "$AGENT" --if 127.0.0.0/8 -msglog 29:29 -mem 2 -iter 2 -iter_policy off --timeout 60s PingPong`,
-		"rank 1 on host limited: crashed", "out of memory", "its goroutine stacks are in ")
+		"rank 1 on host limited: out of memory under the address-space limit (ulimit -v 1500000): runtime: out of memory: cannot allocate ", "; raise the limit or lower -np or the largest message size; its goroutine stacks are in ", "(exited with status 2)")
 	files, _ := filepath.Glob(filepath.Join(cmd.Dir, "mpbench-crash-rank1-*.txt"))
 	if len(files) != 1 {
 		t.Fatalf("crash reports %v in %s, want rank 1's", files, cmd.Dir)
@@ -131,6 +133,22 @@ func TestE2ERankOutOfMemory(t *testing.T) {
 	if !strings.Contains(string(report), "out of memory") || !goroutineHeader.Match(report) {
 		t.Errorf("crash report %s:\n%s", files[0], report)
 	}
+}
+
+// TestE2EAddressSpaceTooLow: under an address-space limit that lets Go's
+// runtime start but is below what a job needs (minAddressSpace), the
+// launcher refuses in one line naming the limit and the minimum, and a rank
+// under such a limit (set by its launch agent) is named by the launcher
+// with the same line, instead of either aborting later with a Go stack
+// dump on the terminal.
+func TestE2EAddressSpaceTooLow(t *testing.T) {
+	const low = "1400000" // KiB: Go's runtime reaches main (from 1200000 to 1300000 it does not), below minAddressSpace
+	want := "the address-space limit (ulimit -v " + low + ") is below the " + strconv.Itoa(minAddressSpace>>10) + " KiB mpbench needs"
+	runExhausted(t, nil, `ulimit -v `+low+` && exec "$MPBENCH" run -np 2 -msglog 0:0 --timeout 60s PingPong`,
+		"mpbench: "+want, "raise the limit (ulimit -v")
+	agent := `AGENT=sh -c 'ulimit -v ` + low + ` && exec "$@"' {host}`
+	runExhausted(t, []string{agent}, `exec "$MPBENCH" run --host localhost,limited --launch-agent "$AGENT" --if 127.0.0.0/8 -msglog 0:0 --timeout 60s PingPong`,
+		"rank 1 on host limited: "+want, "(exited with status 1)")
 }
 
 // TestE2ENoLocalPort: TCP ranks in a network namespace with 4 local ports

@@ -22,7 +22,10 @@ import (
 // stdout and stderr, and returns the process exit status (see ExitStatus).
 // Errors are printed as one line "mpbench: <problem>" on stderr, without
 // usage text. In a job started by an MPI launcher, where every rank checks
-// the same command line, usage errors are printed by rank 0 only.
+// the same command line, usage errors are printed by rank 0 only. Under an
+// address-space limit (ulimit -v) too low for Go's runtime to run a job,
+// every command refuses in one line naming the minimum
+// (checkAddressSpace); a rank reports that to its launcher.
 func Main(args []string, stdout, stderr io.Writer) int {
 	args, err := launch.BootstrapFromStdin(args, Version) // a rank started on another host
 	if err != nil {
@@ -33,6 +36,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(inv, stdout, stderr)
 	norm, dashed, err := normalise(root, args)
 	inv.dashed = dashed
+	if err == nil {
+		// A rank under too low a limit tells the launcher, which names it.
+		err = reportToLauncher(stderr, checkAddressSpace())
+	}
 	if err == nil {
 		err = execute(root, norm)
 	}
