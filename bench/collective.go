@@ -170,20 +170,25 @@ func blockCounts(p int, b int64) (counts, displs []int) {
 	return counts, displs
 }
 
-// alignSizes rounds sizes to whole elements of elem bytes for a
-// reduction, as IMB does: 0 stays 0, a size below one element becomes one
-// element, larger sizes are rounded down; repeated sizes are dropped.
-func alignSizes(sizes []int64, elem int) []int64 {
+// alignSizes rounds a run's sizes up to whole elements of elem bytes for a
+// reduction, as IMB-MPI1 does: its size loop rounds every length up, len
+// = (len+unit-1)/unit*unit with unit the size of -red_data_type (IMB 2021,
+// src_cpp/helpers/helper_IMB_functions.h, helper_init_scope; src_c/IMB.c
+// before it). A -msglen list (list true) keeps every entry in its order,
+// repeats included, as IMB runs each line of the file: 1, 2, 3 give 4, 4,
+// 4 for float, and a soak's list that repeats its sizes measures each
+// again. The -msglog sweep (list false) is IMB's: 0, then 2^a rounded up,
+// doubling, so a size that rounds to the one before it is dropped
+// (-msglog 0:4 gives 0, 4, 8, 16 for float).
+func alignSizes(sizes []int64, elem int, list bool) []int64 {
 	var out []int64
-	seen := map[int64]bool{}
+	e := int64(elem)
 	for _, s := range sizes {
-		if s > 0 {
-			s = max(int64(elem), s/int64(elem)*int64(elem))
+		s = (s + e - 1) / e * e
+		if !list && len(out) > 0 && out[len(out)-1] == s {
+			continue
 		}
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+		out = append(out, s)
 	}
 	return out
 }

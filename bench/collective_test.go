@@ -101,7 +101,7 @@ func TestCollectivesNineRanksRendezvous(t *testing.T) {
 			sink := mustRun(t, 9, o)
 			sizes := o.MsgLens
 			if reductions[name] {
-				sizes = []int64{0, 4, 70000}
+				sizes = []int64{0, 8, 70000} // 7 bytes rounded up to 2 floats, as IMB does
 			}
 			checkRows(t, sink, name, 9, sizes)
 		})
@@ -247,10 +247,25 @@ func TestCheckCatchesWrongContribution(t *testing.T) {
 	}
 }
 
+// TestAlignSizes: reduction sizes are rounded up to whole elements, as
+// IMB's size loop does; the -msglog sweep drops sizes that round to the one
+// before, a -msglen list keeps every line, repeats included.
 func TestAlignSizes(t *testing.T) {
-	got := alignSizes([]int64{0, 1, 2, 4, 8, 10, 12, 3}, 4)
-	if want := []int64{0, 4, 8, 12}; !reflect.DeepEqual(got, want) {
-		t.Errorf("alignSizes = %v, want %v", got, want)
+	for _, tc := range []struct {
+		sizes []int64
+		elem  int
+		list  bool
+		want  []int64
+	}{
+		{[]int64{0, 1, 2, 4, 8, 16}, 4, false, []int64{0, 4, 8, 16}},                                // -msglog 0:4, float
+		{[]int64{1, 2, 4, 8, 16}, 8, false, []int64{8, 16}},                                         // -msglog 0:4 -zero_size off, double
+		{[]int64{0, 1, 2, 4, 8, 10, 12, 3}, 4, true, []int64{0, 4, 4, 4, 8, 12, 12, 4}},             // a -msglen list
+		{[]int64{0, 1024, 65536, 0, 1024, 65536}, 4, true, []int64{0, 1024, 65536, 0, 1024, 65536}}, // repeated sizes
+		{[]int64{3, 4097, 131075}, 1, true, []int64{3, 4097, 131075}},                               // char
+	} {
+		if got := alignSizes(tc.sizes, tc.elem, tc.list); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("alignSizes(%v, %d, list %v) = %v, want %v", tc.sizes, tc.elem, tc.list, got, tc.want)
+		}
 	}
 }
 

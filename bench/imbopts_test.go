@@ -144,6 +144,30 @@ func TestRedDataTypes(t *testing.T) {
 	}
 }
 
+// TestReductionMsgLenRepeats: a -msglen list runs every line for the
+// reductions too, rounded up to whole elements as IMB does (6 bytes of
+// float are 8), repeats included: a soak that repeats its sizes measures
+// Allreduce and Reduce again and again, as it does every other benchmark.
+func TestReductionMsgLenRepeats(t *testing.T) {
+	o := quick("Allreduce", "Reduce", "Sendrecv")
+	o.MsgLens = []int64{0, 1024, 6, 0, 1024}
+	o.Check = true
+	sink := mustRun(t, 3, o)
+	want := map[string]string{"Allreduce": "[0 1024 8 0 1024]", "Reduce": "[0 1024 8 0 1024]", "Sendrecv": "[0 1024 6 0 1024]"}
+	for name, w := range want {
+		var sizes []int64
+		for _, r := range sink.rowsOf(name, 3) {
+			sizes = append(sizes, r.Bytes)
+			if r.Defects > 0 {
+				t.Errorf("%s %d bytes: %v defects", name, r.Bytes, r.Defects)
+			}
+		}
+		if fmt.Sprint(sizes) != w {
+			t.Errorf("%s: sizes %v, want %s", name, sizes, w)
+		}
+	}
+}
+
 // TestRedDataTypeCharEveryTransport runs the reductions that -check
 // verifies on char elements (-red_data_type char) at 4 ranks over every
 // transport, at odd sizes from eager messages to rendezvous (single copy on

@@ -55,7 +55,7 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 			if spec.Class.Sizeless {
 				bp.sizes = []int64{0}
 			} else if spec.Reduction {
-				bp.sizes = alignSizes(sizes, o.redType().Size())
+				bp.sizes = alignSizes(sizes, o.redType().Size(), o.MsgLens != nil)
 			}
 			for _, size := range bp.sizes {
 				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {

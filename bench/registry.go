@@ -57,9 +57,9 @@ type Spec struct {
 	Fill func(e *Env, rep int, send []byte)
 	// Reduction marks a reduction benchmark: its buffers hold elements of
 	// Options.RedType (-red_data_type, IMB's default MPI_FLOAT), and sizes
-	// are rounded to whole elements as IMB does: a size below one element
-	// becomes one element, others are rounded down, and duplicates are
-	// dropped (-msglog 0:2 gives 0 and 4 for float).
+	// are rounded up to whole elements as IMB does; the -msglog sweep drops
+	// a size that rounds to the one before (-msglog 0:2 gives 0 and 4 for
+	// float), a -msglen list keeps every line (alignSizes).
 	Reduction bool
 	// Collective is the package coll name of the collective the kernel
 	// calls ("bcast", "reduce_scatter", ...), used to report the
