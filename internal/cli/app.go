@@ -81,6 +81,7 @@ maximum over ranks. --json and --csv write the run as one row.
 
 Exit status: 0 success, 1 the run failed or its result did not verify,
 2 bad options.`,
+		Annotations: map[string]string{nounAnnotation: "application"},
 	}
 	cmd.AddCommand(newAppMatmulCmd(inv), newAppEPCmd(inv), newAppFTCmd(inv), newAppLoadCmd())
 	return cmd

@@ -25,11 +25,12 @@ func longFlags(c *cobra.Command) map[string]bool {
 // options of the command args run (normaliseArgs), and returns which
 // option names were given with one dash (for flagError, which names an
 // option as it was typed). Arguments that name no command of root's tree
-// (an unknown command, cobra's help and completion commands) are left as
-// they are, for execute to report or run.
+// (an unknown command, cobra's help and completion commands) or stop at a
+// command group (app, testbed, ...) are left as they are, for execute to
+// report or run.
 func normalise(root *cobra.Command, args []string) ([]string, map[string]bool, error) {
 	c, _, err := root.Find(args)
-	if err != nil {
+	if err != nil || isGroup(c) {
 		return args, nil, nil
 	}
 	return normaliseArgs(args, longFlags(c), c.CommandPath())

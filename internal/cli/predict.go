@@ -18,8 +18,9 @@ import (
 // benchmark tables.
 func newPredictCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "predict APP [options]",
-		Short: "Predict an application's communication time from benchmark tables",
+		Use:         "predict APP [options]",
+		Short:       "Predict an application's communication time from benchmark tables",
+		Annotations: map[string]string{nounAnnotation: "application"},
 	}
 	cmd.AddCommand(newPredictMatmulCmd())
 	return cmd

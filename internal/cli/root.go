@@ -115,15 +115,30 @@ in the GNU form (--npmin 2).`,
 	return root
 }
 
-// execute runs the command of args in root's tree. An unknown command is
-// a usage error with cobra's text (and its suggestions). cobra's own
-// commands (help, completion and the hidden __complete that shells call)
-// are added first, as cobra's Execute would, so that they are found too.
+// execute runs the command of args in root's tree. Arguments after a
+// command group (the root, app, testbed, ...) that name none of its
+// subcommands are a usage error listing them (groupArgs), also as the
+// topic of "mpbench help". cobra's own commands (help, completion and the
+// hidden __complete that shells call) are added first, as cobra's Execute
+// would, so that they are found too.
 func execute(root *cobra.Command, args []string) error {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd(args...)
 	shellRequest := len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
-	if _, _, err := root.Find(args); err != nil && !shellRequest {
+	c, rest, err := root.Find(args)
+	switch {
+	case shellRequest:
+	case c != nil && isGroup(c):
+		if err := groupArgs(c, rest); err != nil {
+			return err
+		}
+	case c != nil && c.Name() == "help" && c.Parent() == root: // "mpbench help TOPIC": the same check
+		if t, trest, _ := root.Find(rest); t != nil && isGroup(t) {
+			if _, ok := firstWord(trest); ok {
+				return groupArgs(t, trest)
+			}
+		}
+	case err != nil:
 		return &usageError{msg: err.Error()}
 	}
 	root.SetArgs(args)
