@@ -92,14 +92,14 @@ func ParseHostList(s string) (hosts []Host, err error) {
 	for _, w := range strings.Split(s, ",") {
 		w = strings.TrimSpace(w)
 		if w == "" {
-			return nil, fmt.Errorf("host list %q: empty host name; want e.g. \"node1,node2:2\"", s)
+			return nil, fmt.Errorf("--host %q: empty host name; want e.g. \"node1,node2:2\"", s)
 		}
 		h, err := parseHostWord(w)
 		if err != nil {
-			return nil, fmt.Errorf("host list %q: %v", s, err)
+			return nil, fmt.Errorf("--host %q: %v", s, err)
 		}
 		if hosts, err = addHost(hosts, h); err != nil {
-			return nil, fmt.Errorf("host list %q: %v", s, err)
+			return nil, fmt.Errorf("--host %q: %v", s, err)
 		}
 	}
 	return hosts, nil

@@ -48,7 +48,7 @@ type Config struct {
 func (c Config) Validate() error {
 	switch {
 	case !nameRE.MatchString(c.Name):
-		return fmt.Errorf("testbed name %q: use 1-8 lower-case letters and digits, starting with a letter", c.Name)
+		return fmt.Errorf("--name %s: use 1-8 lower-case letters and digits, starting with a letter", c.Name)
 	case c.Nodes < 2 || c.Nodes > MaxNodes:
 		return fmt.Errorf("--nodes %d: use 2..%d", c.Nodes, MaxNodes)
 	case c.MTU < 576 || c.MTU > 9000:

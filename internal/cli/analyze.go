@@ -73,7 +73,7 @@ Times are in usec, sizes in bytes; bandwidths name their Mbyte (10^6 or 2^20).`,
   mpbench analyze --wire eth:1g --k 7 run1.txt run2.txt
   ssh node01 cat IMB.log | mpbench analyze -
   mpbench analyze --format json results/*.txt > analysis.json`,
-		Args: needFiles(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmtSel, err := report.ParseFormat(format)
 			if err != nil {
@@ -94,16 +94,6 @@ Times are in usec, sizes in bytes; bandwidths name their Mbyte (10^6 or 2^20).`,
 	addAnalyzeFlags(cmd, &f)
 	cmd.Flags().StringVar(&format, "format", string(report.Text), "output format: "+report.FormatNames)
 	return cmd
-}
-
-// needFiles requires at least n file arguments, as a usage error.
-func needFiles(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) < n {
-			return usageErrorf("%s requires at least %d result file(s); usage: %s", cmd.Name(), n, cmd.UseLine())
-		}
-		return nil
-	}
 }
 
 // loadedFile is one result file read.

@@ -26,7 +26,7 @@ func TestAnalyzeBadFiles(t *testing.T) {
 		{"missing file", []string{"analyze", missing}, missing + ": no such file"},
 		{"bad wire model", []string{"analyze", "--wire", "token-ring", notes}, "--wire"},
 		{"bad format", []string{"analyze", "--format", "xml", notes}, `unknown format "xml"`},
-		{"no file", []string{"analyze"}, "analyze requires at least 1 result file"},
+		{"no file", []string{"analyze"}, "missing FILE: expected mpbench analyze FILE...; see 'mpbench analyze --help'"},
 		{"directory without results", []string{"analyze", dir}, dir + ": no result file in this directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestCompareCommand(t *testing.T) {
 		t.Errorf("csv lacks the 1024 B comparison:\n%s", stdout)
 	}
 	code, _, stderr = runMain(t, "compare", a)
-	if code != ExitUsage || !strings.Contains(stderr, "at least 2") {
+	if code != ExitUsage || !strings.Contains(stderr, "missing B: expected mpbench compare A B [C...]") {
 		t.Errorf("one file: exit %d, stderr %q; want exit 2 asking for two files", code, stderr)
 	}
 	// PingPong against OSU's barrier: no point in common.

@@ -9,9 +9,11 @@ import (
 
 // The rules in this file word the errors of the command structure itself,
 // for every command of the tree alike: a word after a command group that
-// names none of its subcommands (groupArgs) is one usage error naming the
-// problem, the accepted form and the help to read: `unknown application
-// "x"; expected one of ep, ft, matmul; see 'mpbench app --help'`.
+// names none of its subcommands (groupArgs), and positional arguments a
+// command's Args check refuses (argsError, installed by usageArgs). Each
+// is one usage error naming the problem, the accepted form and the help
+// to read: `unknown application "x"; expected one of ep, ft, matmul; see
+// 'mpbench app --help'`.
 
 // nounAnnotation is the cobra annotation by which a command group names
 // its subcommands in errors ("application" for app); without it they are
@@ -110,4 +112,74 @@ func firstWord(args []string) (int, bool) {
 // "4" of IMB's "-np 4"), so is more likely its value than a command.
 func optionValue(args []string, i int) bool {
 	return i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=")
+}
+
+// maxArgsProbe bounds the argument counts argsError tries.
+const maxArgsProbe = 8
+
+// argsError words the refusal of args by check, c's Args rule (cobra's
+// NoArgs, ExactArgs, MinimumNArgs, ...), as one usage error with c's
+// synopsis: "missing HOST[:PORT]: expected mpbench transfer send
+// HOST[:PORT]; see 'mpbench transfer send --help'" when a longer list
+// would pass, else `unexpected argument "x": expected ...` naming the
+// first argument past the longest list that would. Rules that look at
+// more than the count get cobra's text with the synopsis.
+func argsError(c *cobra.Command, args []string, check cobra.PositionalArgs, err error) error {
+	accepts := func(n int) bool { return check(c, make([]string, n)) == nil }
+	see := fmt.Sprintf("see '%s --help'", c.CommandPath())
+	expected := strings.TrimSpace(c.CommandPath() + " " + synopsis(c))
+	for n := len(args) + 1; n <= len(args)+maxArgsProbe; n++ {
+		if !accepts(n) {
+			continue
+		}
+		what := "argument"
+		if names := argNames(synopsis(c)); len(names) >= n {
+			what = strings.Join(names[len(args):n], " ")
+		} else if n-len(args) > 1 {
+			what = fmt.Sprintf("%d arguments", n-len(args))
+		}
+		return usageErrorf("missing %s: expected %s; %s", what, expected, see)
+	}
+	for n := len(args) - 1; n >= 0; n-- {
+		if accepts(n) {
+			return usageErrorf("unexpected argument %q: expected %s; %s", args[n], expected, see)
+		}
+	}
+	return usageErrorf("%v: expected %s; %s", err, expected, see)
+}
+
+// synopsis is c's Use line after the command's name: "HOST[:PORT]" of
+// "send HOST[:PORT]".
+func synopsis(c *cobra.Command) string {
+	_, s, _ := strings.Cut(c.Use, " ")
+	return strings.TrimSpace(s)
+}
+
+// argNames returns the required positional arguments of a synopsis, in
+// order: its words that are not options, an option's value, optional
+// ("[...]", however many words the brackets span) or "--", up to the first
+// alternative ("|"), with a trailing "..." dropped: "COMMAND" of "--node K
+// -- COMMAND [ARGS...]", "A B" of "A B [C...]", "FILE" of "FILE... -o
+// report.html".
+func argNames(synopsis string) []string {
+	var names []string
+	depth, value := 0, false
+	for _, w := range strings.Fields(synopsis) {
+		optional := depth > 0 || strings.HasPrefix(w, "[")
+		depth += strings.Count(w, "[") - strings.Count(w, "]")
+		switch {
+		case optional:
+		case w == "|":
+			return names
+		case w == "--":
+			value = false
+		case strings.HasPrefix(w, "-"):
+			value = true
+		case value:
+			value = false
+		default:
+			names = append(names, strings.TrimSuffix(w, "..."))
+		}
+	}
+	return names
 }

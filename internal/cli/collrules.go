@@ -7,15 +7,21 @@ import (
 	"github.com/mpbench/mpbench/tune"
 )
 
+// rulesFileWanted is what --coll-rules takes, for its errors.
+const rulesFileWanted = "a decision table written by 'mpbench tune -o DIR' (DIR/mpbench.rules)"
+
 // readCollRules reads a --coll-rules file (tune.ParseRules) and checks
 // every rule's collective and algorithm against coll's table; problems are
 // usage errors naming the file and line or rule.
 func readCollRules(path string) (coll.RuleFunc, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageErrorf("--coll-rules %s: %v", path, err)
+		return nil, cannotRead("--coll-rules", path, err, rulesFileWanted)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, usageErrorf("--coll-rules %s: is a directory; expected %s", path, rulesFileWanted)
+	}
 	rules, err := tune.ParseRules(f, path)
 	if err != nil {
 		return nil, usageErrorf("--coll-rules %v", err)

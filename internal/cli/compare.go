@@ -21,7 +21,7 @@ file repeats a measurement (several runs in one file), the spread of the
 repeats is the noise and differences larger than it are marked significant.`,
 		Example: `  mpbench compare before.txt after.txt
   mpbench compare --format md switch.txt hub.txt wifi.txt`,
-		Args: needFiles(2),
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := report.ParseFormat(format)
 			if err != nil {

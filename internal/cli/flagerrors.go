@@ -63,15 +63,23 @@ func (inv *invocation) spelled(name string) string {
 	return "--" + name
 }
 
-// valueKind describes the type of value fl takes, and says when a number
-// was out of range (err wraps strconv.ErrRange).
+// valueKinds describe, by pflag type name, the value an option of that
+// type takes, in flagError's words. Every type an option of the command
+// tree has is here (TestEveryOptionTypeWorded).
+var valueKinds = map[string]string{
+	"int": "an integer", "int64": "an integer", "uint": "an integer >= 0", "uint64": "an integer >= 0",
+	"float64": "a number", "duration": "a duration such as 90s or 30m", "bool": "true or false",
+	"string": "a value", "switch": "1 or 0 (on or off)",
+	"intSlice":    "integers separated by commas, such as 1,2,4",
+	"stringSlice": "values separated by commas",
+}
+
+// valueKind describes the type of value fl takes (valueKinds), and says
+// when a number was out of range (err wraps strconv.ErrRange).
 func valueKind(fl *pflag.Flag, err error) string {
-	kind := map[string]string{
-		"int": "an integer", "float64": "a number", "duration": "a duration such as 90s or 30m",
-		"bool": "true or false", "uint": "an integer >= 0", "int64": "an integer",
-	}[fl.Value.Type()]
+	kind := valueKinds[fl.Value.Type()]
 	if kind == "" {
-		kind = "a " + fl.Value.Type()
+		kind = "a value of type " + fl.Value.Type()
 	}
 	if errors.Is(err, strconv.ErrRange) {
 		kind += " in range"

@@ -85,6 +85,14 @@ func cannotCreate(option, path string, err error) error {
 	return usageErrorf("%s %s: cannot create the file (%v); expected a writable path", option, path, unwrapPath(err))
 }
 
+// cannotRead is the usage error of an input file option (--coll-rules,
+// ...) whose file cannot be opened, in the words of bench's -msglen and
+// -input: "--coll-rules PATH: cannot read the file (no such file or
+// directory); expected WANT".
+func cannotRead(option, path string, err error, want string) error {
+	return usageErrorf("%s %s: cannot read the file (%v); expected %s", option, path, unwrapPath(err), want)
+}
+
 // samePath reports whether a and b name the same file: equal cleaned
 // absolute paths, or the same existing file (links).
 func samePath(a, b string) bool {

@@ -100,7 +100,7 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	if f.net != "switch" && f.net != "shared" && f.net != "auto" && f.net != "multi" {
 		return usageErrorf("--net %s: use switch, shared, multi or auto", f.net)
 	}
-	rows, err := loadRows(cmd, f.bench)
+	rows, err := loadRows(cmd, "--bench", f.bench)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	}
 	measured, measuredNote := map[int]float64{}, ""
 	if len(f.scaling) > 0 {
-		srows, err := loadRows(cmd, f.scaling)
+		srows, err := loadRows(cmd, "--scaling", f.scaling)
 		if err != nil {
 			return err
 		}
@@ -188,12 +188,13 @@ func multiEstimate(rows []result.Row, est analysis.BcastEstimator) func(groups, 
 	}
 }
 
-// loadRows reads every row of the files (one usage error naming a file
-// that cannot be read).
-func loadRows(cmd *cobra.Command, paths []string) ([]result.Row, error) {
+// loadRows reads every row of the files of option (--bench, --scaling):
+// a file that cannot be read is one usage error naming the option and the
+// file ("--bench bc.jsonl: no such file").
+func loadRows(cmd *cobra.Command, option string, paths []string) ([]result.Row, error) {
 	files, err := loadFiles(paths, cmd.InOrStdin(), cmd.ErrOrStderr())
 	if err != nil {
-		return nil, err
+		return nil, usageErrorf("%s %v", option, err)
 	}
 	var rows []result.Row
 	for _, lf := range files {

@@ -34,7 +34,7 @@ speedup over the default.`,
 		Example: `  mpbench report imb-*.txt osu_latency.log -o cluster.html
   mpbench report tuned/ -o tuning.html
   mpbench report --wire ib:hdr run.txt -o run.html --png-dir plots/`,
-		Args: needFiles(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageErrorf("report needs -o FILE.html, the page to write")

@@ -111,19 +111,18 @@ in the GNU form (--npmin 2).`,
 	root.AddCommand(newAppCmd(inv), newScalingCmd(inv), newPredictCmd())
 	root.AddCommand(newTestbedCmd(), newTransferCmd())
 	root.AddCommand(newTuneCmd(inv))
-	usageArgs(root)
 	return root
 }
 
 // execute runs the command of args in root's tree. Arguments after a
 // command group (the root, app, testbed, ...) that name none of its
 // subcommands are a usage error listing them (groupArgs), also as the
-// topic of "mpbench help". cobra's own commands (help, completion and the
-// hidden __complete that shells call) are added first, as cobra's Execute
-// would, so that they are found too.
+// topic of "mpbench help". cobra's own
+// commands (help, completion and the hidden __complete that shells call)
+// are added first, as cobra's Execute would, so that they are found too
+// and their argument checks worded as the others' (completeTree).
 func execute(root *cobra.Command, args []string) error {
-	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd(args...)
+	completeTree(root, args)
 	shellRequest := len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 	c, rest, err := root.Find(args)
 	switch {
@@ -145,16 +144,26 @@ func execute(root *cobra.Command, args []string) error {
 	return root.Execute()
 }
 
+// completeTree adds cobra's own commands to root's tree (help, and
+// completion with the hidden __complete; args as for cobra's
+// InitDefaultCompletionCmd), then words the argument checks of every
+// command (usageArgs).
+func completeTree(root *cobra.Command, args []string) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd(args...)
+	usageArgs(root)
+}
+
 // usageArgs makes the argument checks of every command in c's tree
-// (cobra.ExactArgs, needFiles, ...) return usage errors, so that
-// ExitStatus needs no knowledge of cobra's messages. Flag errors are made
-// usage errors by flagError.
+// (cobra.NoArgs, ExactArgs, MinimumNArgs, ...) return usage errors in one wording
+// (argsError), so that ExitStatus needs no knowledge of cobra's messages.
+// Flag errors are made usage errors by flagError.
 func usageArgs(c *cobra.Command) {
 	if check := c.Args; check != nil {
 		c.Args = func(cmd *cobra.Command, args []string) error {
 			err := check(cmd, args)
 			if err != nil && !isUsage(err) {
-				return &usageError{msg: err.Error()}
+				return argsError(cmd, args, check, err)
 			}
 			return err
 		}

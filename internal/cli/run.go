@@ -97,6 +97,11 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 	if err := checkDumpPath(f, false); err != nil {
 		return err
 	}
+	if f.hostOpts.hostfile == "" && f.hostOpts.hosts == "" {
+		if err := checkProfilePath(f.cpuprofile); err != nil {
+			return err
+		}
+	}
 	if f.transport != "mpi" && f.given("thread_level") {
 		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
 	}

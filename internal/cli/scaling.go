@@ -88,7 +88,10 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 			return err
 		}
 	}
-	if f.c1 < 0 || (f.c1 == 0 && !slices.Contains(f.np, 1)) {
+	if f.c1 < 0 || math.IsNaN(f.c1) || math.IsInf(f.c1, 0) {
+		return usageErrorf("--c1 %g: expected the one-process time in seconds, > 0", f.c1)
+	}
+	if f.c1 == 0 && !slices.Contains(f.np, 1) {
 		return usageErrorf("--np %s has no 1: give the one-process time with --c1 SECONDS, or add 1", joinInts(f.np))
 	}
 	if err := checkOutputPaths(f.jsonFile, f.csvFile, stdoutScaling); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,9 @@ func (f *testbedFlags) add(cmd *cobra.Command) {
 
 // config checks the options and returns the testbed they describe.
 func (f *testbedFlags) config() (testbed.Config, error) {
+	if !slices.Contains(medium.Kinds, f.net) {
+		return testbed.Config{}, usageErrorf("--net %s: expected one of %s", f.net, strings.Join(medium.Kinds, ", "))
+	}
 	rate, err := medium.ParseRate(f.rate)
 	if err != nil {
 		return testbed.Config{}, usageErrorf("--rate: %v", err)

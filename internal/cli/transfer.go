@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -39,9 +40,9 @@ func newTransferServeCmd() *cobra.Command {
 		Short: "Receive files until stopped (Ctrl-C)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ln, err := net.Listen("tcp", listen)
+			ln, err := listenTCP(listen)
 			if err != nil {
-				return usageErrorf("--listen %s: %v", listen, err)
+				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "# mpbench transfer: serving on %s\n", ln.Addr())
 			return transfer.Serve(ln)
@@ -49,6 +50,26 @@ func newTransferServeCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&listen, "listen", ":"+strconv.Itoa(transfer.DefaultPort), "address and port to listen on")
 	return cmd
+}
+
+// listenTCP listens on addr, the --listen option of transfer serve. An
+// address that is not [HOST]:PORT, or that cannot be bound (a port in use,
+// an address of another host), is a usage error naming the option, the
+// cause and the form: "--listen bad: expected [HOST]:PORT, e.g. :5001 or
+// 10.77.0.1:5001".
+func listenTCP(addr string) (net.Listener, error) {
+	example := fmt.Sprintf("e.g. :%d or 10.77.0.1:%d", transfer.DefaultPort, transfer.DefaultPort)
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return nil, usageErrorf("--listen %s: expected [HOST]:PORT, %s", addr, example)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+			err = u // the innermost cause: "address already in use"
+		}
+		return nil, usageErrorf("--listen %s: cannot listen (%v); expected a free port on an address of this host, %s", addr, err, example)
+	}
+	return ln, nil
 }
 
 func newTransferSendCmd() *cobra.Command {

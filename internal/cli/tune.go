@@ -237,7 +237,7 @@ func (f *tuneFlags) plan() (tunePlan, error) {
 		return p, usageErrorf("tune needs -o DIR: the directory for the tuning files")
 	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return p, usageErrorf("-o %s: %v", f.out, err)
+		return p, usageErrorf("-o %s: cannot create the directory (%v); expected a writable directory", f.out, unwrapPath(err))
 	}
 	return p, nil
 }
