@@ -15,8 +15,10 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden with the comm
 
 // TestGolden runs commands whose output is deterministic and compares
 // stdout with testdata/NAME.golden (go test -run TestGolden -update
-// rewrites them; review the diff before committing). Corpus files are
-// named by their path relative to this package.
+// rewrites them; review the diff before committing). A command that exits
+// with another status than 0, or writes to stderr, has both after its
+// stdout in the golden file (goldenText). Corpus files are named by their
+// path relative to this package.
 func TestGolden(t *testing.T) {
 	// A path relative to this package's directory, so that the output
 	// (whose tables size their columns to it) is the same in any checkout.
@@ -29,6 +31,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := func(name string) string { return filepath.Join(corpus, name) }
+	predictBench := filepath.Join("testdata", "predict", "bench.jsonl")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -37,15 +40,32 @@ func TestGolden(t *testing.T) {
 		{"show-algorithms-override", []string{"run", "--coll", "bcast=pipeline:seg=65536,alltoall=bruck,barrier=tree", "--show-algorithms"}},
 		{"analyze-imb-pingpong", []string{"analyze", in("006-imb2019u3-pingpong.txt")}},
 		{"compare-imb-pingpong", []string{"compare", in("006-imb2019u3-pingpong.txt"), in("005-imb2018u1-pingpong-wrapped.txt")}},
+		{"help", []string{"--help"}},
+		{"run-help", []string{"run", "--help"}},
+		{"run-list", []string{"run", "-list"}},
+		{"tune-help", []string{"tune", "--help"}},
+		{"predict-matmul", []string{"predict", "matmul", "--bench", predictBench, "-n", "1024", "--np", "2,4,8,64", "--net", "switch"}},
+		{"predict-matmul-auto", []string{"predict", "matmul", "--bench", predictBench, "-n", "1024", "--np", "2,4"}},
+		// Bad input: one line on stderr and exit status 2.
+		{"bad-app-unknown", []string{"app", "nosuchapp"}},
+		{"bad-testbed-unknown", []string{"testbed", "nosuch"}},
+		{"bad-transfer-unknown", []string{"transfer", "nosuch"}},
+		{"bad-predict-file", []string{"predict", "/nonexistent"}},
+		{"bad-command-unknown", []string{"runn"}},
+		{"bad-transfer-send-no-host", []string{"transfer", "send"}},
+		{"bad-testbed-exec-no-command", []string{"testbed", "exec"}},
+		{"bad-predict-matmul-file-argument", []string{"predict", "matmul", predictBench}},
+		{"bad-scaling-np", []string{"scaling", "-np", "x", "--", "app", "ep"}},
+		{"bad-run-coll-rules", []string{"run", "--coll-rules", "/nonexistent"}},
+		{"bad-testbed-run-net", []string{"testbed", "run", "--net", "foo"}},
+		{"bad-transfer-serve-listen", []string{"transfer", "serve", "--listen", "bad"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := runMain(t, c.args...)
-			if code != ExitOK {
-				t.Fatalf("mpbench %s: exit %d, stderr %q", strings.Join(c.args, " "), code, errs)
-			}
+			got := goldenText(out, errs, code)
 			golden := filepath.Join("testdata", c.name+".golden")
 			if *update {
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -54,12 +74,22 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v (go test -run TestGolden -update writes it)", err)
 			}
-			if out != string(want) {
+			if got != string(want) {
 				t.Errorf("mpbench %s: output differs from %s (go test -run TestGolden -update rewrites it):\n%s",
-					strings.Join(c.args, " "), golden, firstDiff(out, string(want)))
+					strings.Join(c.args, " "), golden, firstDiff(got, string(want)))
 			}
 		})
 	}
+}
+
+// goldenText is what a golden file holds of a command's outcome: its
+// stdout, followed, when stderr has text or the exit status is not 0, by
+// "[stderr]" and stderr's text, then "[exit status N]".
+func goldenText(stdout, stderr string, code int) string {
+	if stderr == "" && code == ExitOK {
+		return stdout
+	}
+	return stdout + "[stderr]\n" + stderr + "[exit status " + strconv.Itoa(code) + "]\n"
 }
 
 // firstDiff shows the first line where got and want differ.
