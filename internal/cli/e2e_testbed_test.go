@@ -8,14 +8,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mpbench/mpbench/internal/proctest"
+	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/read"
 	"github.com/mpbench/mpbench/testbed"
+	"github.com/mpbench/mpbench/testbed/medium"
 )
 
 // needTestbed skips a test on a host where testbeds cannot be built.
@@ -287,33 +290,36 @@ func rowTime(text string, bytes int) float64 {
 
 // TestE2ETestbedStudyShort is the short version of the study: a hub of 4
 // nodes at 50 Mbit/s, one repetition of everything. It checks the files
-// and pages, and the hub's findings on aggregate bandwidth and PingPing,
-// which the network decides whatever the host's load.
+// and pages, and the hub's findings on aggregate bandwidth and PingPing
+// (studyHubFindings).
 func TestE2ETestbedStudyShort(t *testing.T) {
 	needTestbed(t)
-	// One short repetition on a busy host can miss the margin (the
-	// forwarder starved of CPU is not the medium); a second study must
-	// then meet it.
+	// A second study runs only when the first one's findings missed
+	// because the host slowed its one-pair PingPong (studyHubFindings);
+	// anything else fails at once.
 	for attempt := 1; ; attempt++ {
-		missed := studyShort(t)
-		if missed == "" {
+		slowed := studyShort(t)
+		if slowed == "" {
 			return
 		}
 		if attempt == 2 {
-			t.Error(missed)
-			return
+			t.Skipf("no verdict on the findings' ratios at this load, in neither of 2 studies: %s", slowed)
 		}
-		t.Logf("first study missed, running it again: %s", missed)
+		t.Logf("first study: %s; running it again", slowed)
 	}
 }
 
-// studyShort runs the short study once, checks its files and page (errors
-// on t), and returns the hub finding that missed its margin ("" if none).
+// studyHub is the network of studyShort.
+var studyHub = testbed.Config{Nodes: 4, Net: "hub", RateBps: 50e6, MTU: 1500, Seed: 1}
+
+// studyShort runs the short study once and checks its files, page and
+// hub findings (errors on t); it returns why the findings' ratios gave no
+// verdict ("" when they did).
 func studyShort(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd, out, errb := e2eCmd(t, "testbed", "study", "-o", dir, "--nodes", "4", "--nets", "hub", "--rate", "50mbit", "--time", "0.1",
-		"--transfer-sizes", "0,1K,100K", "--repeat", "1")
+	cmd, out, errb := e2eCmd(t, "testbed", "study", "-o", dir, "--nodes", strconv.Itoa(studyHub.Nodes), "--nets", studyHub.Net,
+		"--rate", "50mbit", "--time", "0.1", "--transfer-sizes", "0,1K,100K", "--repeat", "1")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("study: %v\n%s%s", err, out, errb)
 	}
@@ -323,11 +329,7 @@ func studyShort(t *testing.T) string {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
-	var fs []struct {
-		Network, Finding string
-		Value            float64
-		Pass             bool
-	}
+	var fs []studyFinding
 	b, _ := os.ReadFile(filepath.Join(dir, "findings.json"))
 	if err := json.Unmarshal(b, &fs); err != nil || len(fs) != 7 {
 		t.Fatalf("findings.json: %v, %d findings\n%s", err, len(fs), b)
@@ -356,17 +358,115 @@ func studyShort(t *testing.T) string {
 	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-s") && strings.Contains(string(ns), strconv.Itoa(cmd.Process.Pid%100000)) {
 		t.Errorf("namespaces left after the study:\n%s", ns)
 	}
-	// The study states ABG 2 pairs / 1 pair <= 1.2 and PingPing/PingPong
-	// <= 0.6 on a hub; a switch gives about 2 and 1. One short repetition
-	// on a busy host lands near the study's bounds, so the test asks for
-	// the shared medium's signature with a margin that a switch can never
-	// reach: the ratios nearer the hub's values than the switch's.
-	for i, limit := range []float64{1.5, 0.75} {
-		if f := fs[i]; f.Value <= 0 || f.Value > limit {
-			return fmt.Sprintf("hub: %s = %.3f, a shared medium stays at or below %.2f\n%s", f.Finding, f.Value, limit, out)
+	return studyHubFindings(t, dir, fs, out.String())
+}
+
+// studyFinding is one entry of findings.json, as far as the test reads it.
+type studyFinding struct {
+	Network, Finding string
+	Value            float64
+	Pass             bool
+}
+
+// studyHubFindings checks the hub's two findings that tell a shared
+// medium from a switch: Multi-PingPong ABG 2 pairs / 1 pair (fs[0]; the
+// study states <= 1.2 on a hub, a switch gives about 2) and PingPing /
+// PingPong bandwidth at 1 MiB (fs[1]; <= 0.6, a switch about 1).
+//
+// The ranks time every transfer, and the forwarder never delivers a frame
+// before the medium model's time, so the host's load can only lengthen a
+// time and lower a rate. Measured against the model's rates (hubRates),
+// the two-pair aggregate and PingPing can therefore never rise above
+// what the medium carries, however loaded the host: a hub that carried
+// two transfers at once (as a switch does) exceeds it, by 1.8 and 2 times,
+// unless the host slowed those runs by 45% or more. These bounds (1.1 of
+// the model: a receiver that waited for a CPU acknowledges several
+// segments at once, 2.5% above the model at load 35-51, commit 3263e1a)
+// are asserted on every study, without retry.
+//
+// The findings' values divide by the measured one-pair PingPong, which
+// load lowers, raising both ratios towards a switch's. With a numerator
+// within 1.1 of its model, a ratio can pass its limit only when that
+// PingPong ran below 1.1 x (numerator's model / PingPong's model) / limit
+// of the model, 0.73 for both (the ABG's model is 1.00 and PingPing's 0.50
+// of one transfer); only such a study counts as no verdict (the returned
+// reason). A ratio that misses with the PingPong above it is an error.
+func studyHubFindings(t *testing.T, dir string, fs []studyFinding, out string) string {
+	t.Helper()
+	one := studyRow(t, dir, "p2p-1pairs", "PingPong", 1)
+	ping := studyRow(t, dir, "p2p-1pairs", "PingPing", 1)
+	two := studyRow(t, dir, "p2p-2pairs", "PingPong", 2)
+	model := studyHubRates(t)
+	// bit/s of TCP payload: IMB's PingPong t is the one-way time, PingPing's
+	// the time of one exchange (both directions at once), Multi-PingPong's
+	// the worst pair's one-way time; every t the maximum over the ranks.
+	rate := func(r result.Row) float64 { return float64(r.Bytes) * 8 / (r.TMax / 1e6) }
+	abg := 2 * rate(two)
+	t.Logf("model: one transfer %.2f Mbit/s, PingPing %.2f each, two pairs %.2f in all; measured: PingPong %.2f (%.3f of the model), PingPing %.2f (%.3f), two pairs %.2f (%.3f); findings %.3f and %.3f",
+		model.one/1e6, model.ping/1e6, model.pairs/1e6, rate(one)/1e6, rate(one)/model.one, rate(ping)/1e6, rate(ping)/model.ping, abg/1e6, abg/model.pairs, fs[0].Value, fs[1].Value)
+	if abg > 1.1*model.pairs {
+		t.Errorf("hub: two pairs carried %.2f Mbit/s in all, %.2f of the medium's %.2f: two transfers at once", abg/1e6, abg/model.pairs, model.pairs/1e6)
+	}
+	if rate(ping) > 1.1*model.ping {
+		t.Errorf("hub: PingPing %.2f Mbit/s each way, %.2f of the medium's %.2f for two opposite transfers: both directions at once", rate(ping)/1e6, rate(ping)/model.ping, model.ping/1e6)
+	}
+	for i, c := range []struct{ limit, model float64 }{{1.5, model.pairs}, {0.75, model.ping}} {
+		f := fs[i]
+		if f.Value > 0 && f.Value <= c.limit {
+			continue
 		}
+		slowed := 1.1 * c.model / model.one / c.limit
+		miss := fmt.Sprintf("hub: %s = %.3f, a shared medium stays at or below %.2f (one-pair PingPong %.3f of the model; below %.3f it counts as slowed by the host)",
+			f.Finding, f.Value, c.limit, rate(one)/model.one, slowed)
+		if f.Value > 0 && rate(one) < slowed*model.one {
+			return miss
+		}
+		t.Errorf("%s\n%s", miss, out)
 	}
 	return ""
+}
+
+// studyRow returns the 1 MiB row of bench with groups pairs in the study's
+// file NET-file.jsonl in dir.
+func studyRow(t *testing.T, dir, file, bench string, groups int) result.Row {
+	t.Helper()
+	runs, err := read.File(filepath.Join(dir, studyHub.Net+"-"+file+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range runs {
+		for _, r := range run.Rows {
+			if r.Benchmark == bench && r.Bytes == 1<<20 && max(r.Groups, 1) == groups && r.Group < 1 && r.TMax > 0 {
+				return r
+			}
+		}
+	}
+	t.Fatalf("%s-%s.jsonl: no %s row of 1 MiB with %d pairs", studyHub.Net, file, bench, groups)
+	return result.Row{}
+}
+
+// hubRates are the medium model's TCP payload rates, bit/s, on studyHub:
+// one transfer alone (PingPong), each of two opposite transfers at once
+// (PingPing), and two transfers between different pairs in all
+// (Multi-PingPong, 2 pairs).
+type hubRates struct{ one, ping, pairs float64 }
+
+// studyHubRates computes them by medium.FlowsPayloadBps, a fresh model
+// each.
+func studyHubRates(t *testing.T) (r hubRates) {
+	t.Helper()
+	flows := func(f ...medium.Flow) []float64 {
+		m, err := studyHub.Medium()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return medium.FlowsPayloadBps(m, f, studyHub.MTU, studyHub.RateBps)
+	}
+	r.one = flows(medium.Flow{Src: 1, Dst: 0})[0]
+	r.ping = slices.Min(flows(medium.Flow{Src: 0, Dst: 1}, medium.Flow{Src: 1, Dst: 0}))
+	p := flows(medium.Flow{Src: 0, Dst: 1}, medium.Flow{Src: 2, Dst: 3})
+	r.pairs = p[0] + p[1]
+	return r
 }
 
 // TestE2ETestbedTune runs mpbench tune across a 3-node testbed: every
