@@ -101,7 +101,9 @@ func (c *communicator) Recv(buf []byte, source, tag int) (Status, error) {
 		return Status{}, err
 	}
 	r := c.e.newRequest(c, reqRecv, buf, src, ctx, wire, true, nil)
-	c.e.wait(r, nil, c.e.startRecv(r, true))
+	if joined, done := c.e.startRecv(r, true); !done {
+		c.e.wait(r, nil, joined)
+	}
 	st, err := r.st, r.err
 	putReq(r)
 	return st, err
@@ -155,12 +157,14 @@ func (c *communicator) Sendrecv(sendbuf []byte, dest, sendtag int, recvbuf []byt
 func (c *communicator) sendrecv(sbuf []byte, dst int, sctx uint32, stag int32, rbuf []byte, src int, rctx uint32, rtag int32) (Status, error) {
 	e := c.e
 	rr := e.newRequest(c, reqRecv, rbuf, src, rctx, rtag, true, nil)
-	joined := e.startRecv(rr, true)
+	joined, rdone := e.startRecv(rr, true)
 	sr, serr := e.startSend(c, sbuf, dst, sctx, stag, true, rr.w)
 	if serr != nil {
 		e.cancel(rr, serr)
 	}
-	e.wait(rr, sr, joined)
+	if !rdone || sr != nil {
+		e.wait(rr, sr, joined)
+	}
 	st, err := rr.st, rr.err
 	if sr != nil {
 		if serr == nil {

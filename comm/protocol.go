@@ -362,14 +362,18 @@ func (e *engine) sendSelf(c *communicator, buf []byte, ctx uint32, tag int32, bl
 // it takes the earliest matching unexpected message, or queues r. With
 // join (the caller waits for r next), a queued r is also registered as
 // the rank's waiter in the same critical section, with its waker's note
-// cleared, and startRecv reports that it did so (see wait).
-func (e *engine) startRecv(r *request, join bool) (joined bool) {
+// cleared, and startRecv reports that it did so (see wait). It reports
+// done when r completed here (an eager or local message was waiting, a
+// truncated RTS, or the source failed): r was then never shared, so its
+// owner may return its status without waiting, or taking e.mu again.
+func (e *engine) startRecv(r *request, join bool) (joined, done bool) {
 	e.mu.Lock()
 	q := e.queue(r.ctx)
 	m := q.takeUnexpected(r.peer, r.tag)
 	if m == nil {
 		if err := e.recvFailure(r); err != nil {
 			r.finish(Status{}, err)
+			done = true
 		} else {
 			q.pushPosted(r)
 			if join {
@@ -380,7 +384,7 @@ func (e *engine) startRecv(r *request, join bool) (joined bool) {
 			}
 		}
 		e.mu.Unlock()
-		return joined
+		return joined, done
 	}
 	switch m.kind {
 	case msgEager:
@@ -416,7 +420,9 @@ func (e *engine) startRecv(r *request, join bool) (joined bool) {
 		} else {
 			_ = e.sendCTS(m.src, r.ctx, m.tag, 0, m.cookie) // the sender's failure is its own
 		}
+		putMessage(m)
+		return false, !ok
 	}
 	putMessage(m)
-	return false
+	return false, true
 }
