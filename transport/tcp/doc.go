@@ -72,7 +72,9 @@
 // a message to a polling rank wakes no second thread. A frame whose header
 // has arrived is delivered at once; the rest of its payload is read as the
 // sender writes it, straight into the receive buffer once at least 64 KiB
-// are missing. A Send that finds the socket's buffer full waits in poll(2)
+// are missing, reading again without blocking (yielding the CPU between two
+// tries) for up to Options.Spin after the last byte that came before
+// sleeping in poll(2). A Send that finds the socket's buffer full waits in poll(2)
 // for room and asks the poller to read meanwhile, so two ranks sending
 // each other large frames never wait for each other.
 //

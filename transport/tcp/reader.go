@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/mpbench/mpbench/transport"
+	"github.com/mpbench/mpbench/transport/internal/busypoll"
 )
 
 // errNoShutdown describes a connection that ended without a goodbye frame.
@@ -246,9 +247,14 @@ func (p *peer) checkTrailer() error {
 // readFull reads the next n bytes of p's stream into dst (nil: discards
 // them): first what p.buf holds, then from the socket, straight into dst
 // when at least a buffer's worth is missing. It waits for the socket while
-// the sender is still writing the frame, at most e.frameStall without a
-// byte (then a *stallError).
+// the sender is still writing the frame: reading again without blocking,
+// yielding the CPU between two tries, for up to the spin budget from the
+// last byte read (the rest of a frame follows at the sender's copying
+// speed, and a thread asleep in poll(2) is woken for every segment that
+// arrives), then in poll(2), at most e.frameStall without a byte (then a
+// *stallError).
 func (e *Endpoint) readFull(p *peer, dst []byte, n uint64) error {
+	var idle time.Time // when the reads started finding nothing, while spinning
 	for off := uint64(0); off < n; {
 		if p.r < p.w {
 			c := min(uint64(p.w-p.r), n-off)
@@ -269,7 +275,21 @@ func (e *Endpoint) readFull(p *peer, dst []byte, n uint64) error {
 			m, err = p.read(p.buf)
 			p.w = m
 		}
+		if m > 0 {
+			idle = time.Time{}
+		}
+		if err == unix.EAGAIN && e.spin > 0 {
+			now := time.Now()
+			if idle.IsZero() {
+				idle = now
+			}
+			if now.Sub(idle) < e.spin {
+				busypoll.Yield()
+				continue
+			}
+		}
 		if err == unix.EAGAIN {
+			idle = time.Time{}
 			err = e.waitFD(p, unix.POLLIN, e.frameStall)
 			if err == errIdle {
 				err = &stallError{got: off, want: n, idle: e.frameStall}
