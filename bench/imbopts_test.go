@@ -170,8 +170,7 @@ func TestReductionMsgLenRepeats(t *testing.T) {
 
 // TestRedDataTypeCharEveryTransport runs the reductions that -check
 // verifies on char elements (-red_data_type char) at 4 ranks over every
-// transport, at odd sizes from eager messages to rendezvous (single copy on
-// shared memory): every result must equal the local reference (sums
+// transport, at odd sizes from eager messages to rendezvous: every result must equal the local reference (sums
 // wrapping modulo 2^8) and every size must run whole, as 1-byte elements
 // allow. 3 bytes leave a rank of Reduce_scatter without a byte; at 128 KiB
 // + 3 the first halving step of Rabenseifner's algorithms moves more than

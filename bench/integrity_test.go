@@ -107,7 +107,7 @@ func TestCheckCatchesInjectedCorruption(t *testing.T) {
 		total = n
 	}
 	rng := rand.New(rand.NewPCG(uint64(total), 35))
-	sizes := []int64{8, 4096, 40 << 10, 128 << 10} // eager in the ring, single copy on shm, rendezvous
+	sizes := []int64{8, 4096, 40 << 10, 128 << 10} // eager in the ring (8 B to 40 KiB), rendezvous
 	cells := map[string]*integrityCell{}
 	t.Cleanup(func() { corruptSend, checkDone = nil, nil })
 	for i := 0; i < total; i++ {

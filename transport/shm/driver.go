@@ -17,11 +17,10 @@ func (driver) Properties() transport.Properties {
 	return transport.Properties{
 		Name:    "shm",
 		Summary: "shared memory between the ranks of one host (Linux)",
-		// Payloads from DefaultCMABytes on are read by single copy, so
-		// eager and rendezvous copy alike and rendezvous only adds two
-		// small frames; eager up to 64 KiB measured fastest, rendezvous
-		// beyond (a large eager payload may have to be copied into an
-		// unexpected-message buffer first).
+		// Eager up to 64 KiB measured fastest, rendezvous beyond (a
+		// large eager payload may have to be copied into an
+		// unexpected-message buffer first; a rendezvous payload streams
+		// through the ring straight into the receive buffer).
 		EagerBytes: 64 << 10,
 		Reach:      transport.SameHost,
 		Progress:   transport.PolledByWaiter,

@@ -17,11 +17,14 @@ const DefaultRingBytes = 128 << 10
 
 // DefaultCMABytes is the smallest payload sent by single copy
 // (process_vm_readv) when Options.CMABytes is 0; shorter payloads are
-// copied through the ring. A process_vm_readv costs a few microseconds
-// before the first byte moves (it pins the sender's pages), more than two
-// copies of 16 KiB through the ring; docs/runtime-progress.md has the
-// measurement.
-const DefaultCMABytes = 32 << 10
+// copied through the ring, the sender filling fragments while the
+// receiver empties them. A process_vm_readv costs several microseconds
+// before the first byte moves (the kernel pins the sender's pages), and
+// the pipelined ring measured faster below 1 MiB; from 1 MiB single copy
+// is as fast for one transfer and faster for transfers both ways at once,
+// which move half as many bytes through memory
+// (docs/runtime-progress.md, "The single-copy threshold").
+const DefaultCMABytes = 1 << 20
 
 // CMASetting is the environment variable MPBENCH_SHM_CMA, which sets
 // Options.CMABytes for ranks started by a launcher: the smallest payload in
