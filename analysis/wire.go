@@ -11,11 +11,12 @@ import (
 // without software, NIC or switch latency; the study subtracts it from the
 // reported time to expose the latency (seed tables 4.1, 4.2, 4.4).
 //
-// A message of b bytes is cut into frames of at most FramePayload bytes
-// (one frame when FramePayload is 0, and one frame for b = 0). The total
-// on the wire is
+// A message of b bytes travels as n = b + MessageHeader bytes (the
+// runtime's own header before the message's bytes in the same stream),
+// cut into frames of at most FramePayload bytes (one frame when
+// FramePayload is 0, and one frame for n = 0). The total on the wire is
 //
-//	total = b + padding + FirstOverhead + FrameOverhead x (frames - 1)
+//	total = n + padding + FirstOverhead + FrameOverhead x (frames - 1)
 //
 // where padding brings the last frame's payload up to MinPayload and then
 // up to a multiple of PayloadAlign. The wire time is total x NsPerByte.
@@ -40,6 +41,12 @@ type WireModel struct {
 	NsPerByte float64
 	// Source names the standard or document the constants come from.
 	Source string
+	// MessageHeader is the header, in bytes, that the message-passing
+	// runtime writes before every message's bytes in the byte stream
+	// carrying them, so that it is framed with them. 0 from every preset
+	// and spec; ForRun sets it for the runtimes whose header a result
+	// file identifies (RuntimeHeader).
+	MessageHeader int64
 }
 
 // MinNsPerByte and MaxNsPerByte bound a link's line time per byte: 0.001
@@ -62,10 +69,10 @@ func (m WireModel) Validate() error {
 	switch {
 	case !(m.NsPerByte >= MinNsPerByte && m.NsPerByte <= MaxNsPerByte):
 		return fmt.Errorf("wire model %q: time per byte must lie in %g-%g ns (8 Tbit/s to 8 kbit/s), got %.4g ns", m.Name, MinNsPerByte, MaxNsPerByte, m.NsPerByte)
-	case max(m.FramePayload, m.FirstOverhead, m.FrameOverhead, m.MinPayload, m.PayloadAlign) > MaxFrameBytes:
-		return fmt.Errorf("wire model %q: frame payload and overheads must be at most %d bytes", m.Name, MaxFrameBytes)
-	case m.FramePayload < 0 || m.FirstOverhead < 0 || m.FrameOverhead < 0 || m.MinPayload < 0 || m.PayloadAlign < 0:
-		return fmt.Errorf("wire model %q: frame payload and overheads must be >= 0 bytes", m.Name)
+	case max(m.FramePayload, m.FirstOverhead, m.FrameOverhead, m.MinPayload, m.PayloadAlign, m.MessageHeader) > MaxFrameBytes:
+		return fmt.Errorf("wire model %q: frame payload, overheads and message header must be at most %d bytes", m.Name, MaxFrameBytes)
+	case m.FramePayload < 0 || m.FirstOverhead < 0 || m.FrameOverhead < 0 || m.MinPayload < 0 || m.PayloadAlign < 0 || m.MessageHeader < 0:
+		return fmt.Errorf("wire model %q: frame payload, overheads and message header must be >= 0 bytes", m.Name)
 	case m.FramePayload > 0 && m.PayloadAlign > 1 && m.FramePayload%m.PayloadAlign != 0:
 		return fmt.Errorf("wire model %q: frame payload %d is not a multiple of the alignment %d", m.Name, m.FramePayload, m.PayloadAlign)
 	}
@@ -73,21 +80,27 @@ func (m WireModel) Validate() error {
 }
 
 // Frames returns the number of frames a message of the given size in
-// bytes needs: ceil(bytes / FramePayload), at least 1.
+// bytes needs: ceil((bytes + MessageHeader) / FramePayload), at least 1.
 func (m WireModel) Frames(bytes int64) int64 {
-	if bytes <= 0 || m.FramePayload <= 0 {
+	n := m.carried(bytes)
+	if n <= 0 || m.FramePayload <= 0 {
 		return 1
 	}
-	return (bytes + m.FramePayload - 1) / m.FramePayload
+	return (n + m.FramePayload - 1) / m.FramePayload
+}
+
+// carried returns the bytes the frames of a message of the given size
+// carry: the message (negative counts as 0) and the runtime's header.
+func (m WireModel) carried(bytes int64) int64 {
+	return max(bytes, 0) + m.MessageHeader
 }
 
 // TotalBytes returns the bytes on the wire for a message of the given size:
-// payload, padding and framing of all its frames.
+// the runtime's header (MessageHeader), payload, padding and framing of
+// all its frames.
 func (m WireModel) TotalBytes(bytes int64) int64 {
-	if bytes < 0 {
-		bytes = 0
-	}
 	frames := m.Frames(bytes)
+	bytes = m.carried(bytes)
 	full := int64(0)
 	if m.FramePayload > 0 {
 		full = (frames - 1) * m.FramePayload

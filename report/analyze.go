@@ -15,7 +15,8 @@ import (
 type Options struct {
 	// Wire, when not nil, is the link model of the study's wire-time
 	// tables; the fits then also give their bandwidth as a percentage of
-	// its payload rate.
+	// its payload rate. Analyze applies it to each run with ForRun, so
+	// that mpbench's runtime over TCP is charged its frame header.
 	Wire *analysis.WireModel
 	// K is how many of the smallest sizes the latency averages (default
 	// analysis.DefaultLatencySizes, the study's 7).
@@ -86,7 +87,7 @@ type SeriesReport struct {
 	// osu_latency); LatencyUsec is NaN when the sweep has fewer than K
 	// sizes.
 	Wire        []analysis.WireRow
-	Model       *analysis.WireModel // the wire model given, nil without one
+	Model       *analysis.WireModel // the wire model given as it applies to the run (ForRun), nil without one
 	LatencyUsec float64
 	// Fit is the Hockney fit; FitErr says why there is none.
 	Fit    analysis.Piecewise
@@ -100,11 +101,12 @@ type SeriesReport struct {
 // Analyze computes everything the reports show for one run of a file:
 // per size sweep the Hockney fit, where its ranks ran when the run records
 // its rank-to-host map, and, with a wire model, the wire table and
-// latency; the ABG and its classification across process counts; the
-// anomaly flags; and the problems the reader met, with a Mbytes/sec column
-// that disagrees with bytes / t_max under the run's Mbyte
-// (analysis.CheckBandwidthColumn) added as a problem. index counts from 1 and
-// runs is the number of runs in the file.
+// latency (the model charging the run's runtime header where its metadata
+// names one: analysis.WireModel.ForRun); the ABG and its classification
+// across process counts; the anomaly flags; and the problems the reader
+// met, with a Mbytes/sec column that disagrees with bytes / t_max under
+// the run's Mbyte (analysis.CheckBandwidthColumn) added as a problem.
+// index counts from 1 and runs is the number of runs in the file.
 func Analyze(file string, index, runs int, run result.Run, opt Options) RunReport {
 	if opt.K <= 0 {
 		opt.K = analysis.DefaultLatencySizes
@@ -114,6 +116,10 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	mbyte := run.Meta.MByte
 	if mbyte == 0 {
 		mbyte = result.MB
+	}
+	if opt.Wire != nil {
+		w := opt.Wire.ForRun(run.Meta)
+		opt.Wire = &w
 	}
 	benchRows, appRows := splitAppRows(run.Rows)
 	run.Rows = benchRows

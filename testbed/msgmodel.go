@@ -16,13 +16,15 @@ import (
 type MessageOneWay struct {
 	Payload int // message bytes
 	// Segment is a TCP segment carrying the message's bytes alone:
-	// analysis' wire model of the message (mpbench analyze --wire
-	// eth:RATE), the frame a raw TCP ping-pong sends (testbed check).
+	// analysis' wire model of the message in an MPI library's file
+	// (mpbench analyze --wire eth:RATE of IMB or OSU output), the frame a
+	// raw TCP ping-pong sends (testbed check).
 	SegmentFrame, SegmentWire int
 	Segment                   time.Duration
 	// Runtime is the segment mpbench's TCP runtime sends: its frame header
 	// (transport.HeaderSize bytes) before the message's bytes, in one
-	// segment without TCP options, the reply carrying the ACK.
+	// segment without TCP options, the reply carrying the ACK; analysis'
+	// wire model of an mpbench file over TCP (analysis.RuntimeHeader).
 	RuntimeFrame, RuntimeWire int
 	Runtime                   time.Duration
 }

@@ -15,11 +15,12 @@
 # The wire model is "mpbench analyze --wire eth:RATE" of the testbed's
 # PingPong file, plus one frame's store and forward (the switch receives a
 # frame whole before sending it on): 1 MiB, one full frame of 1538 bytes.
-# The 0 B message is counted two ways, both printed: as analysis' wire
-# model counts it, one minimum frame (84 bytes of line time per line), and
-# as mpbench's runtime sends it, its frame header in one segment (110
-# bytes); "mpbench testbed status" prints both one-way times, the header
-# size taken from the runtime's code (testbed.Config.OneWayOf).
+# The 0 B message is counted two ways, both printed: as a bare TCP segment,
+# one minimum frame (84 bytes of line time per line), and as mpbench's
+# runtime sends it, its frame header in one segment (110 bytes); "mpbench
+# testbed status" prints both one-way times, the header size taken from
+# the runtime's code (testbed.Config.OneWayOf). analyze's wire table of an
+# mpbench file over TCP charges the header too (110 bytes at 0 B).
 #
 # With BASE=<git revision>, every round measures that revision's build too,
 # right before the current one (before/after a change of the forwarder).
@@ -121,7 +122,7 @@ for r in $(seq "$ROUNDS"); do
 			print t0 / (ow0 + lo0), t0 / (owrt + lo0), m1 / t1 }')
 		echo "$lat" >>"$work/$b.lat"; echo "$latrt" >>"$work/$b.latrt"; echo "$bwr" >>"$work/$b.bw"; echo "$lo0" >>"$work/$b.lo"; echo "$t0" >>"$work/$b.tb0"
 		awk '/^latency 1<->2/ {print $NF}' "$work/chk.txt" >>"$work/$b.chk"
-		echo "# round $r $b: loopback 0 B $lo0 us, 1 MiB $lo1 us; testbed 0 B $t0 us, 1 MiB $t1 us ($bw MB/s); one way 0 B $ow0 us (analysis' frame, wire table $w0 us per line) or $owrt us (the runtime's frame), 1 MiB wire $w1 us; latency/model $lat (analysis' frame) $latrt (the runtime's), bandwidth/model $bwr"
+		echo "# round $r $b: loopback 0 B $lo0 us, 1 MiB $lo1 us; testbed 0 B $t0 us, 1 MiB $t1 us ($bw MB/s); one way 0 B $ow0 us (a bare segment) or $owrt us (the runtime's frame; analyze's wire table $w0 us per line), 1 MiB wire $w1 us; latency/model $lat (a bare segment) $latrt (the runtime's), bandwidth/model $bwr"
 		grep -E '^(loopback|latency|# forwarder)' "$work/chk.txt" | sed "s/^/#   check: /"
 	done
 done

@@ -165,3 +165,30 @@ func TestAnalyzeCombine(t *testing.T) {
 		t.Error("runs combined without --combine")
 	}
 }
+
+// TestAnalyzeWirePerRunHeader: one "mpbench analyze --wire eth:100m" of
+// mpbench's PingPong over TCP (IMB text) and IMB's own PingPong file
+// charges the runtime's 32-byte frame header to the first only: its
+// 0-byte row is 110 bytes on the wire (8.80 usec), IMB's 84 (6.72).
+func TestAnalyzeWirePerRunHeader(t *testing.T) {
+	tcp := testcorpus.Class(t, "mpbench-tcp-testbed-switch100-pingpong.txt")
+	imb := testcorpus.Path(t, "006-imb2019u3-pingpong.txt")
+	code, stdout, stderr := runMain(t, "analyze", "--wire", "eth:100m", tcp, imb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	withHeader := "Wire time under eth:100m:mtu=1500 + mpbench's 32-byte TCP frame header"
+	if strings.Count(stdout, withHeader) != 1 || strings.Count(stdout, "Wire time under eth:100m:mtu=1500") != 2 {
+		t.Errorf("want one wire table with the runtime's header (%s) and one without (%s):\n%s", tcp, imb, stdout)
+	}
+	// The first row of each wire table: bytes, frames, total bytes, wire time.
+	var zero []string
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(strings.ReplaceAll(line, "│", " ")); len(f) == 7 && f[0] == "0" {
+			zero = append(zero, strings.Join(f[:4], " "))
+		}
+	}
+	if len(zero) != 2 || zero[0] != "0 1 110 8.80" || zero[1] != "0 1 84 6.72" {
+		t.Errorf("0-byte wire rows %q, want [\"0 1 110 8.80\" \"0 1 84 6.72\"]:\n%s", zero, stdout)
+	}
+}
