@@ -56,11 +56,10 @@ func TestStartLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFiles(stopped, ".up", 2)
-	t0 := time.Now()
 	stop()
-	if took := time.Since(t0); took > 4*time.Second {
-		t.Errorf("stop took %v: the processes did not end on SIGTERM", took)
-	}
+	// A process still running at the SIGKILL 5 s later writes no end file:
+	// two TERM files are two processes ended by SIGTERM, however long a
+	// loaded host took to run their traps.
 	if got := ends(stopped); len(got) != 2 || got[0] != "TERM" || got[1] != "TERM" {
 		t.Errorf("stopped processes ended by %v, want TERM twice (stop waits for them)", got)
 	}

@@ -46,7 +46,8 @@ func TestWorkerExitsWhenControlDrops(t *testing.T) {
 	defer ln.Close()
 	var stderr strings.Builder
 	cmd := proctest.Command(t, testExe(t))
-	cmd.Env = append(cmd.Environ(), quickExit, envMode+"=hang", envDir+"="+t.TempDir())
+	dir := t.TempDir()
+	cmd.Env = append(cmd.Environ(), quickExit, envMode+"=hang", envDir+"="+dir)
 	cmd.Env = append(cmd.Env, rankEnv(ln.Addr().String(), "s3cret", 0, 1)...)
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -72,10 +73,10 @@ func TestWorkerExitsWhenControlDrops(t *testing.T) {
 	tb := table{Addrs: []string{m.Addr}, Hosts: []string{"h"}}
 	tb.MAC = hex.EncodeToString(tableMAC([]byte("s3cret"), nonce, rankNonce, 0, 1, tb))
 	reply(c, tb)
-	time.Sleep(200 * time.Millisecond) // let the worker get past Join
-	c.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	waitPids(t, dir, 1, done) // the worker got past Join (and, hanging, keeps the connection)
+	c.Close()
 	select {
 	case err = <-done:
 	case <-time.After(10 * time.Second):

@@ -51,6 +51,17 @@ func testExe(t *testing.T) string {
 // waitPids waits until n workers have written their pid files in dir.
 func waitPids(t *testing.T, dir string, n int, runErr <-chan error) []int {
 	t.Helper()
+	pids, err := joinedPids(t, dir, n, runErr)
+	if pids == nil {
+		t.Fatalf("job ended before all %d ranks joined: %v", n, err)
+	}
+	return pids
+}
+
+// joinedPids is waitPids returning, instead of failing t, nil pids and
+// Run's error when the job ends before all n ranks joined.
+func joinedPids(t *testing.T, dir string, n int, runErr <-chan error) ([]int, error) {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var pids []int
@@ -63,11 +74,11 @@ func waitPids(t *testing.T, dir string, n int, runErr <-chan error) []int {
 			pids = append(pids, pid)
 		}
 		if len(pids) == n {
-			return pids
+			return pids, nil
 		}
 		select {
 		case err := <-runErr:
-			t.Fatalf("job ended before all %d ranks joined: %v", n, err)
+			return nil, err
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
@@ -331,11 +342,11 @@ func TestRunReportedErrorPrintedOnce(t *testing.T) {
 	}
 }
 
-// stopRank starts a 3-rank job of hanging workers and stops rank 1 with
-// SIGSTOP once all joined.
-func stopRank(t *testing.T, timeout time.Duration) (<-chan error, []int) {
+// stopRank starts a 3-rank job of hanging workers without a timeout and
+// stops rank 1 with SIGSTOP once all joined.
+func stopRank(t *testing.T) (<-chan error, []int) {
 	dir := t.TempDir()
-	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Timeout: timeout,
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)},
 		Env: []string{quickExit, envMode + "=hang", envDir + "=" + dir}})
 	pids := waitPids(t, dir, 3, ch)
 	if err := syscall.Kill(pids[1], syscall.SIGSTOP); err != nil {
@@ -347,7 +358,7 @@ func stopRank(t *testing.T, timeout time.Duration) (<-chan error, []int) {
 func TestRunStoppedRankFails(t *testing.T) {
 	defer func(d time.Duration) { stoppedLimit = d }(stoppedLimit)
 	stoppedLimit = time.Second
-	ch, pids := stopRank(t, 0)
+	ch, pids := stopRank(t)
 	err := await(t, ch, 20*time.Second)
 	var re *RankError
 	if !errors.As(err, &re) || re.Rank != 1 || !strings.Contains(err.Error(), "stopped (process state T") {
@@ -356,15 +367,62 @@ func TestRunStoppedRankFails(t *testing.T) {
 	assertReaped(t, pids)
 }
 
+// stopBeforeTimeout starts a 3-rank job of hanging workers with this
+// timeout and stops rank 1 with SIGSTOP once all joined. It returns the
+// ranks' pids, how long after the job's start /proc showed rank 1 stopped
+// (timeout or more when it did not before the timeout passed) and Run's
+// error; nil pids when the job ended before all ranks joined (those that
+// did are checked reaped).
+func stopBeforeTimeout(t *testing.T, timeout time.Duration) (pids []int, stoppedIn time.Duration, err error) {
+	t.Helper()
+	dir := t.TempDir()
+	start := time.Now()
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Timeout: timeout,
+		Env: []string{quickExit, envMode + "=hang", envDir + "=" + dir}})
+	pids, err = joinedPids(t, dir, 3, ch)
+	if pids == nil {
+		assertJoinedReaped(t, dir, 3)
+		return nil, timeout, err
+	}
+	if err := syscall.Kill(pids[1], syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for procState(pids[1]) != 'T' && time.Since(start) < timeout {
+		time.Sleep(5 * time.Millisecond)
+	}
+	stoppedIn = time.Since(start)
+	return pids, stoppedIn, await(t, ch, timeout+30*time.Second)
+}
+
+// TestRunTimeoutNamesStoppedRank: a job whose timeout passes while rank 1
+// is stopped names it. The timeout runs from the start of Run, and on a
+// loaded host the ranks may take longer than it to start: a try in which
+// rank 1 was not yet seen stopped when the timeout passed tells nothing
+// and is repeated with twice the timeout (4 s, then 8, 16, 32). A try in
+// which it was must name it.
 func TestRunTimeoutNamesStoppedRank(t *testing.T) {
 	defer func(d time.Duration) { stoppedLimit = d }(stoppedLimit)
 	stoppedLimit = time.Hour
-	ch, pids := stopRank(t, 4*time.Second)
-	err := await(t, ch, 30*time.Second)
-	if !errors.Is(err, ErrTimeout) || !strings.HasSuffix(err.Error(), "ranks still running: [0 1 2]; rank 1 is stopped (state T)") {
-		t.Fatalf("got %v, want ErrTimeout naming stopped rank 1", err)
+	for timeout := 4 * time.Second; timeout <= 32*time.Second; timeout *= 2 {
+		pids, stoppedIn, err := stopBeforeTimeout(t, timeout)
+		if stoppedIn < timeout {
+			if !errors.Is(err, ErrTimeout) || !strings.HasSuffix(err.Error(), "ranks still running: [0 1 2]; rank 1 is stopped (state T)") {
+				t.Fatalf("got %v, want ErrTimeout naming stopped rank 1 (stopped %v into a %v timeout)", err, stoppedIn, timeout)
+			}
+			assertReaped(t, pids)
+			return
+		}
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("got %v, want ErrTimeout", err)
+		}
+		assertReaped(t, pids)
+		if pids == nil {
+			t.Logf("the ranks had not all joined when the %v timeout passed: trying again", timeout)
+		} else {
+			t.Logf("rank 1 was seen stopped %v into the job, not before its %v timeout: trying again", stoppedIn, timeout)
+		}
 	}
-	assertReaped(t, pids)
+	t.Fatal("the ranks never started and stopped within a 32 s timeout")
 }
 
 // TestRunOutOfDescriptors: a launcher that runs out of file descriptors

@@ -147,7 +147,7 @@ func TestUpCarriesTCPAndDownLeavesNothing(t *testing.T) {
 	found, err := Down(name)
 	select {
 	case <-exited:
-	case <-time.After(5 * time.Second):
+	case <-time.After(20 * time.Second):
 		t.Error("the process on node 2 survived Down")
 		sleeper.Process.Kill()
 	}

@@ -48,31 +48,30 @@ func TestAppRankFailsUnverified(t *testing.T) {
 	}
 }
 
-// TestProgressPrinter checks the progress line's timing: nothing before
-// the first interval, then at most one line per interval, none for the
-// last unit.
+// TestProgressPrinter checks the progress line's timing on a clock the
+// test sets: nothing before the first interval, then at most one line per
+// interval, none for the last unit.
 func TestProgressPrinter(t *testing.T) {
 	var out bytes.Buffer
-	start := time.Now().Add(-25 * time.Millisecond)
-	p := progressPrinter(&out, start, 20*time.Millisecond)
-	p(1, 4) // 25 ms in: prints
-	p(2, 4) // within the next 20 ms: silent
-	if got, want := out.String(), "mpbench: progress: rank 0 at 25% (1 of 4 units), 0 s\n"; got != want {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := start
+	p := progressPrinter(&out, start, 10*time.Second, func() time.Time { return now })
+	now = start.Add(5 * time.Second)
+	p(1, 8) // before the first interval: silent
+	now = start.Add(12 * time.Second)
+	p(2, 8) // 12 s in: prints
+	now = start.Add(21 * time.Second)
+	p(3, 8) // within 10 s of the last line: silent
+	if got, want := out.String(), "mpbench: progress: rank 0 at 25% (2 of 8 units), 12 s\n"; got != want {
 		t.Errorf("first lines %q, want %q", got, want)
 	}
-	time.Sleep(25 * time.Millisecond)
-	p(4, 4) // the last unit: the report follows, no line
+	now = start.Add(23 * time.Second)
+	p(8, 8) // the last unit: the report follows, no line
 	if strings.Count(out.String(), "\n") != 1 {
 		t.Errorf("a line for the last unit: %q", out.String())
 	}
-	p(3, 4)
-	if !strings.HasSuffix(out.String(), "at 75% (3 of 4 units), 0 s\n") {
-		t.Errorf("no second line after the interval: %q", out.String())
-	}
-	quiet := progressPrinter(&out, time.Now(), time.Hour)
-	out.Reset()
-	quiet(1, 2)
-	if out.Len() != 0 {
-		t.Errorf("a line before the first interval: %q", out.String())
+	p(6, 8)
+	if want := "mpbench: progress: rank 0 at 75% (6 of 8 units), 23 s\n"; !strings.HasSuffix(out.String(), want) || strings.Count(out.String(), "\n") != 2 {
+		t.Errorf("lines %q, want a second one, %q", out.String(), want)
 	}
 }

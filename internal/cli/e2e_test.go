@@ -14,9 +14,11 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/internal/proctest"
+	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/imb"
 	"github.com/mpbench/mpbench/result/rowfile"
+	"github.com/mpbench/mpbench/transport/shm"
 )
 
 // mpbenchBin is the mpbench executable built by TestMain for the
@@ -231,19 +233,30 @@ func childPids(t *testing.T, ppid int) []int {
 	return out
 }
 
-// rankOf reads MPBENCH_RANK from a process's environment.
+// rankOf reads MPBENCH_RANK from a process's environment (-1 when it
+// cannot).
 func rankOf(pid int) int {
-	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-	if err != nil {
+	v, ok := envOf(pid, launch.EnvRank)
+	if !ok {
 		return -1
 	}
+	r, _ := strconv.Atoi(v)
+	return r
+}
+
+// envOf reads the variable name from the environment process pid started
+// with (/proc/PID/environ); ok is false when it cannot.
+func envOf(pid int, name string) (value string, ok bool) {
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return "", false
+	}
 	for _, kv := range strings.Split(string(env), "\x00") {
-		if v, ok := strings.CutPrefix(kv, "MPBENCH_RANK="); ok {
-			r, _ := strconv.Atoi(v)
-			return r
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v, true
 		}
 	}
-	return -1
+	return "", false
 }
 
 // startLongRun starts a job that runs for minutes unless stopped, and
@@ -367,30 +380,28 @@ func TestE2EKilledRank(t *testing.T) {
 	}
 }
 
-// shmSegments lists mpbench's segment files in /dev/shm.
-func shmSegments() map[string]bool {
-	m := map[string]bool{}
-	names, _ := filepath.Glob("/dev/shm/mpbench-*")
-	for _, n := range names {
-		m[n] = true
+// jobSegments returns the path pattern of the shared-memory segment files
+// of the job whose rank process is pid: the launcher gives every rank the
+// job's secret, and the segments' names derive from it (shm.JobPrefix).
+// Other jobs' segments, such as those of other packages' tests running at
+// the same time, do not match.
+func jobSegments(t *testing.T, pid int) string {
+	t.Helper()
+	secret, ok := envOf(pid, launch.EnvSecret)
+	if !ok || secret == "" {
+		t.Fatalf("rank process %d has no %s in its environment", pid, launch.EnvSecret)
 	}
-	return m
+	return filepath.Join(shm.DefaultDir, shm.JobPrefix([]byte(secret))+"*")
 }
 
-// newSegments returns the segment files that are not in before, waiting
-// up to 3 s for them to go: segments are unlinked as soon as every rank of
-// their job has mapped them, and other jobs (other packages' tests run in
-// parallel) may be starting meanwhile, so only a file that stays is one
-// left behind.
-func newSegments(before map[string]bool) []string {
+// linkedSegments returns the files matching pattern (jobSegments), waiting
+// up to 3 s for them to go: a rank unlinks its segment once every rank on
+// its host has mapped it, in its own time, so only a file that stays is
+// one left behind.
+func linkedSegments(pattern string) []string {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		var left []string
-		for name := range shmSegments() {
-			if !before[name] {
-				left = append(left, name)
-			}
-		}
+		left, _ := filepath.Glob(pattern)
 		if len(left) == 0 || time.Now().After(deadline) {
 			return left
 		}
@@ -399,9 +410,9 @@ func newSegments(before map[string]bool) []string {
 }
 
 func testE2EKilledRank(t *testing.T, tr e2eTransport) {
-	before := shmSegments()
 	cmd, _, errb, jf, kids := startLongRun(t, 3, tr.args...)
-	if left := newSegments(before); len(left) > 0 {
+	segments := jobSegments(t, kids[0])
+	if left := linkedSegments(segments); len(left) > 0 {
 		t.Errorf("segment files still linked while the job runs: %v", left)
 	}
 	victim := -1
@@ -428,7 +439,7 @@ func testE2EKilledRank(t *testing.T, tr e2eTransport) {
 	checkGone(t, kids)
 	checkKeptRows(t, jf)
 	checkEndRecord(t, jf, "run failed: launch: rank 1: killed by signal SIGKILL")
-	for _, name := range newSegments(before) {
+	for _, name := range linkedSegments(segments) {
 		t.Errorf("shared-memory segment %s left behind", name)
 	}
 }

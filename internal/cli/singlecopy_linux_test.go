@@ -66,6 +66,7 @@ func TestE2ESingleCopyRefusedPerPeer(t *testing.T) {
 	agent := denyCMAEnv + "=1 " + self + " {host}"
 	cmd, out, errb := e2eCmd(t, "run", "--host", "localhost:2,sandboxed:2", "--launch-agent", "env "+agent, "--if", "127.0.0.0/8",
 		"-msglog", "16:17", "-iter", "10", "--settle", "0", "--timeout", "60s", "PingPong", "Exchange")
+	cmd.Env = append(cmd.Environ(), "MPBENCH_SHM_CMA=32768") // 64 and 128 KiB by single copy, whatever the default
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("run: %v\nstderr:\n%s", err, errb)
 	}

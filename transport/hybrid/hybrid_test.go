@@ -58,7 +58,7 @@ func TestRoutes(t *testing.T) {
 		for range 2 {
 			select {
 			case <-rec.got:
-			case <-time.After(5 * time.Second):
+			case <-time.After(20 * time.Second):
 				t.Fatalf("rank %d: frames missing, got from %v", r, rec.srcs)
 			}
 		}

@@ -55,6 +55,7 @@ type Endpoint struct {
 	blocked  atomic.Bool   // the rank sleeps until the poller delivers
 	kick     chan struct{} // wakes the poller from a quiet sleep
 	quiet    *time.Timer   // the poller's quiet sleep
+	quietN   atomic.Uint64 // quiet sleeps begun (a test waits for one)
 	wakeR    int           // read end of the pipe that ends the poller's poll(2)
 	wakeW    int
 	pfds     []unix.PollFd // the poller's poll set

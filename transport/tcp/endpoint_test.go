@@ -123,7 +123,11 @@ func TestOrderlyClose(t *testing.T) {
 	}
 	closed := make(chan struct{})
 	go func() { eps[0].Close(); close(closed) }()
-	time.Sleep(100 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); !eps[0].closing.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Close had not begun 10 s after it was called")
+		}
+	}
 	if err := eps[0].Send(1, transport.Header{Kind: transport.CTS}, nil); !errors.Is(err, transport.ErrClosed) {
 		t.Errorf("Send after Close: got %v, want ErrClosed", err)
 	}

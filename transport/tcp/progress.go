@@ -99,6 +99,7 @@ func (e *Endpoint) pollLoop() {
 	for !e.stop.Load() {
 		if !e.closing.Load() && (e.fg.Load() > 0 || (e.fgRecent.Swap(false) && !e.blocked.Load())) {
 			e.quiet.Reset(quietSlice)
+			e.quietN.Add(1)
 			select {
 			case <-e.kick:
 			case <-e.quiet.C:

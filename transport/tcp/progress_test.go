@@ -18,7 +18,14 @@ func TestProgressReadsOnCaller(t *testing.T) {
 	eps, cols := mesh(t, 2)
 	e := eps[0]
 	e.fg.Add(1) // as if a Progress call were polling: the poller stays quiet
-	time.Sleep(5 * time.Millisecond)
+	// Two quiet sleeps begun after fg rose (the first may have been
+	// decided before): the poller saw fg up, is past any read it had
+	// begun before and looks at fg again before the next one.
+	for n, deadline := e.quietN.Load(), time.Now().Add(10*time.Second); e.quietN.Load() <= n+1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the poller began no quiet sleep within 10 s of a Progress call")
+		}
+	}
 	if err := eps[1].Send(0, transport.Header{Kind: transport.CTS, Source: 1, Cookie: 7}, nil); err != nil {
 		t.Fatal(err)
 	}
