@@ -29,29 +29,30 @@ type area struct {
 	lib    comm.MemAllocator // the allocator buf came from; nil: Go memory
 }
 
-// newArea returns an area for size bytes per repetition; cache is the
-// off-cache size in bytes (0: off), line the cache line in bytes and reps
-// the base repetition count (Options.BaseRepetitions). With
-// lib nil it reuses reuse's memory when large enough (a block's sizes
-// share buffers), else allocates Go memory; with lib it takes new memory
-// from lib, which the caller returns with free. New memory has every byte
-// written (fill).
-func newArea(size int64, cache int64, line, reps int, reuse []byte, lib comm.MemAllocator) (*area, error) {
-	if size < 0 || size > 4*MaxMsgLen {
-		return nil, fmt.Errorf("buffer of %d bytes: outside 0..%d", size, 4*MaxMsgLen)
+// newArea returns an area for size bytes per repetition, laid out for
+// alloc >= size bytes per repetition (IMB's s_len or r_len, see
+// allocBytes); cache is the off-cache size in bytes (0: off), line the
+// cache line in bytes and reps the base repetition count
+// (Options.BaseRepetitions). With lib nil it reuses reuse's memory when
+// large enough (a block's sizes share buffers), else allocates Go memory;
+// with lib it takes new memory from lib, which the caller returns with
+// free. New memory has every byte written (fill).
+func newArea(size, alloc int64, cache int64, line, reps int, reuse []byte, lib comm.MemAllocator) (*area, error) {
+	if size < 0 || alloc < size || alloc > 4*MaxMsgLen {
+		return nil, fmt.Errorf("buffer of %d bytes (%d allocated): outside 0..%d", size, alloc, 4*MaxMsgLen)
 	}
 	a := &area{size: int(size)}
-	a.stride, a.slots = layout(size, cache, line, reps)
-	need := a.stride*(a.slots-1) + a.size
+	a.stride, a.slots = layout(alloc, cache, line, reps)
+	need := a.stride*(a.slots-1) + int(alloc)
 	switch {
 	case lib != nil:
 		// IMB asks for whole slots, cache_iter x offs (s_alloc), one
 		// stride more than the last slot's message needs under
 		// -off_cache; the size decides where the allocator places it.
-		alloc := a.stride * a.slots
-		buf, err := lib.AllocMem(alloc)
+		whole := a.stride * a.slots
+		buf, err := lib.AllocMem(whole)
 		if err != nil {
-			return nil, fmt.Errorf("buffer of %d bytes: %w", alloc, err)
+			return nil, fmt.Errorf("buffer of %d bytes: %w", whole, err)
 		}
 		a.buf, a.lib = buf[:need], lib
 		fill(a.buf)
@@ -109,13 +110,22 @@ func layout(size int64, cache int64, line, reps int) (stride, slots int) {
 // as IMB counts it against -mem.
 func bufferBytes(s *Spec, bytes int64, procs int, o *Options) int64 {
 	total := int64(0)
-	sb, rb := s.areas(bytes, procs)
+	sb, rb := s.areas(allocBytes(bytes), procs)
 	for _, size := range []int64{sb, rb} {
 		stride, slots := layout(size, o.cacheBytes(), o.CacheLine, o.BaseRepetitions(bytes))
 		total += int64(stride) * int64(slots) // IMB's s_alloc + r_alloc (used_mem)
 	}
 	return total
 }
+
+// assignSize is IMB's asize, sizeof(assign_type) (float, IMB_settings.h).
+const assignSize = 4
+
+// allocBytes is the message size IMB lays buffers out for, its init_size =
+// max(size, asize) (helper_IMB_functions.h, IMB_init_buffers_iter): a
+// message of fewer than 4 bytes gets areas, slots and -mem accounting of
+// 4, while the calls move size bytes.
+func allocBytes(bytes int64) int64 { return max(bytes, assignSize) }
 
 // cacheBytes is the -off_cache size in bytes, 0 when off.
 func (o *Options) cacheBytes() int64 {
@@ -149,12 +159,13 @@ func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers, lib 
 	}
 	cache := o.cacheBytes()
 	sb, rb := s.areas(bytes, procs)
+	sa, ra := s.areas(allocBytes(bytes), procs)
 	reps := o.BaseRepetitions(bytes)
-	send, err := newArea(sb, cache, o.CacheLine, reps, reuseSend, lib)
+	send, err := newArea(sb, sa, cache, o.CacheLine, reps, reuseSend, lib)
 	if err != nil {
 		return nil, err
 	}
-	recv, err := newArea(rb, cache, o.CacheLine, reps, reuseRecv, lib)
+	recv, err := newArea(rb, ra, cache, o.CacheLine, reps, reuseRecv, lib)
 	if err != nil {
 		return nil, errors.Join(err, send.free())
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 func TestAreaWithoutOffCache(t *testing.T) {
-	a, err := newArea(100, 0, 0, 1000, nil, nil)
+	a, err := newArea(100, 100, 0, 0, 1000, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestAreaOffCache(t *testing.T) {
 		{100, 3, 192, 3},     // never more slots than repetitions
 		{10000, 1, 10112, 1}, // one repetition, one slot
 	} {
-		a, err := newArea(c.size, cache, line, c.reps, nil, nil)
+		a, err := newArea(c.size, c.size, cache, line, c.reps, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,12 +87,12 @@ func TestPatternDistinguishes(t *testing.T) {
 }
 
 func TestAreaReusesMemory(t *testing.T) {
-	big, _ := newArea(1000, 0, 0, 1000, nil, nil)
-	again, _ := newArea(500, 0, 0, 1000, big.buf, nil)
+	big, _ := newArea(1000, 1000, 0, 0, 1000, nil, nil)
+	again, _ := newArea(500, 500, 0, 0, 1000, big.buf, nil)
 	if len(again.area(0)) != 500 || &again.buf[0] != &big.buf[0] {
 		t.Error("a smaller area must reuse the larger one's memory")
 	}
-	larger, _ := newArea(2000, 0, 0, 1000, big.buf, nil)
+	larger, _ := newArea(2000, 2000, 0, 0, 1000, big.buf, nil)
 	if len(larger.area(0)) != 2000 {
 		t.Errorf("a larger area has %d bytes, want 2000", len(larger.area(0)))
 	}
@@ -102,7 +102,7 @@ func TestAreaReusesMemory(t *testing.T) {
 // zero (never-written memory would be the kernel's shared zero page), and
 // that consecutive 4 KiB pages differ.
 func TestAreaWritten(t *testing.T) {
-	a, err := newArea(3<<12+5, 0, 0, 1000, nil, nil)
+	a, err := newArea(3<<12+5, 3<<12+5, 0, 0, 1000, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

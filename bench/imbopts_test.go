@@ -172,10 +172,9 @@ func TestReductionMsgLenRepeats(t *testing.T) {
 // verifies on char elements (-red_data_type char) at 4 ranks over every
 // transport, at odd sizes from eager messages to rendezvous: every result must equal the local reference (sums
 // wrapping modulo 2^8) and every size must run whole, as 1-byte elements
-// allow. 3 bytes leave a rank of Reduce_scatter without a byte; at 128 KiB
-// + 3 the first halving step of Rabenseifner's algorithms moves more than
-// the 64 KiB eager limit and Reduce_scatter_block (4 x 128 KiB) runs
-// pairwise. Two repetitions (the -check pass fills each differently) and
+// allow. At 128 KiB + 3 the first halving step of Rabenseifner's
+// algorithms moves more than the 64 KiB eager limit, and
+// Reduce_scatter_block (4 x 128 KiB) runs pairwise. Two repetitions (the -check pass fills each differently) and
 // no warm-up: under the race detector on a loaded host the byte loops of
 // -check's reference took a minute per transport with three and a
 // warm-up.

@@ -136,7 +136,7 @@ func TestKernelsOfferTheirLoops(t *testing.T) {
 			case comm.LoopBarrier:
 				wantBytes, sendBytes, recvBytes = 0, 0, 0
 			case comm.LoopExchange:
-				recvBytes = 16
+				sendBytes = 16
 			case comm.LoopGather, comm.LoopAllgather, comm.LoopGatherv, comm.LoopAllgatherv:
 				recvBytes = 4 * 8
 			case comm.LoopScatter, comm.LoopReduceScatterBlock, comm.LoopScatterv:

@@ -9,14 +9,23 @@ import "github.com/mpbench/mpbench/comm"
 func init() {
 	Register(Spec{
 		Name: "Reduce_scatter_block", Class: Collective, Default: true, Collective: "reduce_scatter_block", Reduction: true,
-		Areas: func(bytes int64, procs int) (int64, int64) { return int64(procs) * bytes, bytes },
-		Fill:  fillReduction,
-		Expect: func(e *Env, rep int, want []byte) {
-			all := reference(e, rep, int64(e.Comm.Size())*e.Bytes)
-			copy(want, all[int64(e.Comm.Rank())*e.Bytes:])
-		},
+		Areas:  blockAreas,
+		Fill:   fillReduction,
+		Expect: expectOwnBlock,
 		Kernel: reduceScatterBlockKernel,
 	})
+}
+
+// blockAreas is (procs*bytes, bytes): a block for every rank reduced, one
+// received (Reduce_scatter, Reduce_scatter_block).
+func blockAreas(bytes int64, procs int) (int64, int64) { return int64(procs) * bytes, bytes }
+
+// expectOwnBlock is the -check expectation of Reduce_scatter and
+// Reduce_scatter_block: the calling rank's block of the sum of every
+// rank's procs*bytes vector.
+func expectOwnBlock(e *Env, rep int, want []byte) {
+	all := reference(e, rep, int64(e.Comm.Size())*e.Bytes)
+	copy(want, all[int64(e.Comm.Rank())*e.Bytes:])
 }
 
 // reduceScatterBlockKernel times n calls (timeCalls); a communicator that runs loops

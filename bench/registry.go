@@ -36,8 +36,10 @@ type Spec struct {
 	// has no bandwidth (collectives).
 	ScaleBW float64
 	// Areas gives the sizes in bytes of the send and receive areas one
-	// iteration uses for message size bytes on procs processes; nil means
-	// (bytes, bytes). Exchange uses (bytes, 2*bytes).
+	// iteration uses for message size bytes on procs processes, IMB's
+	// s_len and r_len (the SENDBUF_SIZE_* and RECVBUF_SIZE_* flags of
+	// MPI1_benchmark.cpp); nil means (bytes, bytes). Exchange uses
+	// (2*bytes, bytes).
 	Areas func(bytes int64, procs int) (send, recv int64)
 	// Expect, when set, enables -check: it writes into want (len = receive
 	// area) what the calling rank's receive area must hold after one

@@ -254,7 +254,7 @@ func TestPlanMemoryLimit(t *testing.T) {
 	if err := CheckPlan(o, 2); err != nil {
 		t.Errorf("with -mem 2: %v", err)
 	}
-	// Exchange receives two messages; off-cache buffers count too.
+	// Exchange sends two messages; off-cache buffers count too.
 	o.MsgLogMax = 20
 	o.OffCache = -1
 	o.MemBytes = 30 << 20

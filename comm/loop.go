@@ -39,10 +39,10 @@ const (
 	// LoopSendrecv is IMB_sendrecv.c: one Sendrecv per repetition, sending
 	// to Right and receiving from Left.
 	LoopSendrecv
-	// LoopExchange is IMB_exchange.c: Isend to Right, Isend to Left (the
-	// same send slot), Recv from Left into the first Bytes of the receive
-	// slot and from Right into the next Bytes, then wait for both sends.
-	// The receive slot holds 2*Bytes.
+	// LoopExchange is IMB_exchange.c: Isend of the send slot's first
+	// Bytes to Right and of its next Bytes to Left (the send slot holds
+	// 2*Bytes), Recv from Left and then from Right, both into the receive
+	// slot's Bytes, then wait for both sends.
 	LoopExchange
 	// LoopUniband is IMB_bandwidth.c's IMB_uni_bandwidth: the rank with
 	// Starts posts Window Isends of message k on send slot First+k to

@@ -131,7 +131,7 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 			return a, err
 		}
 		if l.Kind == comm.LoopExchange {
-			recvBytes = 2 * l.Bytes
+			sendBytes = 2 * l.Bytes
 		}
 	case comm.LoopAllreduce, comm.LoopReduce, comm.LoopReduceScatterBlock, comm.LoopReduceLocal:
 		d := l.Datatype.Size()

@@ -93,12 +93,12 @@ static inline int mpb_p2p_rep(const mpb_loop *l, char *s, char *r, MPI_Comm c) {
 		return MPI_Sendrecv(s, l->size, MPI_BYTE, l->right, l->tag, r, l->size, MPI_BYTE, l->left, l->tag, c, &st);
 	case MPB_EXCHANGE:
 		if ((rc = MPI_Isend(s, l->size, MPI_BYTE, l->right, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
-		if ((rc = MPI_Isend(s, l->size, MPI_BYTE, l->left, l->tag, c, &q[1])) != MPI_SUCCESS) {
+		if ((rc = MPI_Isend(s + l->size, l->size, MPI_BYTE, l->left, l->tag, c, &q[1])) != MPI_SUCCESS) {
 			MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 			return rc;
 		}
 		rc = MPI_Recv(r, l->size, MPI_BYTE, l->left, l->tag, c, &st);
-		if (rc == MPI_SUCCESS) rc = MPI_Recv(r + l->size, l->size, MPI_BYTE, l->right, l->tag, c, &st);
+		if (rc == MPI_SUCCESS) rc = MPI_Recv(r, l->size, MPI_BYTE, l->right, l->tag, c, &st);
 		int wrc = MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
 		return rc != MPI_SUCCESS ? rc : wrc;
 	}

@@ -114,8 +114,7 @@ func TestCollFlags(t *testing.T) {
 }
 
 // TestE2ERedDataTypeChar runs the reductions with IMB's -red_data_type char
-// and -check on 3 ranks (uneven Reduce_scatter portions of 1-byte
-// elements) over shared memory and TCP: the header names MPI_CHAR, every
+// (1-byte elements) and -check on 3 ranks over shared memory and TCP: the header names MPI_CHAR, every
 // size from 0 to 32 bytes runs (a char element is 1 byte), no row has a
 // defect, and the run's file records the option.
 func TestE2ERedDataTypeChar(t *testing.T) {

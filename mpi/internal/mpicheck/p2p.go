@@ -48,6 +48,7 @@ func p2pChecks() []check {
 		{"bad-arguments", checkBadArgs},
 		{"100-outstanding-requests", checkManyRequests},
 		{"sendrecv-ring", checkSendrecvRing},
+		{"exchange-loop-layout", checkExchangeLoop},
 		{"split", checkSplit},
 		{"collective-comm", checkCollectiveComm},
 	}
