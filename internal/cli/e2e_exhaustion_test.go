@@ -5,12 +5,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mpbench/mpbench/internal/proctest"
+	"github.com/mpbench/mpbench/result"
+	"github.com/mpbench/mpbench/result/imb"
+	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // Resource exhaustion (docs/reliability.md): a job that runs out of a
@@ -95,6 +99,116 @@ func TestE2EShmFull(t *testing.T) {
 func TestE2EResultDiskFull(t *testing.T) {
 	runExhausted(t, nil, `exec "$MPBENCH" run -np 2 -msglog 0:3 -time 0.1 --timeout 60s PingPong --json /dev/full`,
 		"write /dev/full: no space left on device")
+}
+
+// TestE2EResultDiskFullPartWay: the disk of the --csv file (a private
+// 8 KiB tmpfs) fills in the middle of a run: the run fails in one line
+// naming the file and the full disk, and the --json file on another disk
+// keeps every row printed before the failure, closed by the launcher's end
+// record with the same account.
+func TestE2EResultDiskFullPartWay(t *testing.T) {
+	needRootUnshare(t)
+	cmd := runExhausted(t, nil, `mkdir small && exec unshare -m sh -c 'mount -t tmpfs -o size=8k none small && exec "$MPBENCH" run -np 2 -msglog 0:22 -iter 5 -iter_policy off --settle 0 --timeout 60s PingPong Sendrecv --json r.jsonl --csv small/r.csv'`,
+		"csv: write: write small/r.csv: no space left on device", "the job was at ")
+	printed, err := imb.Read(strings.NewReader(cmd.Stdout.(*strings.Builder).String()), "stdout")
+	if err != nil || len(printed) == 0 {
+		t.Fatalf("stdout: %v, %d runs", err, len(printed))
+	}
+	var rows []result.Row
+	for _, r := range printed {
+		rows = append(rows, r.Rows...)
+	}
+	jf := filepath.Join(cmd.Dir, "r.jsonl")
+	f, err := os.Open(jf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := rowfile.ReadJSONL(f, jf)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%s: %v, %d runs", jf, err, len(runs))
+	}
+	kept := runs[0]
+	// 48 rows in all (24 sizes of each benchmark); the CSV's 8 KiB hold far fewer.
+	if len(rows) == 0 || len(kept.Rows) < len(rows) || len(kept.Rows) >= 48 {
+		t.Errorf("%d rows printed, %d in %s: want every printed row kept, the run stopped part-way", len(rows), len(kept.Rows), jf)
+	}
+	for i, r := range rows {
+		if i < len(kept.Rows) && (kept.Rows[i].Benchmark != r.Benchmark || kept.Rows[i].Bytes != r.Bytes) {
+			t.Errorf("row %d: printed %s %d bytes, %s has %s %d bytes", i, r.Benchmark, r.Bytes, jf, kept.Rows[i].Benchmark, kept.Rows[i].Bytes)
+		}
+	}
+	if !kept.Aborted || !strings.Contains(kept.EndError, "small/r.csv: no space left on device") {
+		t.Errorf("%s: aborted %v, end record %q: want the launcher's account of the full disk", jf, kept.Aborted, kept.EndError)
+	}
+}
+
+// TestE2ECgroupMemoryLimit: a job in a memory cgroup limited to 200 MiB
+// whose ranks each need 256 MiB of buffers (128 MiB messages) loses a rank
+// to the kernel's OOM killer; the launcher's line names the OOM killer,
+// the cgroup and its limit, where a kill -9 reads "killed by signal
+// SIGKILL" alone. The cgroup is a child of the test's own memory cgroup
+// (cgroup v1's memory controller, or v2's memory.max).
+func TestE2ECgroupMemoryLimit(t *testing.T) {
+	cg := limitedCgroup(t, 200<<20)
+	runExhausted(t, []string{"CG=" + cg}, `echo $$ > "$CG/cgroup.procs" && exec "$MPBENCH" run -np 2 -msglog 27:27 -mem 2 -iter 2 -iter_policy off --settle 0 --timeout 60s PingPong`,
+		": killed by signal SIGKILL (by the kernel's OOM killer: memory cgroup "+cg+" reached its limit of 200 MiB; raise the limit or lower -np or the largest message size)",
+		"the job was at PingPong on 2 processes")
+}
+
+// limitedCgroup creates a memory cgroup of limit bytes under this
+// process's own (removed when t ends, after the processes t started are
+// killed) and returns its directory; it skips t where the cgroup cannot
+// be made (no root, a read-only cgroup file system, v2 without the memory
+// controller delegated).
+func limitedCgroup(t *testing.T, limit int64) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil || os.Geteuid() != 0 {
+		t.Skip("needs root and Linux cgroups for a memory cgroup (CI runs as root)")
+	}
+	var parent, limitFile string
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		switch {
+		case len(f) != 3:
+		case slices.Contains(strings.Split(f[1], ","), "memory"):
+			parent, limitFile = filepath.Join("/sys/fs/cgroup/memory", f[2]), "memory.limit_in_bytes"
+		case f[0] == "0" && f[1] == "" && parent == "":
+			parent, limitFile = filepath.Join("/sys/fs/cgroup", f[2]), "memory.max"
+		}
+	}
+	dir := filepath.Join(parent, "mpbench-test-oom-"+strconv.Itoa(os.Getpid()))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Skipf("cannot make a memory cgroup: %v", err)
+	}
+	t.Cleanup(func() { // registered first, so it runs after the processes' cleanups
+		for deadline := time.Now().Add(10 * time.Second); os.Remove(dir) != nil && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	if err := os.WriteFile(filepath.Join(dir, limitFile), []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
+		t.Skipf("cannot limit the memory of cgroup %s: %v", dir, err)
+	}
+	return dir
+}
+
+// TestE2EFewerCPUsThanRanks: 4 ranks allowed one CPU (taskset) run to
+// their end: every size of both benchmarks measured, nothing on stderr.
+func TestE2EFewerCPUsThanRanks(t *testing.T) {
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("needs taskset(1) from util-linux (CI installs it)")
+	}
+	cmd, out, errb := shellCmd(t, nil, `exec taskset -c 0 "$MPBENCH" run -np 4 -npmin 4 -msglog 0:6 -iter 20 -iter_policy off --settle 0 --timeout 120s Sendrecv Allreduce`)
+	if err := cmd.Run(); err != nil || errb.Len() != 0 {
+		t.Fatalf("run on one CPU: %v; stderr:\n%s", err, errb)
+	}
+	// Sendrecv at 0, 1, 2, ..., 64 bytes; Allreduce at whole floats, 0, 4, ..., 64.
+	for b, want := range map[string]int{"Sendrecv": 8, "Allreduce": 6} {
+		if n := tableRows(out.String(), b, "# #processes = 4 \n"); n != want {
+			t.Errorf("%s: %d rows, want %d\n%s", b, n, want, out)
+		}
+	}
 }
 
 // TestE2EOutOfDescriptors: an open-file limit too low for -np fails while
