@@ -170,11 +170,12 @@ func blockCounts(p int, b int64) (counts, displs []int) {
 	return counts, displs
 }
 
-// alignSizes rounds a run's sizes up to whole elements of elem bytes for a
-// reduction, as IMB-MPI1 does: its size loop rounds every length up, len
-// = (len+unit-1)/unit*unit with unit the size of -red_data_type (IMB 2021,
-// src_cpp/helpers/helper_IMB_functions.h, helper_init_scope; src_c/IMB.c
-// before it). A -msglen list (list true) keeps every entry in its order,
+// alignSizes rounds a run's sizes up to whole elements of elem bytes, as
+// IMB-MPI1 does: its size loop rounds every length up, len =
+// (len+unit-1)/unit*unit, with unit the size of -red_data_type for a
+// reduction and of -data_type's datatype for the other benchmarks (IMB
+// 2021.11, src_cpp/helpers/helper_IMB_functions.h, helper_init_scope and
+// helper_sync_globals_1; src_c/IMB_2018.c before it). A -msglen list (list true) keeps every entry in its order,
 // repeats included, as IMB runs each line of the file: 1, 2, 3 give 4, 4,
 // 4 for float, and a soak's list that repeats its sizes measures each
 // again. The -msglog sweep (list false) is IMB's: 0, then 2^a rounded up,

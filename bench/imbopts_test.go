@@ -100,7 +100,9 @@ func TestIMBBarrierAndDataType(t *testing.T) {
 		if p2p && barriers != 0 || !p2p && barriers == 0 {
 			t.Errorf("-imb_barrier %v: %d calls of the communicator's Barrier", p2p, barriers)
 		}
-		// PingPong at 1, 2, 4, 8 bytes of MPI_INT moves 0, 0, 4, 8 bytes.
+		// -msglog 0:3 of MPI_INT: 1 and 2 bytes round up to one element,
+		// as IMB-MPI1 rounds every size up to whole elements of its send
+		// datatype; the sweep drops the repeated 4.
 		if fmt.Sprint(sent) != "map[0:true 4:true 8:true]" {
 			t.Errorf("-data_type int: PingPong message lengths %v, want 0, 4 and 8 bytes", sent)
 		}
@@ -109,8 +111,14 @@ func TestIMBBarrierAndDataType(t *testing.T) {
 				t.Errorf("%s %d bytes: %v defects", r.Benchmark, r.Bytes, r.Defects)
 			}
 		}
-		if n := len(sink.rowsOf("PingPong", 2)); n != 5 {
-			t.Errorf("PingPong: %d rows, want 5 (#bytes 0, 1, 2, 4, 8 as given)", n)
+		for _, name := range []string{"PingPong", "Bcast"} {
+			var got []int64
+			for _, r := range sink.rowsOf(name, 2) {
+				got = append(got, r.Bytes)
+			}
+			if fmt.Sprint(got) != "[0 4 8]" {
+				t.Errorf("-data_type int: %s rows at #bytes %v, want [0 4 8]", name, got)
+			}
 		}
 	}
 }
@@ -164,6 +172,35 @@ func TestReductionMsgLenRepeats(t *testing.T) {
 		}
 		if fmt.Sprint(sizes) != w {
 			t.Errorf("%s: sizes %v, want %s", name, sizes, w)
+		}
+	}
+}
+
+// TestDataTypeSizesRoundUp: with -data_type double every benchmark that
+// does not reduce runs its sizes rounded up to whole 8-byte elements, as
+// IMB-MPI1 does with its send datatype (a -msglen list keeps each line, the
+// -msglog sweep drops a size equal to the one before); the reductions keep
+// -red_data_type's 4-byte float, and Barrier its single row.
+func TestDataTypeSizesRoundUp(t *testing.T) {
+	for _, tc := range []struct {
+		msgLens []int64
+		want    map[string]string
+	}{
+		{[]int64{0, 1024, 6, 9, 1}, map[string]string{"Sendrecv": "[0 1024 8 16 8]", "Bcast": "[0 1024 8 16 8]", "Allreduce": "[0 1024 8 12 4]", "Barrier": "[0]"}},
+		{nil, map[string]string{"Sendrecv": "[0 8 16]", "Bcast": "[0 8 16]", "Allreduce": "[0 4 8 16]", "Barrier": "[0]"}}, // -msglog 0:4
+	} {
+		o := quick("Sendrecv", "Bcast", "Allreduce", "Barrier")
+		o.MsgLogMax = 4
+		o.MsgLens = tc.msgLens
+		o.DataType, o.DataTypeSize = "MPI_DOUBLE", 8
+		plan, err := makePlan(&o, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bp := range plan {
+			if got := fmt.Sprint(bp.sizes); got != tc.want[bp.spec.Name] {
+				t.Errorf("-msglen %v: %s sizes %s, want %s", tc.msgLens, bp.spec.Name, got, tc.want[bp.spec.Name])
+			}
 		}
 	}
 }

@@ -16,15 +16,11 @@ import (
 // timed loop's repetition times in usec after Spec.ScaleTime.
 func (r *blockRun) measure(bytes int64, prev int) (res record, n int, err error) {
 	spec := &r.plan.spec
-	moved := bytes // whole -data_type elements only, as IMB's count = bytes / size
-	if !spec.Reduction {
-		moved = bytes / r.opts.dataTypeSize() * r.opts.dataTypeSize()
-	}
 	// On an MPI library the buffers are the library's (MPI_Alloc_mem), new
 	// for this size and freed after it, as IMB's are; elsewhere Go memory
 	// that the next size reuses.
 	lib, _ := r.group.(comm.MemAllocator)
-	bufs, err := newBuffers(spec, moved, r.plan.block.Processes, r.opts, r.bufs, lib)
+	bufs, err := newBuffers(spec, bytes, r.plan.block.Processes, r.opts, r.bufs, lib)
 	if err != nil {
 		return record{}, 0, r.errf(bytes, "%w", err)
 	}
@@ -37,14 +33,14 @@ func (r *blockRun) measure(bytes int64, prev int) (res record, n int, err error)
 			}
 		}()
 	}
-	return r.measureOn(bufs, bytes, moved, prev, lib != nil)
+	return r.measureOn(bufs, bytes, prev, lib != nil)
 }
 
 // measureOn is measure on the buffers of the size; collect asks for a
 // finished garbage collection before the timed loop.
-func (r *blockRun) measureOn(bufs *buffers, bytes, moved int64, prev int, collect bool) (record, int, error) {
+func (r *blockRun) measureOn(bufs *buffers, bytes int64, prev int, collect bool) (record, int, error) {
 	spec := &r.plan.spec
-	env := &Env{Comm: r.group, Bytes: moved, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
+	env := &Env{Comm: r.group, Bytes: bytes, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
 		Algorithms: r.opts.Algorithms, Params: r.plan.block.Params, RedType: r.opts.redType(), bufs: bufs}
 
 	if r.opts.SyncAll {

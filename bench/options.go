@@ -85,8 +85,9 @@ type Options struct {
 	// DataType is IMB's -data_type for the benchmarks that move bytes:
 	// the MPI datatype's name ("MPI_BYTE", the default when ""; "MPI_CHAR",
 	// "MPI_INT", "MPI_FLOAT", "MPI_DOUBLE") and element size (0 means 1).
-	// A message of a given #bytes moves its whole elements only, as IMB's
-	// count = bytes / size does (1 byte of MPI_INT moves nothing).
+	// Every message size is rounded up to whole elements, as IMB-MPI1 does
+	// with the size of its send datatype for the benchmarks that do not
+	// reduce (alignSizes): -msglog 0:3 of MPI_INT runs 0, 4 and 8 bytes.
 	DataType     string
 	DataTypeSize int
 	// IMBBarrier is IMB's -imb_barrier: the runner's barriers (two before

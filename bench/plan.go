@@ -56,6 +56,8 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 				bp.sizes = []int64{0}
 			} else if spec.Reduction {
 				bp.sizes = alignSizes(sizes, o.redType().Size(), o.MsgLens != nil)
+			} else if unit := o.dataTypeSize(); unit > 1 {
+				bp.sizes = alignSizes(sizes, int(unit), o.MsgLens != nil)
 			}
 			for _, size := range bp.sizes {
 				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {

@@ -34,7 +34,7 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 	fs.StringVar(&f.input, "input", "", "IMB -input FILE: benchmark names, one per line ('#' starts a comment), added to those given as arguments")
 	fs.StringVar(&f.include, "include", "", "IMB -include a,b,...: benchmarks to run besides the default list or those named")
 	fs.StringVar(&f.exclude, "exclude", "", "IMB -exclude a,b,...: benchmarks not to run")
-	fs.StringVar(&f.dataType, "data_type", "byte", "IMB -data_type byte|char|int|float|double: datatype of the moving benchmarks; a message moves whole elements only")
+	fs.StringVar(&f.dataType, "data_type", "byte", "IMB -data_type byte|char|int|float|double: datatype of the moving benchmarks; sizes are rounded up to whole elements, as IMB does")
 	fs.StringVar(&f.redDataType, "red_data_type", "float", "IMB -red_data_type float|double|int|char: element type of the reductions (char: 1-byte elements whose sums wrap modulo 2^8)")
 	fs.StringVar(&f.contigType, "contig_type", "base", "IMB -contig_type base: contiguous elements (the only layout mpbench moves)")
 	switchVar(fs, &f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the runner's barriers use point-to-point messages instead of the communicator's barrier")
