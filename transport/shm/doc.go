@@ -33,9 +33,12 @@
 // of its mark, the only full barrier of its send (writeWhole); the
 // consumer, seeing a mark, asks its core to fetch the line of the next
 // frame's while it delivers this one (prefetch). A frame longer
-// than a fragment (an eighth of the ring, at most 16 KiB) moves through
+// than a fragment (an eighth of the ring, at most 32 KiB) moves through
 // the ring a fragment at a time, the receiver copying one out while the
-// sender copies the next in (copy-in/copy-out, see stream.go). A
+// sender copies the next in (copy-in/copy-out, see stream.go). Rings are
+// 1 MiB in jobs of up to 9 ranks and smaller in larger jobs
+// (DefaultRingBytes), so that a frame has up to a ring of fragments in
+// flight while ranks stream to each other both ways. A
 // payload of 4 KiB or more copied through the ring starts on a cache line
 // of it (flagAlign), and its copies in and out use the CPU's string-move
 // instruction where that is faster than Go's copy (moveBytes). A

@@ -33,24 +33,44 @@ func TestMoveBytes(t *testing.T) {
 }
 
 // TestPieces: the pieces a frame is published in cover it exactly, none
-// longer than a fragment, and every piece after the first starts on a
-// cache line of the ring.
+// longer than a fragment, every piece after the first starts on a cache
+// line of the ring, and a frame of more than one fragment but less than
+// two (less a cache line) goes in two pieces of about half of it.
 func TestPieces(t *testing.T) {
 	const frag = 16 << 10
 	for _, start := range []uint64{0, 8, 40, 56, 64, 1<<20 - 8} {
-		for _, total := range []uint64{48, frag - 8, frag, frag + 8, 3*frag + 40, 1 << 20} {
+		for _, total := range []uint64{48, frag - 8, frag, frag + 8, 3 * frag / 2, 2*frag - 8, 2 * frag, 3*frag + 40, 1 << 20} {
 			pos, left := start, total
+			var pieces []uint64
 			for left > 0 {
 				k := pieceBytes(pos, left, frag)
 				if k == 0 || k > frag {
 					t.Fatalf("start %d, frame %d: piece of %d bytes at %d", start, total, k, pos)
 				}
+				pieces = append(pieces, k)
 				pos += k
 				left -= k
 				if left > 0 && pos%cacheLine != 0 {
 					t.Fatalf("start %d, frame %d: a piece starts at %d, not on a cache line", start, total, pos)
 				}
 			}
+			if total > frag && total+cacheLine <= 2*frag && (len(pieces) != 2 || pieces[0]+cacheLine <= total/2 || pieces[0] >= total/2+cacheLine) {
+				t.Fatalf("start %d, frame %d: pieces %v, want two, the first of %d-%d bytes", start, total, pieces, total/2-cacheLine+1, total/2+cacheLine-1)
+			}
+		}
+	}
+}
+
+// TestDefaultRingBytes: 1 MiB rings up to 9 ranks, halved as the job
+// grows so that one rank's 2 x (size-1) rings stay within 16 MiB, and
+// never below 128 KiB.
+func TestDefaultRingBytes(t *testing.T) {
+	for _, c := range []struct{ size, want int }{
+		{1, 1 << 20}, {2, 1 << 20}, {9, 1 << 20}, {10, 512 << 10}, {16, 512 << 10}, {17, 512 << 10},
+		{18, 256 << 10}, {33, 256 << 10}, {34, 128 << 10}, {65, 128 << 10}, {1000, 128 << 10},
+	} {
+		if got := DefaultRingBytes(c.size); got != c.want {
+			t.Errorf("DefaultRingBytes(%d) = %d, want %d", c.size, got, c.want)
 		}
 	}
 }

@@ -11,9 +11,31 @@ import (
 // memory.
 const DefaultDir = "/dev/shm"
 
-// DefaultRingBytes is the size of each eager ring (one per ordered pair of
-// ranks on a host) when Options.RingBytes is 0.
-const DefaultRingBytes = 128 << 10
+// DefaultRingBytes is the size of each ring (one per ordered pair of ranks
+// on a host) in a job of size ranks when Options.RingBytes is 0: 1 MiB,
+// halved while the rings one rank writes and reads, 2 x (size-1) of them,
+// would hold more than 16 MiB (ringBudget), down to 128 KiB (from 65
+// ranks on, the rings' memory grows with the job again). A frame streamed
+// through a ring has up to a ring of fragments in flight: with 128 KiB
+// rings, two ranks streaming to each other at 128 KiB-1 MiB (PingPing,
+// Sendrecv, Exchange) waited on each other for space, and ran 1.3-1.5x
+// slower than with 512 KiB or 1 MiB rings (docs/runtime-progress.md, "Ring
+// and fragment size"). At 16 ranks the rings are 512 KiB: at most 15 MiB
+// of them per rank.
+func DefaultRingBytes(size int) int {
+	r := maxRingBytes
+	for r > minRingBytes && 2*(size-1)*r > ringBudget {
+		r /= 2
+	}
+	return r
+}
+
+// Bounds of DefaultRingBytes, and the ring memory per rank it keeps to.
+const (
+	maxRingBytes = 1 << 20
+	minRingBytes = 128 << 10
+	ringBudget   = 16 << 20
+)
 
 // DefaultCMABytes is the smallest payload sent by single copy
 // (process_vm_readv) when Options.CMABytes is 0; shorter payloads are
@@ -44,7 +66,7 @@ type Options struct {
 	// Dir is the directory of the segment files; "" means DefaultDir.
 	Dir string
 	// RingBytes is each ring's data size in bytes, a power of two >= 4096;
-	// 0 means DefaultRingBytes. All ranks of a job must agree.
+	// 0 means DefaultRingBytes(Size). All ranks of a job must agree.
 	RingBytes int
 	// CMABytes is the smallest payload in bytes the receiver reads straight
 	// from the sender's memory with process_vm_readv (when the kernel
@@ -80,7 +102,7 @@ func (o *Options) withDefaults() (Options, error) {
 		c.Dir = DefaultDir
 	}
 	if c.RingBytes == 0 {
-		c.RingBytes = DefaultRingBytes
+		c.RingBytes = DefaultRingBytes(c.Size)
 	}
 	if c.RingBytes < 4096 || c.RingBytes&(c.RingBytes-1) != 0 || c.RingBytes > 1<<30 {
 		return c, fmt.Errorf("shm: ring of %d bytes: want a power of two from 4096 to 2^30", c.RingBytes)

@@ -46,26 +46,36 @@ const maxHeader = markBytes + transport.HeaderSize + cmaExt + crcExt
 // by whichever goroutine of the rank holds strmTok.
 
 // maxFragment bounds fragmentBytes.
-const maxFragment = 16 << 10
+const maxFragment = 32 << 10
 
-// fragmentBytes is the piece of a frame the sender publishes at a time and
-// the receiver frees at a time, in a ring of ringBytes: an eighth of the
-// ring, at most maxFragment. A frame of at most one fragment is published
-// whole.
+// fragmentBytes is the longest piece of a frame the sender publishes at a
+// time and the receiver frees at a time, in a ring of ringBytes: an eighth
+// of the ring, at most maxFragment (32 KiB from rings of 256 KiB: fewer
+// pieces, each costing both sides a few cache-line transfers of the
+// counters and marks, than the 16 KiB of before; measured in
+// docs/runtime-progress.md, "Ring and fragment size"). A frame of at most
+// one fragment is published whole.
 func fragmentBytes(ringBytes uint64) uint64 { return min(ringBytes/8, maxFragment) }
 
 // pieceBytes is the length of the next piece the producer publishes of
 // a frame whose next left bytes go to stream position pos: all of them if
-// they fit in a fragment of frag bytes, else the fragment less what
-// makes it end on a cache line, so that every later piece, and with
-// flagAlign the payload, starts and is copied on one (a copy to or from
-// an unaligned ring position is slower, see moveBytes). The consumer
-// knows a frame's first piece is there when its mark is.
+// they fit in a fragment of frag bytes (a multiple of cacheLine); about
+// half of them if they fit in two, so that the receiver starts copying a
+// frame of just over a fragment (a 32 KiB eager message with 32 KiB
+// fragments) after half of it, not after nearly all; else a fragment.
+// Every piece but the last ends on a cache line, so that every later
+// piece, and with flagAlign the payload, starts and is copied on one (a
+// copy to or from an unaligned ring position is slower, see moveBytes).
+// The consumer knows a frame's first piece is there when its mark is.
 func pieceBytes(pos, left, frag uint64) uint64 {
 	if left <= frag {
 		return left
 	}
-	return frag - pos&(cacheLine-1)
+	k := frag
+	if left < 2*frag {
+		k = min(left/2+cacheLine-1, frag)
+	}
+	return k - (pos+k)&(cacheLine-1)
 }
 
 // advance writes as much of p.strm as the ring's free space allows, a
