@@ -47,7 +47,6 @@ type Endpoint struct {
 	fh      transport.FailureHandler
 
 	polling    atomic.Uint32 // 1: held by whoever consumes the rings (see releaseToken)
-	pollFn     func() int    // e.tryPoll, bound once (no allocation per Progress)
 	fg         atomic.Int32  // goroutines polling in Progress
 	parked     atomic.Bool   // the poller goroutine sleeps
 	fgRecent   atomic.Bool   // a Progress call found what it waited for since the poller last looked
@@ -119,11 +118,20 @@ func (e *Endpoint) Start(h transport.Handler) error {
 // tryPoll consumes the rings once if no one else is and completes the
 // started sends the receivers have acknowledged; it returns the number of
 // frames delivered and sends completed.
-func (e *Endpoint) tryPoll() int {
+func (e *Endpoint) tryPoll() int { return e.tryPollUntil(nil) }
+
+// tryPollUntil is tryPoll ending its pass over the rings as soon as stop
+// (if not nil) holds after a frame was delivered: the frames after the one
+// that readied the polling goroutine's request wait for the next poll, so
+// that the goroutine first does what the request needs. A rendezvous
+// sender whose CTS has come in thus announces or streams its Data before
+// it reads the peer's Data that follows the CTS in the ring, and the two
+// transfers overlap (see "Who copies when" in docs/runtime-progress.md).
+func (e *Endpoint) tryPollUntil(stop func() bool) int {
 	n := 0
 	if e.inputWaiting() && e.polling.CompareAndSwap(0, 1) {
 		if !e.closing.Load() {
-			n = e.pollAll()
+			n = e.pollAll(stop)
 		}
 		releaseToken(&e.polling)
 	}
@@ -257,7 +265,7 @@ func (e *Endpoint) Progress(done func() bool) {
 	if e.parked.Load() {
 		c.clearWant()
 	}
-	ok := busypoll.Until(done, e.pollFn, e.spin, e.oversubscribed)
+	ok := busypoll.Until(done, func() int { return e.tryPollUntil(done) }, e.spin, e.oversubscribed)
 	if ok {
 		// The rank got what it waited for and will most likely be back
 		// soon: the poller stays quiet meanwhile.

@@ -14,8 +14,9 @@ import (
 const framesPerPass = 16
 
 // pollAll consumes complete frames from every ring; caller holds
-// e.polling. It returns the number of frames consumed.
-func (e *Endpoint) pollAll() int {
+// e.polling. It returns the number of frames consumed, as soon as stop
+// (if not nil) holds after one (see tryPollUntil).
+func (e *Endpoint) pollAll(stop func() bool) int {
 	n := 0
 	for _, p := range e.inList {
 		if p.goodbye || e.live[p.rank].failed.Load() != nil {
@@ -36,6 +37,9 @@ func (e *Endpoint) pollAll() int {
 				break
 			}
 			n++
+			if stop != nil && stop() {
+				return n
+			}
 		}
 	}
 	return n

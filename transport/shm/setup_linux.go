@@ -95,7 +95,6 @@ func (p *Pending) Attach(ctx context.Context, local []bool) (*Endpoint, error) {
 		}
 	}
 	e.oversubscribed = busypoll.Oversubscribed(nLocal)
-	e.pollFn = e.tryPoll
 	if o.Spin == 0 {
 		e.spin = busypoll.Budget(nLocal)
 	}
