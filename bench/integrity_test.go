@@ -17,6 +17,7 @@ import (
 	"github.com/mpbench/mpbench/comm/commtest"
 	"github.com/mpbench/mpbench/transport"
 	"github.com/mpbench/mpbench/transport/hybrid"
+	"github.com/mpbench/mpbench/transport/shm"
 	"github.com/mpbench/mpbench/transport/transporttest"
 )
 
@@ -40,10 +41,14 @@ const integrityRanks = 4
 // multi-host job.
 func integrityEndpoints(t *testing.T, name string) []transport.Endpoint {
 	t.Helper()
-	if name != "hybrid" {
+	switch name {
+	case "shm":
+		return integrityShm(t)
+	case "hybrid":
+	default:
 		return commtest.Endpoints(t, name, integrityRanks)
 	}
-	shm, tcp := commtest.Endpoints(t, "shm", integrityRanks), commtest.Endpoints(t, "tcp", integrityRanks)
+	shmEps, tcpEps := integrityShm(t), commtest.Endpoints(t, "tcp", integrityRanks)
 	eps := make([]transport.Endpoint, integrityRanks)
 	for r := range eps {
 		route := make([]int, integrityRanks)
@@ -52,11 +57,24 @@ func integrityEndpoints(t *testing.T, name string) []transport.Endpoint {
 				route[p] = 1
 			}
 		}
-		ep, err := hybrid.New(r, integrityRanks, []hybrid.Part{{Name: "shm", Endpoint: shm[r]}, {Name: "tcp", Endpoint: tcp[r]}}, route)
+		ep, err := hybrid.New(r, integrityRanks, []hybrid.Part{{Name: "shm", Endpoint: shmEps[r]}, {Name: "tcp", Endpoint: tcpEps[r]}}, route)
 		if err != nil {
 			t.Fatal(err)
 		}
 		eps[r] = ep
+	}
+	return eps
+}
+
+// integrityShm returns the shared-memory endpoints of a job of
+// integrityRanks with single copy from 32 KiB, whatever the default
+// threshold, so that the campaign's 40 and 128 KiB payloads are read by
+// process_vm_readv and its 8 B and 4 KiB ones through the rings.
+func integrityShm(t *testing.T) []transport.Endpoint {
+	t.Helper()
+	eps, err := shm.NewJob(integrityRanks, shm.Options{CMABytes: 32 << 10})
+	if err != nil {
+		t.Fatalf("shm job of %d ranks: %v", integrityRanks, err)
 	}
 	return eps
 }
@@ -81,7 +99,8 @@ type integrityCell struct {
 // repetition of the -check pass (a benchmark message, not the runner's
 // control messages; transporttest.Corrupter: after the
 // transport read it, before the runtime sees it), at a random size of the
-// eager, single-copy and rendezvous ranges. Every injected flip must fail
+// eager, single-copy and rendezvous ranges (single copy from 32 KiB on
+// shared memory, integrityShm). Every injected flip must fail
 // the run with a *CheckError, except where -check cannot see it by
 // construction (partlyChecked; they are counted and printed, not
 // required). Reductions run on -red_data_type int in the first pass over
