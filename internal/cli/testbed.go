@@ -42,6 +42,13 @@ func testbedError(err error) error {
 	return err
 }
 
+// upTestbed builds the testbed cfg (testbed.Up), its refusal bad input
+// (testbedError).
+func upTestbed(cfg testbed.Config) (testbed.State, error) {
+	st, err := testbed.Up(cfg)
+	return st, testbedError(err)
+}
+
 // testbedFlags are the options that describe a testbed.
 type testbedFlags struct {
 	name, net, rate, latency, loss string
@@ -117,9 +124,9 @@ func newTestbedUpCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := testbed.Up(cfg)
+			st, err := upTestbed(cfg)
 			if err != nil {
-				return testbedError(err)
+				return err
 			}
 			printStatus(cmd.OutOrStdout(), st)
 			return nil

@@ -128,9 +128,9 @@ func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), err
 		return testbed.State{}, nil, err
 	}
 	cfg.Owner = os.Getpid()
-	st, err := testbed.Up(cfg)
+	st, err := upTestbed(cfg)
 	if err != nil {
-		return st, nil, testbedError(err)
+		return st, nil, err
 	}
 	return st, func() { testbed.Down(cfg.Name) }, nil
 }
