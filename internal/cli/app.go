@@ -161,7 +161,7 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 	if launch.IsWorker() {
 		return reportToLauncher(cmd.ErrOrStderr(), appWorker(cmd, f, inv, body))
 	}
-	if v := mpiLauncher(); v != "" {
+	if v := launch.MPILauncher(); v != "" {
 		if f.hosts.multiHost() {
 			return usageErrorf("--hostfile and --host place ranks of mpbench's own launcher; under %s the MPI launcher places them (give it the hosts)", v)
 		}

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,39 +26,12 @@ var mpiRank func(cmd *cobra.Command, f *runFlags, inv *invocation) error
 // mpirun_mpi.go, compiled only with the mpi build tag.
 var mpiLaunch func(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error
 
-// mpiLauncherVars are environment variables an MPI launcher gives its
-// ranks: Open MPI's mpirun, MPICH Hydra or Slurm with PMI, Hydra's
-// -pmi-port (PMI_ID, the rank).
-var mpiLauncherVars = []string{"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMI_ID"}
-
-// mpiLauncher returns the launcher variable set (non-empty) in the
-// environment, or "".
-func mpiLauncher() string {
-	for _, v := range mpiLauncherVars {
-		if os.Getenv(v) != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// mpiLauncherRank returns the rank an MPI launcher gave this process (the
-// value of its launcher variable) and whether one did.
-func mpiLauncherRank() (int, bool) {
-	v := mpiLauncher()
-	if v == "" {
-		return 0, false
-	}
-	r, err := strconv.Atoi(os.Getenv(v))
-	return r, err == nil
-}
-
 // runUnderMPILauncher handles "mpbench run" in a process started by an MPI
 // launcher. It reports handled=false when no launcher variable is set, and
 // otherwise runs the rank (mpi build) or returns a usage error naming the
 // build to use.
 func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (handled bool, err error) {
-	if mpiRank == nil && os.Getenv("OMPI_COMM_WORLD_RANK") == "" {
+	if mpiRank == nil && launch.MPILauncher() != launch.EnvOMPIRank {
 		if err := pmixOnly(); err != nil {
 			return true, err
 		}
@@ -68,14 +39,14 @@ func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (hand
 	if err := srunWithoutPMI(); err != nil {
 		return true, err
 	}
-	v := mpiLauncher()
+	v := launch.MPILauncher()
 	if v == "" {
 		return false, nil
 	}
 	if mpiRank == nil && launch.IsPMIRank() {
 		return true, runPMIRank(cmd, f, inv) // srun --mpi=pmi2, mpiexec (pmirun.go)
 	}
-	if mpiRank == nil && v == "OMPI_COMM_WORLD_RANK" {
+	if mpiRank == nil && v == launch.EnvOMPIRank {
 		return true, usageErrorf("started by Open MPI's mpirun, which offers only PMIx, and this mpbench has no MPI support; build the MPI build with 'go build -tags mpi ./cmd/mpbench' and start that under mpirun, or run 'mpbench run -np N' (or srun --mpi=pmi2, mpiexec.mpich) with this one")
 	}
 	if mpiRank == nil {
@@ -141,22 +112,21 @@ func checkLauncherNP(given bool, np, size int, launcherCmd string) error {
 }
 
 // pmixOnly refuses a run of the default build started by a launcher that
-// speaks only PMIx (PMIX_RANK and PMIX_NAMESPACE set, no PMI socket):
-// srun --mpi=pmix, or prrte's prterun. mpbench's own PMI client speaks
-// PMI-1 and PMI-2; PMIx's wire protocol is internal to its library. Under
-// srun task 0 prints the line and the others only exit (srun keeps them
-// running until they do), as for srunWithoutPMI. Open MPI's mpirun has a
-// message of its own (runUnderMPILauncher).
+// speaks only PMIx (launch.PMIxOnly): srun --mpi=pmix, or prrte's prterun.
+// Under srun task 0 prints the line and the others only exit (srun keeps
+// them running until they do), as for srunWithoutPMI. Open MPI's mpirun
+// has a message of its own (runUnderMPILauncher).
 func pmixOnly() error {
-	if os.Getenv("PMIX_RANK") == "" || os.Getenv("PMIX_NAMESPACE") == "" || launch.IsPMIRank() {
+	ns := launch.PMIxOnly()
+	if ns == "" {
 		return nil
 	}
-	if n := os.Getenv(launch.EnvSlurmStepTasks); n != "" {
+	if n, first := launch.SrunTasks(); n != "" {
 		err := usageErrorf("started by srun with PMIx (--mpi=pmix), which this mpbench does not speak; use 'srun --mpi=pmi2 -n %s mpbench run ...', or run the MPI build (go build -tags mpi ./cmd/mpbench) under srun --mpi=pmix", n)
-		if os.Getenv(launch.EnvSlurmProcID) != "0" {
+		if !first {
 			return &printedError{err}
 		}
 		return err
 	}
-	return usageErrorf("started by a PMIx launcher (PMIX_NAMESPACE=%s), which this mpbench does not speak; run the MPI build (go build -tags mpi ./cmd/mpbench) under it, or start the default build with 'mpbench run -np N', mpiexec.mpich or srun --mpi=pmi2", os.Getenv("PMIX_NAMESPACE"))
+	return usageErrorf("started by a PMIx launcher (PMIX_NAMESPACE=%s), which this mpbench does not speak; run the MPI build (go build -tags mpi ./cmd/mpbench) under it, or start the default build with 'mpbench run -np N', mpiexec.mpich or srun --mpi=pmi2", ns)
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -43,7 +42,7 @@ func runMPIRank(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 		l, err := bench.ParseThreadLevel(f.threadLevel)
 		if err != nil {
 			// Before MPI_Init: the launcher's rank picks the printer.
-			r, _ := mpiLauncherRank()
+			r, _ := launch.MPILauncherRank()
 			return reportOnce(cmd.ErrOrStderr(), r, err)
 		}
 		level = mpi.Thread(l)
@@ -113,7 +112,7 @@ func checkMPIWorld(stderr io.Writer, world *mpi.Comm, npGiven bool, np int, comm
 	if err := checkLauncherSize(world.Size()); err != nil {
 		// Every process is rank 0 of a world of its own: the launcher's
 		// rank picks the one that prints.
-		r, _ := mpiLauncherRank()
+		r, _ := launch.MPILauncherRank()
 		return reportAndFinalize(stderr, r, err)
 	}
 	if err := checkLauncherNP(npGiven, np, world.Size(), strings.Join(mpi.LauncherCommand(np), " ")+" mpbench "+command); err != nil {
@@ -174,29 +173,19 @@ func endOnSignal(ctx context.Context, done <-chan struct{}, stderr io.Writer, f 
 // and --stall, which its ranks then accept.
 const envMPIParent = "MPBENCH_MPI_PARENT"
 
-// launcherSizeVars are the job-size variables of the launchers that set
-// mpiLauncherVars, in the same order.
-var launcherSizeVars = []string{"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}
-
 // checkLauncherSize compares the library's world size with the size the
-// launcher announced. They differ when a binary built for one library is
-// started by the other library's launcher (mpirun.openmpi running an MPICH
-// build): each process then initialises a one-rank world of its own, and N
-// separate jobs would run and all succeed.
+// launcher announced (launch.MPILauncherSize). They differ when a binary
+// built for one library is started by the other library's launcher
+// (mpirun.openmpi running an MPICH build): each process then initialises
+// a one-rank world of its own, and N separate jobs would run and all
+// succeed.
 func checkLauncherSize(worldSize int) error {
-	for _, v := range launcherSizeVars {
-		s := os.Getenv(v)
-		if s == "" {
-			continue
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n == worldSize {
-			return nil
-		}
-		return usageErrorf("the launcher started %d ranks (%s=%d) but the MPI library sees a world of %d: this binary is built for %s and was started by another library's launcher; start it with %s, or build it for that library (-tags mpi for Open MPI, -tags mpi,mpich for MPICH)",
-			n, v, n, worldSize, mpi.Flavor, mpi.LauncherCommand(n)[0])
+	n, v, ok := launch.MPILauncherSize()
+	if !ok || n == worldSize {
+		return nil
 	}
-	return nil
+	return usageErrorf("the launcher started %d ranks (%s=%d) but the MPI library sees a world of %d: this binary is built for %s and was started by another library's launcher; start it with %s, or build it for that library (-tags mpi for Open MPI, -tags mpi,mpich for MPICH)",
+		n, v, n, worldSize, mpi.Flavor, mpi.LauncherCommand(n)[0])
 }
 
 // firstLine returns s up to its first newline.
@@ -209,7 +198,7 @@ func firstLine(s string) string {
 // headers: the launcher's own arguments are not visible to its ranks, so
 // only the process count and mpbench's arguments are shown.
 func launcherCommand(np int, inv *invocation) string {
-	if _, ok := os.LookupEnv("OMPI_COMM_WORLD_RANK"); ok {
+	if launch.MPILauncher() == launch.EnvOMPIRank {
 		return fmt.Sprintf("mpirun -np %d %s", np, inv.commandLine())
 	}
 	return fmt.Sprintf("mpiexec -n %d %s", np, inv.commandLine())

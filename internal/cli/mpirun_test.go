@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mpbench/mpbench/launch"
 )
 
 // TestRunUnderMPILauncher checks the dispatch of "mpbench run" in a process
@@ -33,7 +35,7 @@ func TestRunUnderMPILauncher(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, v := range mpiLauncherVars {
+			for _, v := range launch.MPIRankVars {
 				t.Setenv(v, "") // empty counts as unset
 			}
 			if c.env != "" {
@@ -85,7 +87,7 @@ func TestTransportMPIDefaultBuild(t *testing.T) {
 // exit with status 2.
 func TestUsageErrorOncePerMPIJob(t *testing.T) {
 	for _, rank := range []string{"0", "1"} {
-		for _, v := range mpiLauncherVars {
+		for _, v := range launch.MPIRankVars {
 			t.Setenv(v, "")
 		}
 		t.Setenv("PMI_RANK", rank)

@@ -67,7 +67,7 @@ func srunWithoutPMI() error {
 		return nil
 	}
 	err := usageErrorf("started by srun as one of %d tasks but without PMI (no PMI_FD), so each task would run a job of its own; use 'srun --mpi=pmi2 -n %d mpbench run ...', or 'srun -n 1 mpbench run -np %d ...' to let mpbench start the ranks", n, n, n)
-	if os.Getenv(launch.EnvSlurmProcID) != "0" {
+	if _, first := launch.SrunTasks(); !first {
 		return &printedError{err}
 	}
 	return err

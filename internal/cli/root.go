@@ -84,7 +84,7 @@ func Args(argv []string) []string {
 // isOtherMPIRank reports whether this process is a rank other than 0 of a
 // job started by an MPI launcher.
 func isOtherMPIRank() bool {
-	r, ok := mpiLauncherRank()
+	r, ok := launch.MPILauncherRank()
 	return ok && r != 0
 }
 
