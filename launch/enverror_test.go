@@ -27,6 +27,7 @@ func TestRunChecksEnvFirst(t *testing.T) {
 		{"MPBENCH_SOCKBUF=abc", `MPBENCH_SOCKBUF="abc": want a socket buffer size in bytes > 0, or -1 for the kernel default`},
 		{"MPBENCH_SOCKBUF=0", `MPBENCH_SOCKBUF="0": want a socket buffer size in bytes > 0, or -1 for the kernel default`},
 		{"MPBENCH_SHM_CMA=zz", `MPBENCH_SHM_CMA="zz": want ` + shm.CMASetting.Want},
+		{"MPBENCH_SHM_CMA=-2", `MPBENCH_SHM_CMA="-2": want ` + shm.CMASetting.Want},
 		{"MPBENCH_BIND=socket", `MPBENCH_BIND="socket": want core (a CPU per rank) or none`},
 	} {
 		err := Run(context.Background(), Spec{NP: 2, Argv: []string{missing}, Env: []string{c.env}})

@@ -22,6 +22,7 @@ func TestE2EBadTransportSetting(t *testing.T) {
 	}{
 		{tcp.SocketBufferSetting.Env, "abc", tcp.SocketBufferSetting.Want},
 		{shm.CMASetting.Env, "zz", shm.CMASetting.Want},
+		{shm.CMASetting.Env, "-2", shm.CMASetting.Want},
 	} {
 		for _, args := range [][]string{{"run", "-np", "2", "pingpong"}, {"app", "matmul", "-np", "2", "-n", "64"}} {
 			cmd, out, errb := e2eCmd(t, args...)

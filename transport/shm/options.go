@@ -53,7 +53,8 @@ const DefaultCMABytes = 1 << 20
 // bytes read by single copy, -1 to copy every payload through the rings (0
 // when unset: DefaultCMABytes).
 var CMASetting = transport.IntSetting{Env: "MPBENCH_SHM_CMA",
-	Want: "the smallest payload in bytes read by single copy, or -1 to copy through the rings"}
+	Want:  "the smallest payload in bytes read by single copy, or -1 to copy through the rings",
+	Valid: func(n int) bool { return n >= -1 }}
 
 // Options configure one rank's shared-memory endpoint.
 type Options struct {
