@@ -192,7 +192,7 @@ func fileError(path string, err error) error {
 	case errors.Is(err, read.ErrNotBenchmark):
 		return usageErrorf("%s: not benchmark output (no benchmark table found); accepted: %s", path, result.FormatTitles())
 	case errors.Is(err, fs.ErrNotExist):
-		return usageErrorf("%s: no such file", path)
+		return usageErrorf("%s: no such file; expected a result file (%s), a directory of them, or - for standard input", path, result.FormatTitles())
 	case errors.Is(err, read.ErrTooLarge):
 		return usageErrorf("%s: %v", path, read.ErrTooLarge)
 	}

@@ -23,7 +23,7 @@ func TestAnalyzeBadFiles(t *testing.T) {
 		want string
 	}{
 		{"not benchmark output", []string{"analyze", notes}, notes + ": not benchmark output (no benchmark table found); accepted: " + result.FormatTitles()},
-		{"missing file", []string{"analyze", missing}, missing + ": no such file"},
+		{"missing file", []string{"analyze", missing}, missing + ": no such file; expected a result file (" + result.FormatTitles() + "), a directory of them, or - for standard input"},
 		{"bad wire model", []string{"analyze", "--wire", "token-ring", notes}, "--wire"},
 		{"bad format", []string{"analyze", "--format", "xml", notes}, `unknown format "xml"`},
 		{"no file", []string{"analyze"}, "missing FILE: expected mpbench analyze FILE...; see 'mpbench analyze --help'"},
