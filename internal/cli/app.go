@@ -87,6 +87,32 @@ Exit status: 0 success, 1 the run failed or its result did not verify,
 	return cmd
 }
 
+// checkAppArgs checks the application of args, "app NAME [options]" after
+// the "--" of cmd (scaling, testbed run), before any job starts: NAME must
+// name one of mpbench app's applications (the app command of cmd's tree),
+// else a usage error in the words of "mpbench app NAME" itself
+// (groupArgs), after what cmd runs: `scaling -- app: unknown application
+// "x"; expected one of ep, ft, matmul; see 'mpbench app --help'`.
+func checkAppArgs(cmd *cobra.Command, args []string) error {
+	appCmd, _, err := cmd.Root().Find(args[:1])
+	if err != nil {
+		return err
+	}
+	if sub, _, err := appCmd.Find(args[1:]); err == nil && sub != appCmd && sub.IsAvailableCommand() {
+		return nil
+	}
+	what := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") + " -- app"
+	if len(args) < 2 {
+		return usageErrorf("%s: missing %s; expected one of %s; see '%s --help'", what, subcommandNoun(appCmd),
+			strings.Join(subcommandNames(appCmd), ", "), appCmd.CommandPath())
+	}
+	if err := groupArgs(appCmd, args[1:]); err != nil {
+		return usageErrorf("%s: %v", what, err)
+	}
+	return usageErrorf("%s: unknown %s %q; expected one of %s; see '%s --help'", what, subcommandNoun(appCmd), args[1],
+		strings.Join(subcommandNames(appCmd), ", "), appCmd.CommandPath())
+}
+
 // newAppLoadCmd is the hidden CPU-consuming process of --load.
 func newAppLoadCmd() *cobra.Command {
 	return &cobra.Command{

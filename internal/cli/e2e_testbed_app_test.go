@@ -98,7 +98,8 @@ func TestE2ETestbedApps(t *testing.T) {
 		}
 	}
 	cmd, _, errb = e2eCmd(t, "testbed", "run", "--name", name, "--", "app", "lu")
-	if err := cmd.Run(); exitCode(err) != ExitUsage || !strings.Contains(errb.String(), "matmul, ep, ft") {
+	if err := cmd.Run(); exitCode(err) != ExitUsage || !strings.Contains(errb.String(), `testbed run -- app: unknown application "lu"`) ||
+		!strings.Contains(errb.String(), "expected one of ep, ft, matmul") {
 		t.Errorf("app lu: exit %d, %s", exitCode(err), errb)
 	}
 	cmd, _, errb = e2eCmd(t, "testbed", "down", "--name", name)

@@ -99,6 +99,9 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	}
 	isApp := args[0] == "app"
 	if isApp {
+		if err := checkAppArgs(cmd, args); err != nil {
+			return err
+		}
 		for _, a := range args {
 			if a == "-np" || a == "--np" || strings.HasPrefix(a, "-np=") || strings.HasPrefix(a, "--np=") {
 				return usageErrorf("%s: scaling sets the process count of every run from --np; leave -np out of the application's options", a)

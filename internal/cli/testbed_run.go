@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -47,7 +46,7 @@ this process is killed.`,
   mpbench testbed run --net hub --nodes 4 --rate 100mbit -- app matmul -n 1000 --json mm.jsonl
   mpbench testbed run --np 2 -- app ep --class W`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sub, rest, err := testbedSub(args)
+			sub, rest, err := testbedSub(cmd, args)
 			if err != nil {
 				return err
 			}
@@ -135,19 +134,16 @@ func runTestbed(cmd *cobra.Command, f *testbedFlags) (testbed.State, func(), err
 	return st, func() { testbed.Down(cfg.Name) }, nil
 }
 
-// appNames are the applications mpbench testbed run runs ("-- app NAME").
-var appNames = []string{"matmul", "ep", "ft"}
-
-// testbedSub splits the arguments of mpbench testbed run into the mpbench
-// command it starts (sub: "run", or "app NAME" when args begin with "app")
-// and that command's arguments (rest). An unknown application is a usage
-// error.
-func testbedSub(args []string) (sub, rest []string, err error) {
+// testbedSub splits the arguments of mpbench testbed run (cmd) into the
+// mpbench command it starts (sub: "run", or "app NAME" when args begin
+// with "app") and that command's arguments (rest). An unknown application
+// is a usage error (checkAppArgs).
+func testbedSub(cmd *cobra.Command, args []string) (sub, rest []string, err error) {
 	if len(args) == 0 || args[0] != "app" {
 		return []string{"run"}, args, nil
 	}
-	if len(args) < 2 || !slices.Contains(appNames, args[1]) {
-		return nil, nil, usageErrorf("testbed run -- app NAME: give one of %s as NAME, e.g. -- app matmul -n 1000", strings.Join(appNames, ", "))
+	if err := checkAppArgs(cmd, args); err != nil {
+		return nil, nil, err
 	}
 	return args[:2], args[2:], nil
 }
