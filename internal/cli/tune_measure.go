@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -187,83 +186,6 @@ func (j tuneJob) alone(lib tuneLibrary) []tuneJob {
 		jobs = append(jobs, one)
 	}
 	return jobs
-}
-
-// pointKey identifies a point across rounds.
-type pointKey struct {
-	coll         string
-	ranks, bytes int
-	config       tune.Config
-}
-
-// pointSet collects the time of every point in every job that measured
-// it.
-type pointSet struct {
-	order []pointKey
-	times map[pointKey][]float64
-}
-
-func newPointSet() *pointSet {
-	return &pointSet{times: map[pointKey][]float64{}}
-}
-
-// add records the rows of a job.
-func (s *pointSet) add(job tuneJob, rows []result.Row) {
-	byBench := map[string]string{}
-	for _, c := range job.colls {
-		byBench[tuneBench[c]] = c
-	}
-	for _, row := range rows {
-		c, ok := byBench[row.Benchmark]
-		if !ok || row.Processes != job.np {
-			continue
-		}
-		k := pointKey{coll: c, ranks: row.Processes, bytes: int(max(row.Bytes, 0)), config: job.configs[c]}
-		if _, ok := s.times[k]; !ok {
-			s.order = append(s.order, k)
-		}
-		s.times[k] = append(s.times[k], row.Time())
-	}
-}
-
-// points returns the collected points in the order first measured.
-func (s *pointSet) points() []tune.Point {
-	ps := make([]tune.Point, 0, len(s.order))
-	for _, k := range s.order {
-		ps = append(ps, tune.Point{Collective: k.coll, Ranks: k.ranks, Bytes: k.bytes, Config: k.config, Times: s.times[k]})
-	}
-	return ps
-}
-
-// jsonPoint is tune.Point with failed rounds as null, for JSON.
-type jsonPoint struct {
-	Collective string      `json:"collective"`
-	Ranks      int         `json:"ranks"`
-	Bytes      int         `json:"bytes"`
-	Config     tune.Config `json:"config"`
-	Label      string      `json:"label"`
-	Times      []*float64  `json:"times_usec"`
-	Stats      tune.Stats  `json:"stats"` // NaN as null (tune.Stats.MarshalJSON)
-}
-
-func num(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
-}
-
-func toJSONPoints(ps []tune.Point) []jsonPoint {
-	out := make([]jsonPoint, len(ps))
-	for i, p := range ps {
-		t := make([]*float64, len(p.Times))
-		for j, v := range p.Times {
-			t[j] = num(v)
-		}
-		out[i] = jsonPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Config: p.Config,
-			Label: p.Config.String(), Times: t, Stats: tune.Summarize(p.Times)}
-	}
-	return out
 }
 
 // jsonIndent is json.MarshalIndent with a final newline.

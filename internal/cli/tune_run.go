@@ -87,7 +87,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "tune: %s, %d jobs: %d rounds of %s on %s processes, %d sizes\n",
 		lib.describe(), len(jobs), p.rounds, strings.Join(p.colls, ","), joinInts(p.procs), len(p.sizes))
-	set := newPointSet()
+	set := tune.NewPointSet(tuneBench)
 	start := time.Now()
 	failed, failedDefault := 0, 0
 	leftOut := map[string]bool{}
@@ -96,7 +96,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 		t0 := time.Now()
 		rows, err := r.run(ctx, job)
 		if ctx.Err() != nil {
-			_ = writeTuneJSON(p.dir, "points.json", toJSONPoints(set.points()))
+			_ = writeTuneJSON(p.dir, "points.json", tune.JSONPoints(set.Points()))
 			return fmt.Errorf("%w (the points of %d finished jobs are in %s)", err, i, filepath.Join(p.dir, "points.json"))
 		}
 		if err != nil && len(job.colls) > 1 && len(job.configs) > 0 {
@@ -114,17 +114,17 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 				leftOut[c+"="+job.configs[c].String()] = true
 			}
 		} else {
-			set.add(job, rows)
+			set.Add(job.np, job.colls, job.configs, rows)
 		}
 		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, p.rounds, time.Since(t0), time.Since(start), err)
-		if err := writeTuneJSON(p.dir, "points.json", toJSONPoints(set.points())); err != nil {
+		if err := writeTuneJSON(p.dir, "points.json", tune.JSONPoints(set.Points())); err != nil {
 			return err
 		}
 	}
 	if r.meta == nil {
 		return fmt.Errorf("tune: no measuring job succeeded (the first failure is above)")
 	}
-	tables, err := tune.Decide(set.points(), tune.Options{MinGain: p.minGain, Default: lib.ownDefault})
+	tables, err := tune.Decide(set.Points(), tune.Options{MinGain: p.minGain, Default: lib.ownDefault})
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "tune --verify: %s, %d jobs: %d rounds of default and tuned on %s processes\n",
 		lib.describe(), len(jobs), rounds, joinInts(m.Procs))
-	set := newPointSet()
+	set := tune.NewPointSet(tuneBench)
 	start := time.Now()
 	for i, job := range jobs {
 		t0 := time.Now()
@@ -101,7 +101,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 			progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, rounds, time.Since(t0), time.Since(start), err)
 			return fmt.Errorf("verification job failed: %w", err)
 		}
-		set.add(job, rows)
+		set.Add(job.np, job.colls, job.configs, rows)
 		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, rounds, time.Since(t0), time.Since(start), nil)
 	}
 	loaded := ""
@@ -110,7 +110,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 			return err
 		}
 	}
-	vps := verifyPoints(set.points(), dec, m.MinGain)
+	vps := verifyPoints(set.Points(), dec, m.MinGain)
 	if err := writeTuneJSON(dir, "verify.json", vps); err != nil {
 		return err
 	}
