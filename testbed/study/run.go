@@ -259,7 +259,10 @@ func (s *Run) transfer(n NetSpec, st testbed.State) (string, error) {
 func (s *Run) finish(command string, start time.Time) error {
 	pairs := s.Nodes / 2
 	fs := Findings(s.nets, pairs)
-	b, _ := json.MarshalIndent(fs, "", "  ")
+	b, err := json.MarshalIndent(fs, "", "  ")
+	if err != nil {
+		return err
+	}
 	if err := os.WriteFile(filepath.Join(s.Dir, "findings.json"), append(b, '\n'), 0o644); err != nil {
 		return err
 	}

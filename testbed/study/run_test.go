@@ -89,8 +89,18 @@ func TestReanalyse(t *testing.T) {
 	if len(s.infos) != 1 || s.infos[0].Model != "hub 10 Mbit/s" || !strings.Contains(s.infos[0].Transfer, "file transfer on hub10, node 2 to node 1") {
 		t.Errorf("network info %+v, want the model hub 10 Mbit/s and the transfer table", s.infos)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "findings.json")); err != nil {
-		t.Error(err)
+	// Of a study with one pair's rows only, every finding is written, those
+	// not measured with a null value.
+	b, err := os.ReadFile(filepath.Join(dir, "findings.json"))
+	var fs []map[string]any
+	if err != nil || json.Unmarshal(b, &fs) != nil || len(fs) != 7 {
+		t.Fatalf("findings.json (%v): %s; want the 7 findings of one network", err, b)
+	}
+	for _, f := range fs {
+		v, measured := f["value"].(float64)
+		if ratio := f["finding"] == "PingPing / PingPong bandwidth, 1 MiB"; ratio != measured || (ratio && v != 0.5) || (!ratio && f["value"] != nil) {
+			t.Errorf("finding %v: value %v, want 0.5 for PingPing / PingPong and null for the others", f["finding"], f["value"])
+		}
 	}
 	var ratio string
 	for _, line := range strings.Split(out.String(), "\n") {

@@ -22,6 +22,7 @@
 package study
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -48,6 +49,29 @@ type Finding struct {
 	Pass    bool    `json:"pass"`     // Value lies in the range
 	Detail  string  `json:"evidence"` // the numbers the ratio comes from
 	Seed    string  `json:"seed"`     // what the study measured, where
+}
+
+// findingJSON is a Finding as findings.json holds it: a value not
+// measured (NaN, which JSON has no number for) as null.
+type findingJSON struct {
+	Network string   `json:"network"`
+	Name    string   `json:"finding"`
+	Value   *float64 `json:"value"`
+	Want    string   `json:"want"`
+	Pass    bool     `json:"pass"`
+	Detail  string   `json:"evidence"`
+	Seed    string   `json:"seed"`
+}
+
+// MarshalJSON writes f with null as the value of a finding not measured,
+// so that the findings of a study missing some rows (a network that
+// failed, --reanalyse of a partial study) are still written.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	j := findingJSON{Network: f.Network, Name: f.Name, Want: f.Want, Pass: f.Pass, Detail: f.Detail, Seed: f.Seed}
+	if v := f.Value; !math.IsNaN(v) && !math.IsInf(v, 0) {
+		j.Value = &v
+	}
+	return json.Marshal(j)
 }
 
 // rowAt returns the row of benchmark at bytes with the given process
