@@ -29,14 +29,14 @@ import (
 // and its parameter (WindowSize), is declared here with them.
 func init() {
 	Register(Spec{
-		Name: "Uniband", Class: ParallelTransferMsgRate,
+		Name: "Uniband", Class: ParallelTransferMsgRate, LibraryBarrier: true,
 		ScaleTime: 1, ScaleBW: 1,
 		Expect:   ExpectFrom(partner),
 		Received: func(e *Env, _ int) int64 { return receivedIf(e, e.Comm.Rank() >= e.Comm.Size()/2) },
 		Kernel:   func(e *Env, n int) (float64, error) { return window(e, n, false) },
 	})
 	Register(Spec{
-		Name: "Biband", Class: ParallelTransferMsgRate,
+		Name: "Biband", Class: ParallelTransferMsgRate, LibraryBarrier: true,
 		ScaleTime: 1, ScaleBW: 2,
 		Expect: ExpectFrom(partner),
 		Kernel: func(e *Env, n int) (float64, error) { return window(e, n, true) },

@@ -16,7 +16,7 @@ import "github.com/mpbench/mpbench/comm"
 // from the second half of its send area (-check compares that).
 func init() {
 	Register(Spec{
-		Name: "Exchange", Class: ParallelTransfer, Default: true,
+		Name: "Exchange", Class: ParallelTransfer, Default: true, LibraryBarrier: true,
 		ScaleTime: 1, ScaleBW: 4,
 		Areas: func(bytes int64, _ int) (int64, int64) { return 2 * bytes, bytes },
 		Expect: func(e *Env, rep int, want []byte) {

@@ -128,11 +128,13 @@ func (r *blockRun) call(env *Env, n int) (float64, error) {
 }
 
 // barriers are the two barriers (IMB's N_BARR) before each call of a
-// kernel: the library's barrier, or mpbench's point-to-point one under
-// -imb_barrier.
+// kernel: the communicator's barrier, or under -imb_barrier mpbench's
+// point-to-point one unless the benchmark keeps the communicator's
+// (Spec.LibraryBarrier, IMB's point-to-point kernels).
 func (r *blockRun) barriers() error {
+	p2p := r.opts.IMBBarrier && !r.plan.spec.LibraryBarrier
 	for range 2 {
-		if err := barrier(r.active, r.opts.IMBBarrier); err != nil {
+		if err := barrier(r.active, p2p); err != nil {
 			return err
 		}
 	}

@@ -90,10 +90,12 @@ type Options struct {
 	// reduce (alignSizes): -msglog 0:3 of MPI_INT runs 0, 4 and 8 bytes.
 	DataType     string
 	DataTypeSize int
-	// IMBBarrier is IMB's -imb_barrier: the runner's barriers (two before
-	// every timed loop, and the one after each collective call under
-	// -sync) use a barrier of point-to-point messages written in package
-	// bench instead of the communicator's Barrier.
+	// IMBBarrier is IMB's -imb_barrier: the barriers of the collectives
+	// and Barrier (two before every call of the kernel, and the one after
+	// each collective call under -sync) use a barrier of point-to-point
+	// messages written in package bench instead of the communicator's
+	// Barrier; the point-to-point benchmarks keep the communicator's
+	// (Spec.LibraryBarrier), as in IMB-MPI1 2021.x.
 	IMBBarrier bool
 	// MsgPause is IMB's -msg_pause: after each message size's timed loop
 	// every active rank pauses a tenth of the time that loop and its

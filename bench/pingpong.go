@@ -22,7 +22,7 @@ func registerPair(name string, scaleTime float64, kernel func(e *Env, n int, any
 		def, anySrc bool
 	}{{"", true, false}, {"SpecificSource", false, false}, {"AnySource", false, true}} {
 		Register(Spec{
-			Name: name + v.suffix, Class: SingleTransfer, Default: v.def, Pair: true,
+			Name: name + v.suffix, Class: SingleTransfer, Default: v.def, Pair: true, LibraryBarrier: true,
 			ScaleTime: scaleTime, ScaleBW: 1,
 			Expect: ExpectFrom(otherOfPair),
 			Kernel: func(e *Env, n int) (float64, error) { return kernel(e, n, v.anySrc) },

@@ -41,6 +41,15 @@ type Spec struct {
 	// MPI1_benchmark.cpp); nil means (bytes, bytes). Exchange uses
 	// (2*bytes, bytes).
 	Areas func(bytes int64, procs int) (send, recv int64)
+	// LibraryBarrier: the two barriers before each call of the kernel are
+	// the communicator's own Barrier even under -imb_barrier, as IMB's
+	// point-to-point kernels call MPI_Barrier themselves
+	// (IMB_pingpong.c, IMB_pingping.c, IMB_sendrecv.c, IMB_exchange.c,
+	// IMB_bandwidth.c). Otherwise -imb_barrier makes them, and the
+	// barriers of -sync, package bench's point-to-point barrier, as IMB's
+	// collective kernels and Barrier do (IMB_do_n_barriers, which calls
+	// IMB_Barrier when IMB_internal_barrier is set).
+	LibraryBarrier bool
 	// Expect, when set, enables -check: it writes into want (len = receive
 	// area) what the calling rank's receive area must hold after one
 	// iteration of repetition rep when every rank r of e.Comm has

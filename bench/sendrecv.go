@@ -9,7 +9,7 @@ import "github.com/mpbench/mpbench/comm"
 // reports twice PingPing's figure for the same traffic).
 func init() {
 	Register(Spec{
-		Name: "Sendrecv", Class: ParallelTransfer, Default: true,
+		Name: "Sendrecv", Class: ParallelTransfer, Default: true, LibraryBarrier: true,
 		ScaleTime: 1, ScaleBW: 2,
 		Expect: ExpectFrom(func(rank, procs int) []int { return []int{left(rank, procs)} }),
 		Kernel: sendRecv,

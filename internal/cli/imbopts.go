@@ -37,7 +37,7 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 	fs.StringVar(&f.dataType, "data_type", "byte", "IMB -data_type byte|char|int|float|double: datatype of the moving benchmarks; sizes are rounded up to whole elements, as IMB does")
 	fs.StringVar(&f.redDataType, "red_data_type", "float", "IMB -red_data_type float|double|int|char: element type of the reductions (char: 1-byte elements whose sums wrap modulo 2^8)")
 	fs.StringVar(&f.contigType, "contig_type", "base", "IMB -contig_type base: contiguous elements (the only layout mpbench moves)")
-	switchVar(fs, &f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the runner's barriers use point-to-point messages instead of the communicator's barrier")
+	switchVar(fs, &f.imbBarrier, "imb_barrier", "off", "IMB -imb_barrier on|off: the collectives' and Barrier's barriers before each timed loop, and -sync's, become a dissemination barrier of 0-byte Sendrecv (IMB_Barrier) instead of the communicator's; PingPong, PingPing, Sendrecv, Exchange, Uniband and Biband keep the communicator's barrier, and Barrier times it, as in IMB")
 	switchVar(fs, &f.msgPause, "msg_pause", "off", "IMB -msg_pause on|off: after each message size, pause a tenth of its timed loop, at least 0.1 s")
 	switchVar(fs, &f.showTail, "show_tail", "off", "-show_tail on|off (PerfKitBenchmarker's IMB): after each row a line [min, p10, p25, p50, p75, p90, p95, p99, p99.5, p99.9, p99.99, max] of the repetition times, usec")
 	fs.StringVar(&f.dumpfile, "dumpfile", "", "-dumpfile FILE (PerfKitBenchmarker's IMB): write \"BYTES USEC\" for every repetition of every row")
