@@ -159,10 +159,11 @@ func (t *Text) timerWarning() string {
 // readers see a truncated run. Before either it prints the timer warning
 // (field case: a latency within 100 resolutions of the timer is skewed by
 // its steps by more than 1%): one comment line "# Timer warning: ..."
-// when a printed time was shorter than 100 timer resolutions.
+// when a printed time was shorter than 100 timer resolutions, after a
+// blank line that ends the last table for parsers (imb.Writer.WriteNote).
 func (t *Text) Finish(runErr error) error {
 	if msg := t.timerWarning(); msg != "" {
-		if err := t.w.WriteComment(msg); err != nil {
+		if err := t.w.WriteNote(msg); err != nil {
 			return err
 		}
 	}

@@ -475,6 +475,14 @@ func (w *Writer) WriteComment(msg string) error {
 	return w.writerPut("# " + strings.ReplaceAll(msg, "\n", " ") + "\n")
 }
 
+// WriteNote prints a comment line after a blank line ("\n# msg\n"), for
+// a note that follows a table: parsers that read a table's rows up to the
+// blank line IMB prints after it (PerfKitBenchmarker's MpiResultParser)
+// would read a comment right after the last row as a row.
+func (w *Writer) WriteNote(msg string) error {
+	return w.writerPut("\n# " + strings.ReplaceAll(msg, "\n", " ") + "\n")
+}
+
 // Close ends a complete run with IMB's closing lines
 // ("# All processes entering MPI_Finalize"). It does not close the
 // underlying writer. Do not call it for an interrupted run: a file without
