@@ -67,11 +67,13 @@ reads mpbench app matmul or mpbench scaling result files and prints the
 measured communication (median over runs of comm_calls_max_s, the slowest
 rank's time in each Bcast summed; comm_max_s from older files) beside the
 prediction.`,
-		Example: `  mpbench run -np 4 -npmin 2 Bcast PingPong --json bc.jsonl
-  mpbench run -np 4 -npmin 2 -multi 0 --sync-all Bcast --json mb.jsonl
-  mpbench scaling --np 1,2,4 --json mm.jsonl -- app matmul -n 1000
-  mpbench predict matmul --bench bc.jsonl -n 1000 --np 2,4,64 --net switch --scaling mm.jsonl
-  mpbench predict matmul --bench bc.jsonl,mb.jsonl -n 1000 --np 4 --net multi --scaling mm.jsonl`,
+		Example: `  mpbench run -np 2 --sync-all -msglog 16:22 --all-sizes -iter 1000,4096 Bcast PingPong --json bc2.jsonl
+  mpbench run -np 4 --sync-all -npmin 2 -msglog 16:22 --all-sizes -iter 1000,4096 Bcast PingPong --json bc4.jsonl
+  mpbench run -np 4 --sync-all -npmin 2 -multi 0 -msglog 16:22 --all-sizes -iter 1000,4096 Bcast --json mb4.jsonl
+  mpbench scaling --np 1,2,4 --json mm.jsonl -- app matmul -n 1000 --sync
+  mpbench predict matmul --bench bc2.jsonl -n 1000 --np 2 --net switch --scaling mm.jsonl
+  mpbench predict matmul --bench bc4.jsonl,mb4.jsonl -n 1000 --np 4 --net multi --scaling mm.jsonl
+  mpbench predict matmul --bench bc4.jsonl -n 1000 --np 4,64,1024 --net switch`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPredictMatmul(cmd, &f) },
 	}
@@ -124,7 +126,7 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	case "auto":
 		var ev string
 		if medium, ev, err = analysis.MediumFromABG(rows); err != nil {
-			return usageErrorf("--net auto: %v; give --net switch or --net shared", err)
+			return usageErrorf("--net auto: %v; give the network instead: --net switch (a switch, or ranks on one host), --net shared (a hub, wifi) or --net multi (with a Multi-Bcast file, mpbench run -multi 0 Bcast)", err)
 		}
 		verdict = "from the files' ABG: " + ev
 	}

@@ -144,3 +144,35 @@ func TestBcastCostIsCollsTable(t *testing.T) {
 		t.Errorf("8 ranks, 1 MiB: %s, %v; want scatter_allgather", alg, err)
 	}
 }
+
+// TestPredictMatmulAutoUndecided: --net auto on files whose ABG cannot
+// classify the network (here bench.jsonl's PingPong alone: no benchmark at
+// several process counts) is one usage line naming the --net values to
+// give in its place.
+func TestPredictMatmulAutoUndecided(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "predict", "bench.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if !strings.Contains(l, `"Bcast"`) {
+			keep = append(keep, l)
+		}
+	}
+	pp := filepath.Join(t.TempDir(), "pp.jsonl")
+	if err := os.WriteFile(pp, []byte(strings.Join(keep, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Main([]string{"predict", "matmul", "--bench", pp, "-n", "1024", "--np", "2"}, &out, &errb)
+	msg := errb.String()
+	if code != ExitUsage || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "--net auto: no benchmark with ABG") ||
+		!strings.Contains(msg, "--net switch (a switch, or ranks on one host)") || !strings.Contains(msg, "--net shared") {
+		t.Errorf("exit %d, stderr %q", code, msg)
+	}
+	out.Reset()
+	if code := Main([]string{"predict", "matmul", "--bench", pp, "-n", "1024", "--np", "2", "--net", "switch"}, &out, &errb); code != 0 {
+		t.Errorf("the --net the message names: exit %d, %s", code, errb.String())
+	}
+}
