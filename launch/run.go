@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -177,8 +178,9 @@ type rankProc struct {
 	stdinMu sync.Mutex // guards stdin (closed by reap, written by stopRunning)
 	stdin   *os.File   // launcher's write end of a remote rank's bootstrap pipe, or nil
 	copiers sync.WaitGroup
-	exited  bool
-	stopped time.Time // when the rank was first seen stopped (state T); zero if not
+	exited  bool        // its exit event has been handled (supervise's)
+	ended   atomic.Bool // its process has ended (set by reap before draining its output)
+	stopped time.Time   // when the rank was first seen stopped (state T); zero if not
 }
 
 type exitEvent struct {
@@ -304,6 +306,7 @@ func (j *job) reap(p *rankProc) {
 	p.stderr.crash.asLimit = exitedAddressSpaceLimit(p.pid, name)
 	err := p.cmd.Wait()
 	at := time.Now()
+	p.ended.Store(true)
 	p.closeStdin()
 	syscall.Kill(-p.pid, syscall.SIGKILL)
 	done := make(chan struct{})
@@ -381,11 +384,16 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 				stop()
 			}
 		case <-timeoutC:
+			// A rank's exit event comes after its output is drained, so a
+			// job whose ranks have all ended may still have events on the
+			// way: it finished in time, and is not stopped.
 			timeoutC = nil
-			if result == nil {
-				result = fmt.Errorf("%w (%v); ranks still running: %v%s", ErrTimeout, j.spec.Timeout, j.running(), j.stuck())
+			if running := j.running(); len(running) > 0 {
+				if result == nil {
+					result = fmt.Errorf("%w (%v); ranks still running: %v%s", ErrTimeout, j.spec.Timeout, running, j.stuck())
+				}
+				stop()
 			}
-			stop()
 		case <-doneC:
 			doneC = nil
 			if result == nil {
@@ -467,11 +475,11 @@ func (j *job) stuck() string {
 	return "; " + strings.Join(parts, ", ")
 }
 
-// running lists the ranks not yet reaped.
+// running lists the ranks whose process has not ended.
 func (j *job) running() []int {
 	var rs []int
 	for _, p := range j.procs {
-		if !p.exited {
+		if !p.ended.Load() {
 			rs = append(rs, p.rank)
 		}
 	}

@@ -446,3 +446,23 @@ func TestRunOutOfDescriptors(t *testing.T) {
 		t.Errorf("Run error %q: want one line saying the launcher stopped accepting ranks, naming too many open files", got)
 	}
 }
+
+// TestSuperviseTimeoutAfterRanksEnded: the timeout fires when every
+// rank's process has ended but their exit events (sent once their output
+// is drained) have not arrived: the job finished in time, and supervise
+// returns its result (success), not ErrTimeout.
+func TestSuperviseTimeoutAfterRanksEnded(t *testing.T) {
+	j := &job{spec: Spec{NP: 2, Timeout: time.Nanosecond}, exits: make(chan exitEvent, 2),
+		procs: []*rankProc{{rank: 0}, {rank: 1}}}
+	for _, p := range j.procs {
+		p.ended.Store(true)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond) // the timer has fired by now
+		j.exits <- exitEvent{rank: 1, at: time.Now()}
+		j.exits <- exitEvent{rank: 0, at: time.Now()}
+	}()
+	if err := j.supervise(context.Background(), nil); err != nil {
+		t.Fatalf("a job whose ranks had all ended: %v", err)
+	}
+}
