@@ -66,4 +66,20 @@ func TestScalingBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, exitCode(err), errb)
 		}
 	}
+	// The application's own --json or --csv would be overwritten by the
+	// row file scaling gives every run: refused before any run.
+	dir := t.TempDir()
+	for _, opt := range [][]string{{"--json", "inner.json"}, {"--csv=inner.csv"}, {"-json", "inner.json"}} {
+		args := append([]string{"scaling", "--np", "1", "--repeats", "1", "--", "app", "matmul", "-n", "100"}, opt...)
+		cmd, out, errb := e2eCmd(t, args...)
+		cmd.Dir = dir
+		err := cmd.Run()
+		want := "mpbench: " + opt[0] + ": scaling writes every run's row to its own --json/--csv; give them before \"--\""
+		if exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), want) || out.Len() > 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", opt, exitCode(err), out, errb)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("refused runs wrote %v", ents)
+	}
 }

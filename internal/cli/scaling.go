@@ -103,8 +103,11 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 			return err
 		}
 		for _, a := range args {
-			if a == "-np" || a == "--np" || strings.HasPrefix(a, "-np=") || strings.HasPrefix(a, "--np=") {
+			switch flagName(a) {
+			case "np":
 				return usageErrorf("%s: scaling sets the process count of every run from --np; leave -np out of the application's options", a)
+			case "json", "csv":
+				return usageErrorf("%s: scaling writes every run's row to its own --json/--csv; give them before \"--\" (mpbench scaling --%s FILE -- app ...)", a, flagName(a))
 			}
 		}
 	} else if !strings.Contains(strings.Join(args, " "), "{np}") {
@@ -238,6 +241,16 @@ func runScalingChild(ctx context.Context, argv []string, name string, mpbench bo
 		return took, usageErrorf("%s: bad input; its output ended:\n%s", name, tail(out.String(), 10))
 	}
 	return took, fmt.Errorf("%v; its output ended:\n%s", err, tail(out.String(), 10))
+}
+
+// flagName is the name of the option a is ("np" for -np, --np, -np=4 or
+// --np=4), or "" when a is not an option.
+func flagName(a string) string {
+	if !strings.HasPrefix(a, "-") {
+		return ""
+	}
+	name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	return name
 }
 
 // tail returns the last n lines of s.
