@@ -58,6 +58,7 @@ const maxCrashHead = 4 << 10
 type crashReport struct {
 	rank int
 	dir  string // where the file goes
+	fix  string // what lowers the job's memory (Spec.MemoryFix), for a rank out of it
 	// asLimit is the rank's limit on its address space (RLIMIT_AS, ulimit
 	// -v) in bytes as read when it exited, 0 for none or unknown
 	// (exitedAddressSpaceLimit); set before summary is called.
@@ -151,10 +152,10 @@ func (c *crashReport) summary() string {
 	var msg string
 	switch {
 	case c.asLimit > 0 && (runtimeNoMemory.Match(c.head) || runtimeNoThread.Match(c.head)):
-		msg = fmt.Sprintf("out of memory under the address-space limit (ulimit -v %d): %s; raise the limit or lower -np or the largest message size",
-			c.asLimit>>10, bytes.TrimSpace(first))
+		msg = fmt.Sprintf("out of memory under the address-space limit (ulimit -v %d): %s; raise the limit or %s",
+			c.asLimit>>10, bytes.TrimSpace(first), memoryFixOr(c.fix))
 	case runtimeNoMemory.Match(c.head):
-		msg = "crashed: " + string(bytes.TrimSpace(first)) + " (lower -np or the largest message size, or raise the memory limit: ulimit -v, the cgroup's)"
+		msg = "crashed: " + string(bytes.TrimSpace(first)) + " (" + memoryFixOr(c.fix) + ", or raise the memory limit: ulimit -v, the cgroup's)"
 	default:
 		msg = "crashed: "
 		if m := crashSignal.FindSubmatch(c.head); m != nil {

@@ -86,8 +86,9 @@ func (w *oomWatch) kills() int64 {
 // note returns, when the cgroup's OOM-kill count rose since the watch
 // began, the phrase the launcher adds to a rank's "killed by signal
 // SIGKILL": the cgroup and its limit, or the host's memory when the
-// cgroup has none; "" otherwise.
-func (w *oomWatch) note() string {
+// cgroup has none, and fix, what lowers the job's memory
+// (Spec.MemoryFix); "" otherwise.
+func (w *oomWatch) note(fix string) string {
 	if w == nil || w.start < 0 {
 		return ""
 	}
@@ -97,8 +98,8 @@ func (w *oomWatch) note() string {
 	b, _ := os.ReadFile(w.limit)
 	limit, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 	if err != nil || limit >= 1<<62 { // "max" (v2), or v1's page-rounded 2^63-1
-		return "by the kernel's OOM killer: the host ran out of memory; lower -np or the largest message size"
+		return "by the kernel's OOM killer: the host ran out of memory; " + fix
 	}
-	return fmt.Sprintf("by the kernel's OOM killer: memory cgroup %s reached its limit of %d MiB; raise the limit or lower -np or the largest message size",
-		w.dir, limit>>20)
+	return fmt.Sprintf("by the kernel's OOM killer: memory cgroup %s reached its limit of %d MiB; raise the limit or %s",
+		w.dir, limit>>20, fix)
 }

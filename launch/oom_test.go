@@ -59,17 +59,25 @@ func TestOOMWatch(t *testing.T) {
 		proc := filepath.Join(root, "proc-cgroup")
 		writeFiles(t, root, map[string]string{"proc-cgroup": c.proc})
 		w := oomWatchAt(proc, root)
-		if n := w.note(); n != "" {
+		if n := w.note(DefaultMemoryFix); n != "" {
 			t.Errorf("%s: note %q before any kill", c.name, n)
 		}
 		if c.counter != "" {
 			writeFiles(t, root, map[string]string{c.counter: c.rose})
 		}
-		if got, want := w.note(), strings.ReplaceAll(c.want, "ROOT", root); got != want {
+		if got, want := w.note(DefaultMemoryFix), strings.ReplaceAll(c.want, "ROOT", root); got != want {
 			t.Errorf("%s: note\n %q\nwant %q", c.name, got, want)
 		}
 	}
-	if w := oomWatchAt("/nonexistent/cgroup", "/nonexistent"); w.note() != "" {
+	// An application's own fix (Spec.MemoryFix) ends the note.
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"proc-cgroup": "0::/job\n", "job/memory.events": "oom_kill 5\n", "job/memory.max": "max\n"})
+	w := oomWatchAt(filepath.Join(root, "proc-cgroup"), root)
+	writeFiles(t, root, map[string]string{"job/memory.events": "oom_kill 6\n"})
+	if got, want := w.note("lower -n"), "by the kernel's OOM killer: the host ran out of memory; lower -n"; got != want {
+		t.Errorf("note %q, want %q", got, want)
+	}
+	if w := oomWatchAt("/nonexistent/cgroup", "/nonexistent"); w.note(DefaultMemoryFix) != "" {
 		t.Error("no cgroup file: a note")
 	}
 }

@@ -90,21 +90,27 @@ func TestCrashOutOfMemory(t *testing.T) {
 		head  string
 		limit uint64
 		want  string
+		fix   string // Spec.MemoryFix
 	}{
 		{"runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use)\nfatal error: out of memory\n\ngoroutine 1 gp=0xc000002380 m=0 mp=0x9e7ae0 [running]:\n", limit,
-			"out of memory under the address-space limit (ulimit -v 1500000): runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use); raise the limit or lower -np or the largest message size; its goroutine stacks are in "},
+			"out of memory under the address-space limit (ulimit -v 1500000): runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use); raise the limit or lower -np or the largest message size; its goroutine stacks are in ", ""},
 		{"fatal error: failed to reserve page summary memory\n\nruntime stack:\n", limit,
-			"out of memory under the address-space limit (ulimit -v 1500000): fatal error: failed to reserve page summary memory; raise the limit"},
+			"out of memory under the address-space limit (ulimit -v 1500000): fatal error: failed to reserve page summary memory; raise the limit", ""},
 		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\nPC=0x4a4e21 m=3 sigcode=18446744073709551610\n", limit,
-			"out of memory under the address-space limit (ulimit -v 1500000): runtime/cgo: pthread_create failed: Resource temporarily unavailable; raise the limit"},
+			"out of memory under the address-space limit (ulimit -v 1500000): runtime/cgo: pthread_create failed: Resource temporarily unavailable; raise the limit", ""},
 		{"runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use)\nfatal error: out of memory\n", 0,
-			"crashed: runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use) (lower -np or the largest message size, or raise the memory limit: ulimit -v, the cgroup's); its goroutine stacks are in "},
+			"crashed: runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use) (lower -np or the largest message size, or raise the memory limit: ulimit -v, the cgroup's); its goroutine stacks are in ", ""},
+		// An application whose memory grows with its size: the job's fix.
+		{"runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use)\nfatal error: out of memory\n", limit,
+			"out of memory under the address-space limit (ulimit -v 1500000): runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use); raise the limit or lower -n; its goroutine stacks are in ", "lower -n"},
+		{"runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use)\nfatal error: out of memory\n", 0,
+			"crashed: runtime: out of memory: cannot allocate 536870912-byte block (3735552 in use) (use a smaller --class, or raise the memory limit: ulimit -v, the cgroup's); its goroutine stacks are in ", "use a smaller --class"},
 		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable\nSIGABRT: abort\n", 0,
-			"crashed with SIGABRT: runtime/cgo: pthread_create failed: Resource temporarily unavailable; its goroutine stacks are in "},
+			"crashed with SIGABRT: runtime/cgo: pthread_create failed: Resource temporarily unavailable; its goroutine stacks are in ", ""},
 		{"panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n", limit,
-			"crashed: panic: runtime error: index out of range; its goroutine stacks are in "},
+			"crashed: panic: runtime error: index out of range; its goroutine stacks are in ", ""},
 	} {
-		c := &crashReport{dir: t.TempDir(), asLimit: tc.limit}
+		c := &crashReport{dir: t.TempDir(), asLimit: tc.limit, fix: tc.fix}
 		for _, line := range strings.SplitAfter(tc.head, "\n") {
 			if line != "" && (c.started() || c.begins([]byte(line))) {
 				c.write([]byte(line))

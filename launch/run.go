@@ -61,6 +61,26 @@ type Spec struct {
 	// 127.0.0.1 when every rank is local, or on the address this host
 	// reaches the first remote host from.
 	If string
+	// MemoryFix is what lowers the job's memory, in the account of a rank
+	// that ran out of it ("raise the limit or MemoryFix"), e.g. "lower -n"
+	// for an application whose memory grows with its size, not with -np.
+	// Empty: DefaultMemoryFix.
+	MemoryFix string
+}
+
+// DefaultMemoryFix is Spec.MemoryFix's default: a benchmark's memory grows
+// with its ranks and its largest message.
+const DefaultMemoryFix = "lower -np or the largest message size"
+
+// memoryFix is s.MemoryFix or its default.
+func (s *Spec) memoryFix() string { return memoryFixOr(s.MemoryFix) }
+
+// memoryFixOr is fix, or DefaultMemoryFix when fix is empty.
+func memoryFixOr(fix string) string {
+	if fix == "" {
+		return DefaultMemoryFix
+	}
+	return fix
 }
 
 // termGrace is how long stopping ranks get between SIGTERM and SIGKILL.
@@ -247,7 +267,7 @@ func (j *job) start(r int, env []string, rendezvous, secret string) error {
 	if r != 0 {
 		prefix = "[rank " + strconv.Itoa(r) + "] "
 	}
-	crash := &crashReport{rank: r, dir: s.CrashDir}
+	crash := &crashReport{rank: r, dir: s.CrashDir, fix: s.memoryFix()}
 	if crash.dir == "" {
 		crash.dir, _ = os.Getwd()
 	}
@@ -426,7 +446,7 @@ func (j *job) supervise(ctx context.Context, startErr error) error {
 // it, when the memory cgroup's OOM-kill count rose during the job.
 func (j *job) noteOOM(err error) {
 	var ee *exitError
-	if note := j.oom.note(); note != "" && errors.As(err, &ee) {
+	if note := j.oom.note(j.spec.memoryFix()); note != "" && errors.As(err, &ee) {
 		ee.oom = note
 	}
 }

@@ -126,6 +126,27 @@ func block(f func(i, j int) float64, r0, r1, c0, c1 int) blas64.General {
 	return g
 }
 
+// Bytes is the memory cfg's product allocates over all np ranks, in bytes:
+// on every rank its blocks of A, B (not with Square) and C and the two
+// receive buffers (A blocks of its grid row, n/p x (n/q + 1), and B blocks
+// of its column, (n/p + 1) x n/q): (4 or 5) n^2 + n (p + q) float64 over
+// the p x q grid; with Verify, rank 0's gathered C, its reordered copy and
+// the serial product's A, B and C (4 or 5 n^2 more). The runtime's own
+// buffers are not counted.
+func Bytes(cfg Config, np int) int64 {
+	n := int64(cfg.N)
+	p, q := analysis.Grid(np)
+	mats := int64(5)
+	if cfg.Square {
+		mats = 4
+	}
+	elems := mats*n*n + n*int64(p+q)
+	if cfg.Verify {
+		elems += mats * n * n
+	}
+	return 8 * elems
+}
+
 // Run computes the product on the ranks of c (every rank calls it) and
 // returns the report, complete on rank 0. Timed: from a barrier to the
 // rank's last local product; compute is the time in the local products,

@@ -216,3 +216,29 @@ func TestSyncClosesEveryStep(t *testing.T) {
 		}
 	}
 }
+
+// TestBytes checks the memory formula on a 2 x 2 grid, n = 10: per rank a
+// 5 x 5 block of A, B and C (75 float64), an A receive buffer of 5 x 6 and
+// a B one of 6 x 5 (60): 540 over the 4 ranks, 4320 bytes; A x A keeps
+// no B (440); verification adds rank 0's gathered C, its copy and the
+// serial A, B, C (500, or 400 for A x A).
+func TestBytes(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want int64
+	}{
+		{Config{N: 10}, 8 * 540},
+		{Config{N: 10, Square: true}, 8 * 440},
+		{Config{N: 10, Verify: true}, 8 * 1040},
+		{Config{N: 10, Square: true, Verify: true}, 8 * 840},
+	} {
+		if got := Bytes(tc.cfg, 4); got != tc.want {
+			t.Errorf("%+v: %d bytes, want %d", tc.cfg, got, tc.want)
+		}
+	}
+	// n = 100000 on 2 ranks, the order a reviewer ran out of memory with:
+	// 5 n^2 + 3 n float64, about 373 GiB.
+	if got := Bytes(Config{N: 100000}, 2); got != 8*(5*100000*100000+3*100000) {
+		t.Errorf("n = 100000, np 2: %d bytes", got)
+	}
+}

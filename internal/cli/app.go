@@ -45,6 +45,9 @@ type appFlags struct {
 	// info is what the application adds to its result files' metadata
 	// (the block product's BLAS: hostblas.Info.Fields).
 	info map[string]string
+	// memoryFix is what lowers the application's memory, for a rank that
+	// runs out of it (launch.Spec.MemoryFix): "lower -n" for the product.
+	memoryFix string
 }
 
 // addAppFlags defines the shared options on fs.
@@ -214,7 +217,7 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 	err = watch.Run(ctx, func(ctx context.Context, rank0 io.Writer) error {
 		return launch.Run(ctx, launch.Spec{NP: f.np, Argv: argv, Env: []string{launch.EnvTransport + "=" + f.transport},
 			Timeout: f.timeout, Stdout: rank0, Stderr: cmd.ErrOrStderr(),
-			Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hosts.iface})
+			Hosts: hp.hosts, Agent: hp.agent, Version: Version, If: f.hosts.iface, MemoryFix: f.memoryFix})
 	})
 	if ctx.Err() != nil {
 		return cancelCause(ctx, errInterrupted)

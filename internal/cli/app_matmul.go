@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"sort"
+
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/app"
 	"github.com/mpbench/mpbench/app/hostblas"
 	"github.com/mpbench/mpbench/app/matmul"
+	"github.com/mpbench/mpbench/launch"
 )
 
 // newAppMatmulCmd is "mpbench app matmul".
@@ -60,6 +63,10 @@ and the file it came from. --blas gonum or --blas openblas insists on one.`,
 			}
 			f.info = blas.Fields()
 			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold, BLAS: blas.String()}
+			if err := checkMatmulMemory(cfg, f.np, memAvailable()); err != nil && !launch.IsWorker() {
+				return err
+			}
+			f.memoryFix = "lower -n"
 			return runApp(cmd, &f, inv, "matmul", func(c *app.Comm) (*app.Report, error) {
 				return matmul.Run(c, cfg)
 			})
@@ -99,6 +106,22 @@ func useBLAS(name, lib string, threads int) (hostblas.Info, error) {
 		return hostblas.Info{}, usageErrorf("--blas openblas: %v", err)
 	}
 	return info, nil
+}
+
+// checkMatmulMemory refuses a product cfg on np ranks whose memory
+// (matmul.Bytes) exceeds avail, the host's available memory in bytes (0:
+// unknown, not checked), with the largest -n that fits.
+func checkMatmulMemory(cfg matmul.Config, np int, avail int64) error {
+	need := matmul.Bytes(cfg, np)
+	if avail <= 0 || need <= avail {
+		return nil
+	}
+	fits := sort.Search(cfg.N, func(m int) bool {
+		c := cfg
+		c.N, c.Verify = m+1, cfg.Verify && m+1 <= matmul.MaxVerify
+		return matmul.Bytes(c, np) > avail
+	})
+	return usageErrorf("-n %d: the product needs %.1f GiB over all ranks, the host has %.1f GiB available; use -n %d or less", cfg.N, float64(need)/(1<<30), float64(avail)/(1<<30), fits)
 }
 
 // checkMatrixOrder checks -n, the matrix order of mpbench app matmul and

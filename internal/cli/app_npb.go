@@ -32,6 +32,7 @@ A (28), B (30), C (32), D (36).`,
 			if err != nil {
 				return usageErrorf("--class %s: %v", class, err)
 			}
+			f.memoryFix = "lower -np"
 			return runApp(cmd, &f, inv, "ep", func(c *app.Comm) (*app.Report, error) {
 				return npb.EP(c, cl)
 			})
@@ -71,6 +72,7 @@ needs is checked against the host's available memory before ranks start.`,
 			if need, avail := npb.FTBytes(cl.NX, cl.NY, cl.NZ, 1), memAvailable(); avail > 0 && need > avail && !launch.IsWorker() {
 				return usageErrorf("FT class %s needs %.1f GiB over all ranks, the host has %.1f GiB available; use a smaller class", cl.Name, float64(need)/(1<<30), float64(avail)/(1<<30))
 			}
+			f.memoryFix = "use a smaller --class"
 			return runApp(cmd, &f, inv, "ft", func(c *app.Comm) (*app.Report, error) {
 				return npb.FT(c, cl, cmd.OutOrStdout())
 			})

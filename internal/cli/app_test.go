@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/app"
+	"github.com/mpbench/mpbench/app/matmul"
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/comm/commtest"
 )
@@ -73,5 +74,30 @@ func TestProgressPrinter(t *testing.T) {
 	p(6, 8)
 	if want := "mpbench: progress: rank 0 at 75% (6 of 8 units), 23 s\n"; !strings.HasSuffix(out.String(), want) || strings.Count(out.String(), "\n") != 2 {
 		t.Errorf("lines %q, want a second one, %q", out.String(), want)
+	}
+}
+
+// TestCheckMatmulMemory: a product that needs more than the available
+// memory (5 n^2 float64 on 2 ranks without verification: 40 n^2 bytes)
+// is one usage error naming the need, the memory available and the
+// largest order that fits, which does fit (and the next does not).
+func TestCheckMatmulMemory(t *testing.T) {
+	const avail = 21 << 30
+	cfg := matmul.Config{N: 100000}
+	err := checkMatmulMemory(cfg, 2, avail)
+	want := "-n 100000: the product needs 372.5 GiB over all ranks, the host has 21.0 GiB available; use -n 23742 or less"
+	if err == nil || err.Error() != want || ExitStatus(err) != ExitUsage {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	fit, over := cfg, cfg
+	fit.N, over.N = 23742, 23743
+	if matmul.Bytes(fit, 2) > avail || matmul.Bytes(over, 2) <= avail {
+		t.Errorf("23742 is not the largest order that fits: %d, %d bytes", matmul.Bytes(fit, 2), matmul.Bytes(over, 2))
+	}
+	if err := checkMatmulMemory(matmul.Config{N: 2000, Verify: true}, 4, avail); err != nil {
+		t.Errorf("n = 2000 in 21 GiB: %v", err)
+	}
+	if err := checkMatmulMemory(cfg, 2, 0); err != nil {
+		t.Errorf("available memory unknown: %v", err)
 	}
 }

@@ -87,11 +87,16 @@ func TestAppBadInput(t *testing.T) {
 		{"app", "matmul", "--trace", "-"},
 		{"app", "matmul", "--blas", "mkl"},
 		{"app", "matmul", "--blas-threads", "-1"},
+		{"app", "matmul", "-n", "1000000", "-np", "2"}, // 37 TiB: refused before any rank starts
 	} {
 		cmd, out, errb := e2eCmd(t, args...)
+		cmd.Dir = t.TempDir()
 		err := cmd.Run()
 		if exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q", args, exitCode(err), errb, out)
+		}
+		if ents, _ := os.ReadDir(cmd.Dir); len(ents) != 0 {
+			t.Errorf("%v left %v", args, ents)
 		}
 	}
 }
