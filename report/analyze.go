@@ -121,7 +121,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 		w := opt.Wire.ForRun(run.Meta)
 		opt.Wire = &w
 	}
-	benchRows, appRows := splitAppRows(run.Rows)
+	benchRows, appRows := SplitAppRows(run)
 	run.Rows = benchRows
 	rep.Apps = appScalings(appRows)
 	for _, rows := range sweeps(run.Rows) {

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -30,9 +32,23 @@ func isAppRow(r *result.Row) bool {
 	return ok
 }
 
-// splitAppRows separates the applications' rows from the benchmarks'.
-func splitAppRows(rows []result.Row) (bench, apps []result.Row) {
-	for _, r := range rows {
+// SplitAppRows separates run's application rows from its benchmarks':
+// every row of a scaling sweep's file (scaling.SweepCommand; an external
+// command's rows named by the program it ran, scaling.ProgramName, also in
+// files that named them by its launcher), else the rows of mpbench's
+// applications (they carry comm_max_s).
+func SplitAppRows(run result.Run) (bench, apps []result.Row) {
+	if argv, ok := scaling.SweepCommand(run.Meta); ok {
+		launcher, name := filepath.Base(argv[0]), scaling.ProgramName(argv)
+		for _, r := range run.Rows {
+			if r.Benchmark == launcher && argv[0] != "app" {
+				r.Benchmark = name
+			}
+			apps = append(apps, r)
+		}
+		return nil, apps
+	}
+	for _, r := range run.Rows {
 		if isAppRow(&r) {
 			apps = append(apps, r)
 		} else {
@@ -57,7 +73,7 @@ func appScalings(rows []result.Row) []AppScaling {
 		if _, ok := ms[k]; !ok {
 			order = append(order, k)
 		}
-		ms[k] = append(ms[k], scaling.Measurement{NP: r.Processes, T: r.TMax / 1e6, CommS: r.Extra["comm_max_s"]})
+		ms[k] = append(ms[k], scaling.Measurement{NP: r.Processes, T: r.TMax / 1e6, CommS: scaling.MeasuredComm(r.Extra)})
 	}
 	var out []AppScaling
 	for _, k := range order {
@@ -67,10 +83,23 @@ func appScalings(rows []result.Row) []AppScaling {
 	return out
 }
 
+// label names the application and its size, "matmul (size 1000)", or the
+// command's program alone for an external command's sweep (no size).
+func (a AppScaling) label() string {
+	if a.Size < 0 {
+		return a.Name
+	}
+	return fmt.Sprintf("%s (size %d)", a.Name, a.Size)
+}
+
 // appSection lays out one application's scaling table.
 func (a AppScaling) section() Section {
-	sec := Section{Title: fmt.Sprintf("Application %s (size %d): scaling", a.Name, a.Size)}
-	if a.Err != nil {
+	sec := Section{Title: fmt.Sprintf("Application %s: scaling", a.label())}
+	switch {
+	case errors.Is(a.Err, scaling.ErrNoC1):
+		sec.line("no scaling table: no run on 1 process to take C1 from; give the file of one with this one (mpbench app ... -np 1 --json FILE), or run mpbench scaling with 1 in --np")
+		return sec
+	case a.Err != nil:
 		sec.line("no scaling table: %v", a.Err)
 		return sec
 	}
@@ -84,7 +113,7 @@ func (a AppScaling) section() Section {
 	}
 	sec.table(t)
 	sec.line("C1 = %.4g s (%s); T(N) is the median of the runs at N; T(N) - C1/N is the study's communication estimate, "+
-		"measured comm the time the application spent inside its communication calls (median, maximum over ranks)", a.Table.C1S, a.Table.C1Source)
+		"measured comm the time the application spent inside its communication calls, the slowest rank's time in each call summed (comm_calls_max_s; median)", a.Table.C1S, a.Table.C1Source)
 	if a.Table.StopsAt > 0 {
 		sec.line("adding processes stops paying at N = %d; fastest on N = %d", a.Table.StopsAt, a.Table.Best)
 	} else {

@@ -48,7 +48,56 @@ func TestAnalyzeAppRows(t *testing.T) {
 	}
 	// Without a one-process run there is no C1: the section says so.
 	rep = Analyze("mm.jsonl", 1, 1, result.Run{Rows: []result.Row{appRow(2, 2.5, 0.4), appRow(4, 3, 1.5)}}, Options{})
-	if len(rep.Apps) != 1 || rep.Apps[0].Err == nil || !strings.Contains(rep.Apps[0].section().Parts[0].Text, "no one-process run") {
+	if len(rep.Apps) != 1 || rep.Apps[0].Err == nil || !strings.Contains(rep.Apps[0].section().Parts[0].Text, "no run on 1 process to take C1 from; give the file of one with this one") ||
+		strings.Contains(rep.Apps[0].section().Parts[0].Text, "--c1") {
 		t.Errorf("without N = 1: %+v", rep.Apps)
+	}
+}
+
+// TestAnalyzeMeasuredCommByCall: the measured communication of an
+// application row is its comm_calls_max_s (the slowest rank's time in each
+// call, summed), as mpbench scaling prints it, not comm_max_s.
+func TestAnalyzeMeasuredCommByCall(t *testing.T) {
+	rows := []result.Row{appRow(1, 4, 0), appRow(4, 3, 0.0144)}
+	rows[1].Extra["comm_calls_max_s"] = 0.01574
+	rep := Analyze("mm.jsonl", 1, 1, result.Run{Rows: rows}, Options{})
+	if len(rep.Apps) != 1 || rep.Apps[0].Table == nil || rep.Apps[0].Table.Rows[1].MeasuredCommS != 0.01574 {
+		t.Fatalf("apps %+v", rep.Apps)
+	}
+}
+
+// TestAnalyzeScalingOfCommand: a scaling file of an external command
+// (rows without the applications' columns, named by the command) is
+// analysed as an application's sweep: one scaling table, no benchmark
+// analysis; in a file whose rows were named by the launcher (mpirun) and
+// whose metadata lacks scaling_command, the command is taken from the
+// command line and the rows are named by the program it ran (lmp).
+func TestAnalyzeScalingOfCommand(t *testing.T) {
+	row := func(name string, np int, tSec float64) result.Row {
+		r := result.NewRow(name, np, -1)
+		r.Repetitions, r.TMax = 1, tSec*1e6
+		return r
+	}
+	for _, tc := range []struct {
+		meta result.Meta
+		rows []result.Row
+		name string
+	}{
+		{result.Meta{Tool: "mpbench", Command: "mpbench scaling --np 1,2,4 --json lj.jsonl -- mpirun -np {np} lmp -in in.lj"},
+			[]result.Row{row("mpirun", 1, 8), row("mpirun", 2, 4.5), row("mpirun", 4, 3)}, "lmp"},
+		{result.Meta{Tool: "mpbench", Command: "mpbench scaling --np 1,2,4 -- sleep 0.{np}", Info: map[string]string{"scaling_command": "sleep 0.{np}"}},
+			[]result.Row{row("sleep", 1, 0.1), row("sleep", 2, 0.2), row("sleep", 4, 0.4)}, "sleep"},
+	} {
+		rep := Analyze("sc.jsonl", 1, 1, result.Run{Meta: tc.meta, Rows: tc.rows}, Options{})
+		if len(rep.Apps) != 1 || rep.Apps[0].Name != tc.name || rep.Apps[0].Table == nil || len(rep.Apps[0].Table.Rows) != 3 || len(rep.Sizeless) != 0 || len(rep.Series) != 0 {
+			t.Errorf("%s: apps %+v, sizeless %v", tc.name, rep.Apps, rep.Sizeless)
+			continue
+		}
+		if r := rep.Apps[0].Table.Rows[1]; r.Nodes != 2 || !math.IsNaN(r.MeasuredCommS) || r.TotalS != tc.rows[1].TMax/1e6 {
+			t.Errorf("%s: N = 2 row %+v", tc.name, r)
+		}
+		if cs := appCurves(rep.Apps[0]); len(cs) != 2 {
+			t.Errorf("%s: plot curves %d, want T(N) and C1/N", tc.name, len(cs))
+		}
 	}
 }

@@ -85,7 +85,7 @@ func Figures(reps []RunReport) []Figure {
 	}
 	for _, r := range reps {
 		for _, a := range r.Apps {
-			title := fmt.Sprintf("%s: %s (size %d) against processes", r.Label(), a.Name, a.Size)
+			title := fmt.Sprintf("%s: %s against processes", r.Label(), a.label())
 			if p, caption, err := AppScalingPlot(title, a); err == nil {
 				add("app-scaling", r.Label()+" "+a.Name, p, caption, len(appCurves(a)))
 			}

@@ -7,14 +7,17 @@
 package scaling
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/mpbench/mpbench/analysis"
+	"github.com/mpbench/mpbench/result"
 )
 
 // Measurement is one run at NP processes.
@@ -71,8 +74,53 @@ type Table struct {
 	StopsAt  int // first node count not faster than the one before (0: none)
 }
 
+// ErrNoC1 is Build's error for measurements without a one-process run
+// and no C1 given.
+var ErrNoC1 = errors.New("no one-process run to take C1 from")
+
+// MeasuredComm is the communication time an mpbench application's row
+// reports, from its extra columns, in seconds: comm_calls_max_s (the
+// slowest rank's time in each call, summed: how long the run's
+// communication lasted), else comm_max_s (the largest sum over one rank,
+// from builds that do not write the former), else NaN.
+func MeasuredComm(extra map[string]float64) float64 {
+	if c, ok := extra["comm_calls_max_s"]; ok {
+		return c
+	}
+	if c, ok := extra["comm_max_s"]; ok {
+		return c
+	}
+	return math.NaN()
+}
+
+// InfoCommand is the metadata key (result.Meta.Info) of a scaling sweep's
+// result file that holds the command it ran at every process count, as
+// given after "--" ("app matmul -n 1000", "mpirun -np {np} lmp -in
+// in.lj"): every row of such a file is one run of it.
+const InfoCommand = "scaling_command"
+
+// SweepCommand returns the command of a scaling sweep's result file from
+// its metadata (InfoCommand, or in files written without it the part of
+// the mpbench command line after "mpbench scaling ... --"), split into
+// words, and whether meta is a sweep's.
+func SweepCommand(meta result.Meta) ([]string, bool) {
+	if c := meta.Info[InfoCommand]; c != "" {
+		return strings.Fields(c), true
+	}
+	f := strings.Fields(meta.Command)
+	if meta.Tool != "mpbench" || len(f) < 3 || filepath.Base(f[0]) != "mpbench" || f[1] != "scaling" {
+		return nil, false
+	}
+	for i, a := range f {
+		if a == "--" && i+1 < len(f) {
+			return f[i+1:], true
+		}
+	}
+	return nil, false
+}
+
 // Build makes the table from measurements. C1 is the median T(1) when the
-// sweep ran on one process, else c1 (> 0) when given; error when neither.
+// sweep ran on one process, else c1 (> 0) when given; ErrNoC1 when neither.
 func Build(ms []Measurement, c1 float64) (*Table, error) {
 	byNP := map[int][]Measurement{}
 	for _, m := range ms {
@@ -90,7 +138,7 @@ func Build(ms []Measurement, c1 float64) (*Table, error) {
 	case len(byNP[1]) > 0:
 		t.C1S, t.C1Source = median(times(byNP[1])), "T(1), measured"
 	default:
-		return nil, fmt.Errorf("no one-process run to take C1 from: include 1 in --np or give --c1 SECONDS")
+		return nil, ErrNoC1
 	}
 	runs := make([]analysis.AppRun, len(nps))
 	for i, np := range nps {

@@ -199,22 +199,36 @@ func fileError(path string, err error) error {
 	return usageErrorf("%s: %v", path, err)
 }
 
-// combinedName names the report of all runs taken together.
-const combinedName = "all runs combined"
+// combinedName names the report of all runs taken together, appsName
+// that of the application runs of several runs.
+const (
+	combinedName = "all runs combined"
+	appsName     = "applications of all runs combined"
+)
 
 // analyzeFiles analyses every run of every file, in order, and with
 // combine, when there are several runs, all of them as one run last.
+// Without combine, when several runs hold application rows (mpbench app
+// files at different -np, scaling files), their application rows are
+// analysed as one run last: one scaling table per application and size.
 func analyzeFiles(files []loadedFile, opt report.Options, combine bool) []report.RunReport {
 	var reps []report.RunReport
-	var all []result.Run
+	var all, apps []result.Run
 	for _, f := range files {
 		for i, r := range f.runs {
 			reps = append(reps, report.Analyze(f.path, i+1, len(f.runs), r, opt))
+			if _, rows := report.SplitAppRows(r); len(rows) > 0 {
+				r.Rows = rows
+				apps = append(apps, r)
+			}
 		}
 		all = append(all, f.runs...)
 	}
-	if combine && len(all) > 1 {
+	switch {
+	case combine && len(all) > 1:
 		reps = append(reps, report.Analyze(combinedName, 1, 1, report.Combine(all), opt))
+	case len(apps) > 1:
+		reps = append(reps, report.Analyze(appsName, 1, 1, report.Combine(apps), opt))
 	}
 	return reps
 }

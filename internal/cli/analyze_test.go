@@ -192,3 +192,45 @@ func TestAnalyzeWirePerRunHeader(t *testing.T) {
 		t.Errorf("0-byte wire rows %q, want [\"0 1 110 8.80\" \"0 1 84 6.72\"]:\n%s", zero, stdout)
 	}
 }
+
+// TestAnalyzeAppFilesTogether: two mpbench app files, the product at
+// -np 1 and at -np 2, given together make one scaling table (C1 from the
+// first, T(2) and the measured communication, comm_calls_max_s, from the
+// second), after each file's own report.
+func TestAnalyzeAppFilesTogether(t *testing.T) {
+	dir := t.TempDir()
+	meta := `{"type":"meta","format":"mpbench-jsonl","schema":1,"tool":"mpbench","version":"t","mbyte":1000000,"date":"2026-01-01T00:00:00Z","host":"h","transport":"shm","command":"mpbench app matmul -n 1000 -np %d","options":{},"info":{}}` + "\n"
+	row := `{"type":"row","benchmark":"matmul","processes":%d,"multi":-1,"groups":1,"group":-1,"bytes":1000,"repetitions":1,"t_max_usec":%s,"extra":{"comm_max_s":%s,"comm_calls_max_s":%s}}` + "\n"
+	end := `{"type":"end","status":"ok"}` + "\n"
+	var paths []string
+	for _, f := range []struct{ np, t, comm, calls string }{{"1", "4000000", "0", "0"}, {"2", "2500000", "0.4", "0.5"}} {
+		p := filepath.Join(dir, "a"+f.np+".jsonl")
+		r := strings.NewReplacer("%d", f.np, "%s", "")
+		text := r.Replace(meta) + strings.Replace(strings.Replace(strings.Replace(strings.Replace(row, "%d", f.np, 1), "%s", f.t, 1), "%s", f.comm, 1), "%s", f.calls, 1) + end
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	code, out, stderr := runMain(t, append([]string{"analyze"}, paths...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	i := strings.Index(out, appsName)
+	if i < 0 {
+		t.Fatalf("no combined application report:\n%s", out)
+	}
+	var n2 []string
+	for _, l := range strings.Split(out[i:], "\n") {
+		if f := strings.Fields(strings.ReplaceAll(l, "│", " ")); len(f) > 6 && f[0] == "2" {
+			n2 = f
+		}
+	}
+	// N T(N) min max C1/N T(N)-C1/N measured budget speedup efficiency
+	if len(n2) != 10 || n2[1] != "2.5000" || n2[4] != "2.0000" || n2[5] != "0.5000" || n2[6] != "0.5000" || n2[8] != "1.600" {
+		t.Errorf("N = 2 row %v in:\n%s", n2, out[i:])
+	}
+	if strings.Contains(out, "--c1") {
+		t.Errorf("analyze has no --c1, its output names it:\n%s", out)
+	}
+}

@@ -83,3 +83,29 @@ func TestScalingBadInput(t *testing.T) {
 		t.Errorf("refused runs wrote %v", ents)
 	}
 }
+
+// TestScalingCommandAnalyzed sweeps an external command run through a
+// wrapper (env) and analyses the file: its rows are named by the program
+// run (true, not env), the file names the command in its metadata, and
+// analyze prints the command's scaling table, not a table of benchmarks
+// without a message size.
+func TestScalingCommandAnalyzed(t *testing.T) {
+	jsonPath := filepath.Join(t.TempDir(), "sc.jsonl")
+	cmd, out, errb := e2eCmd(t, "scaling", "--np", "1,2", "--repeats", "1", "--json", jsonPath, "--", "env", "RANKS={np}", "true")
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", exitCode(err), err, out, errb)
+	}
+	f, err := os.Open(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := rowfile.ReadJSONL(f, jsonPath)
+	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 2 || runs[0].Rows[0].Benchmark != "true" || runs[0].Meta.Info["scaling_command"] != "env RANKS={np} true" {
+		t.Fatalf("JSON: %v %+v", err, runs)
+	}
+	code, aout, aerr := runMain(t, "analyze", jsonPath)
+	if code != 0 || !strings.Contains(aout, "-- Application true: scaling") || strings.Contains(aout, "without a message size") {
+		t.Errorf("analyze: exit %d, %s\n%s", code, aerr, aout)
+	}
+}

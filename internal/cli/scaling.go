@@ -120,7 +120,7 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	// The files are created now, so that a path that cannot be written
 	// fails before the first run, and again with the application's own
 	// facts (its BLAS) once the first run has told them, before any row.
-	files, err := openScalingFiles(f, inv, result.Meta{})
+	files, err := openScalingFiles(f, inv, args, result.Meta{})
 	if err != nil {
 		return err
 	}
@@ -141,14 +141,14 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 			last = row
 			if err == nil && rows == 0 {
 				files.Close()
-				if files, err = openScalingFiles(f, inv, meta); err != nil {
+				if files, err = openScalingFiles(f, inv, args, meta); err != nil {
 					files = &rowfile.Open{}
 				}
 			}
 			return m, err
 		}
 		m, err := runScalingCommand(ctx, args, np)
-		last = result.NewRow(filepath.Base(args[0]), np, -1)
+		last = result.NewRow(scaling.ProgramName(args), np, -1)
 		last.Repetitions, last.TMax = 1, m.T*1e6
 		return m, err
 	}
@@ -180,11 +180,9 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 }
 
 // runScalingApp runs "mpbench app ..." on np ranks with its row written to
-// jsonPath, and returns T(N) and the measured communication from that row,
-// the row, and the run's meta record. The communication is the row's
-// comm_calls_max_s (the slowest rank's time in each call, summed: how long
-// the run's communication lasted), or comm_max_s (the largest sum over one
-// rank) from a build that does not write it.
+// jsonPath, and returns T(N) and the measured communication from that row
+// (scaling.MeasuredComm: its comm_calls_max_s), the row, and the run's
+// meta record.
 func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonPath string) (scaling.Measurement, result.Row, result.Meta, error) {
 	argv := append(append([]string{}, args...), "--np", strconv.Itoa(np), "--json", jsonPath)
 	if _, err := runScalingChild(ctx, append([]string{exe}, argv...), "mpbench "+strings.Join(argv, " "), true); err != nil {
@@ -200,13 +198,7 @@ func runScalingApp(ctx context.Context, exe string, args []string, np int, jsonP
 		return scaling.Measurement{}, result.Row{}, result.Meta{}, fmt.Errorf("reading the application's row from %s: %v", jsonPath, err)
 	}
 	row := runs[0].Rows[0]
-	comm, ok := row.Extra["comm_calls_max_s"]
-	if !ok {
-		if comm, ok = row.Extra["comm_max_s"]; !ok {
-			comm = math.NaN()
-		}
-	}
-	return scaling.Measurement{T: row.TMax / 1e6, CommS: comm}, row, runs[0].Meta, nil
+	return scaling.Measurement{T: row.TMax / 1e6, CommS: scaling.MeasuredComm(row.Extra)}, row, runs[0].Meta, nil
 }
 
 // runScalingCommand runs an external command with {np} replaced by np and
@@ -262,18 +254,19 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// openScalingFiles opens --json and --csv and writes their meta record,
-// with the facts of app, an mpbench application run's meta record, that
-// hold for every run of the sweep: its transport and its BLAS
-// (hostblas.FieldKeys). The zero Meta adds none.
-func openScalingFiles(f *scalingFlags, inv *invocation, app result.Meta) (*rowfile.Open, error) {
+// openScalingFiles opens --json and --csv and writes their meta record:
+// the sweep's command args (scaling.InfoCommand), and the facts of app, an
+// mpbench application run's meta record, that hold for every run of the
+// sweep: its transport and its BLAS (hostblas.FieldKeys). The zero Meta
+// adds none.
+func openScalingFiles(f *scalingFlags, inv *invocation, args []string, app result.Meta) (*rowfile.Open, error) {
 	m := sink.LocalMachine()
 	meta := result.Meta{
 		Tool: "mpbench", Version: Version, MByte: 1e6, Date: time.Now().Format(time.RFC3339Nano),
 		Host: m.Host, Command: inv.commandLine(),
 		Options: map[string]string{"np": joinInts(f.np), "repeats": strconv.Itoa(f.repeats)},
 		Info: map[string]string{"cpu": m.CPU, "cores": strconv.Itoa(m.Cores), "go": runtime.Version(),
-			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release},
+			"os": runtime.GOOS + "/" + runtime.GOARCH, "kernel": m.Release, scaling.InfoCommand: strings.Join(args, " ")},
 		Transport: app.Transport,
 	}
 	for _, k := range hostblas.FieldKeys {
