@@ -273,6 +273,9 @@ func Run(c *app.Comm, cfg Config) (*app.Report, error) {
 	if !cfg.Verify {
 		rep.Unchecked = true
 		rep.Verification = fmt.Sprintf("none (verification runs for n <= %d)", MaxVerify)
+		if n <= MaxVerify {
+			rep.Verification = "none (skipped: --no-verify)"
+		}
 		return rep, nil
 	}
 	whole, err := gatherC(c, cm, n, p, q)

@@ -242,3 +242,18 @@ func TestBytes(t *testing.T) {
 		t.Errorf("n = 100000, np 2: %d bytes", got)
 	}
 }
+
+// TestUnverifiedSaysWhy: a product of an order that could be verified but
+// was not (Verify false: mpbench app matmul --no-verify) names the option,
+// not the order limit.
+func TestUnverifiedSaysWhy(t *testing.T) {
+	var rep *app.Report
+	commtest.Run(t, 1, comm.Config{}, func(c comm.Comm) error {
+		var err error
+		rep, err = Run(app.NewComm(c, coll.Algorithms{}), Config{N: 20})
+		return err
+	})
+	if rep.Verification != "none (skipped: --no-verify)" || !rep.Unchecked {
+		t.Errorf("verification %q, unchecked %v", rep.Verification, rep.Unchecked)
+	}
+}

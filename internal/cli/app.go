@@ -40,6 +40,10 @@ type appFlags struct {
 	csvFile   string
 	traceFile string
 	timeout   time.Duration
+	// checkOnly checks the options (for -np as given) and exits without
+	// starting ranks: how mpbench scaling checks every process count of a
+	// sweep before its first run (--check-only, hidden).
+	checkOnly bool
 	hosts     hostFlags // ranks on other hosts (mpbench's launcher only)
 	flags     *pflag.FlagSet
 	// info is what the application adds to its result files' metadata
@@ -61,8 +65,14 @@ func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
 	fs.StringVar(&f.csvFile, "csv", "", "also write the run's row to FILE as CSV")
 	fs.StringVar(&f.traceFile, "trace", "", "record every communication call, barrier and kernel of the timed part on every rank (wall, CPU time, run delay) and write them to FILE as CSV; prints a summary per rank (a diagnostic run: each span costs some syscalls)")
 	fs.DurationVar(&f.timeout, "timeout", 0, "stop the job if it runs longer than this (e.g. 30m; 0: no limit)")
+	fs.BoolVar(&f.checkOnly, checkOnlyFlag, false, "check the options and exit without starting ranks")
+	_ = fs.MarkHidden(checkOnlyFlag)
 	addHostFlags(fs, &f.hosts)
 }
+
+// checkOnlyFlag is the hidden option of every application that checks its
+// options and exits (appFlags.checkOnly).
+const checkOnlyFlag = "check-only"
 
 // appBody runs one application on a rank's communicator.
 type appBody func(c *app.Comm) (*app.Report, error)
@@ -200,7 +210,7 @@ func runApp(cmd *cobra.Command, f *appFlags, inv *invocation, name string, body 
 		return appMPIRank(cmd, f, inv, body)
 	}
 	hp, err := f.hosts.plan(&f.np, f.transport, "", f.flags)
-	if err != nil {
+	if err != nil || f.checkOnly {
 		return err
 	}
 	exe, err := os.Executable()

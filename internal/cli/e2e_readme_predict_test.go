@@ -45,7 +45,7 @@ func readmeBlock(t *testing.T, intro string) [][]string {
 // --sync-all), and each prediction must print the measured communication
 // beside the predicted.
 func TestReadmePredictRecipe(t *testing.T) {
-	smaller := map[string]string{"16:22": "10:14", "1000": "64", "1000,4096": "20,4096", "1": "0.05"}
+	smaller := map[string]string{"16:22": "10:14", "1000": "64", "1000,4096": "20,4096", "1": "0.05", "4,64,512": "4"}
 	cmds := readmeBlock(t, "`mpbench predict matmul` predicts")
 	if len(cmds) < 5 {
 		t.Fatalf("README's predict recipe: %v", cmds)

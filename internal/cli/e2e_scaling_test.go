@@ -51,7 +51,8 @@ func TestScalingE2E(t *testing.T) {
 	}
 }
 
-// TestScalingBadInput checks the usage errors (exit 2, one line).
+// TestScalingBadInput checks the usage errors (exit 2, one line: no run's
+// progress line before it).
 func TestScalingBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"scaling", "--np", "2,4", "--", "app", "ep"},
@@ -60,10 +61,23 @@ func TestScalingBadInput(t *testing.T) {
 		{"scaling", "--repeats", "0", "--", "app", "ep"},
 		{"scaling", "app", "ep"},
 		{"scaling", "--np", "1", "--repeats", "1", "--", "app", "matmul", "-n", "0"}, // refused by the application
+		{"scaling", "--np", "1,3", "--", "app", "ft", "--class", "S"},                // N = 3 refused before the N = 1 run
+		{"scaling", "--np", "1,1,2", "--", "app", "ep"},
+		{"scaling", "--np", "1,2", "--", "/nonexistent/cmd", "{np}"},
 	} {
 		cmd, _, errb := e2eCmd(t, args...)
 		if err := cmd.Run(); exitCode(err) != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", args, exitCode(err), errb)
+		}
+	}
+	for args, want := range map[string]string{
+		"--np 1,3 -- app ft --class S":      "mpbench: mpbench app ft --class S --np 3: -np 3: FT class S (64x64x64) needs a process count dividing 64",
+		"--np 1,1,2 -- app ep":              "mpbench: --np 1,1,2: 1 twice; give each process count once",
+		"--np 1,2 -- /nonexistent/cmd {np}": "mpbench: /nonexistent/cmd: no such program (not in PATH, or not an executable file)",
+	} {
+		cmd, _, errb := e2eCmd(t, append([]string{"scaling"}, strings.Fields(args)...)...)
+		if err := cmd.Run(); exitCode(err) != ExitUsage || !strings.HasPrefix(errb.String(), want) {
+			t.Errorf("%s: exit %d, stderr %q", args, exitCode(err), errb)
 		}
 	}
 	// The application's own --json or --csv would be overwritten by the

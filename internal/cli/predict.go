@@ -3,7 +3,10 @@ package cli
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -60,7 +63,7 @@ the measured sizes around it. Where the rank count or the size was not
 measured, from a model: a Hockney fit of the files' PingPong (else of their
 Bcast on 2 ranks) with the cost formula of the Bcast algorithm coll's decision
 table picks; the source column says which, so predictions for N beyond the
-machine (--np 64,1024) are labelled as the model's. --net auto takes the
+machine (--np 64,1024; N at most n) are labelled as the model's. --net auto takes the
 switched/shared verdict from the ABG classification of the same files
 (Multi-PingPong, Sendrecv, Exchange at several process counts). --scaling
 reads mpbench app matmul or mpbench scaling result files and prints the
@@ -73,7 +76,7 @@ prediction.`,
   mpbench scaling --np 1,2,4 --json mm.jsonl -- app matmul -n 1000 --sync
   mpbench predict matmul --bench bc2.jsonl -n 1000 --np 2 --net switch --scaling mm.jsonl
   mpbench predict matmul --bench bc4.jsonl,mb4.jsonl -n 1000 --np 4 --net multi --scaling mm.jsonl
-  mpbench predict matmul --bench bc4.jsonl -n 1000 --np 4,64,1024 --net switch`,
+  mpbench predict matmul --bench bc4.jsonl -n 1000 --np 4,64,512 --net switch`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPredictMatmul(cmd, &f) },
 	}
@@ -97,6 +100,9 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	for _, np := range f.np {
 		if err := bench.CheckNP(np); err != nil {
 			return err
+		}
+		if f.n < np {
+			return usageErrorf("-n %d on %d ranks: the product gives every rank a block, so it needs n >= N (mpbench app matmul refuses it); use -n %d or more, or fewer ranks", f.n, np, np)
 		}
 	}
 	if f.net != "switch" && f.net != "shared" && f.net != "auto" && f.net != "multi" {
@@ -137,6 +143,9 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 			return err
 		}
 		measured, measuredNote = measuredMatmulComm(srows, f.n)
+		if len(measured) == 0 {
+			return usageErrorf("--scaling %s: no mpbench app matmul run of -n %d%s; give -n of the runs, or the files of runs of that order", strings.Join(f.scaling, ","), f.n, matmulOrders(srows))
+		}
 	}
 	matrix := int64(f.n) * int64(f.n) * 8
 	var preds []matmul.Predicted
@@ -243,6 +252,26 @@ func measuredMatmulComm(rows []result.Row, n int) (out map[int]float64, what str
 		what = byRank
 	}
 	return out, what
+}
+
+// matmulOrders names the orders of the matrix product's runs in rows, as
+// " (the files have -n 100, 1000)", or "" when they have none.
+func matmulOrders(rows []result.Row) string {
+	var ns []int64
+	for _, r := range rows {
+		if r.Benchmark == "matmul" && !slices.Contains(ns, r.Bytes) {
+			ns = append(ns, r.Bytes)
+		}
+	}
+	if len(ns) == 0 {
+		return " (the files have none)"
+	}
+	slices.Sort(ns)
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.FormatInt(n, 10)
+	}
+	return " (the files have -n " + strings.Join(s, ", ") + ")"
 }
 
 // bcastCost is analysis.BcastModel's cost model: the time of the Bcast

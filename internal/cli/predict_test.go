@@ -176,3 +176,31 @@ func TestPredictMatmulAutoUndecided(t *testing.T) {
 		t.Errorf("the --net the message names: exit %d, %s", code, errb.String())
 	}
 }
+
+// TestPredictMatmulRefusals: an order below a process count (the product
+// refuses it: every rank needs a block) and --scaling files without a run
+// of the order predicted are one usage line each; the latter names the
+// orders the files have.
+func TestPredictMatmulRefusals(t *testing.T) {
+	bench := filepath.Join("testdata", "predict", "bench.jsonl")
+	scaling := filepath.Join(t.TempDir(), "mm.jsonl")
+	data := `{"type":"meta","format":"mpbench-jsonl","schema":1,"tool":"mpbench","version":"t","mbyte":1000000,"date":"2026-01-01T00:00:00Z","host":"h","transport":"shm","command":"c","options":{},"info":{}}` + "\n" +
+		`{"type":"row","benchmark":"matmul","processes":2,"multi":-1,"groups":1,"group":-1,"bytes":1024,"repetitions":1,"t_max_usec":900000,"extra":{"comm_max_s":0.01,"comm_calls_max_s":0.011}}` + "\n" +
+		`{"type":"end","status":"ok"}` + "\n"
+	if err := os.WriteFile(scaling, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "1", "--np", "2"}, "mpbench: -n 1 on 2 ranks: the product gives every rank a block, so it needs n >= N"},
+		{[]string{"-n", "2000", "--np", "2", "--scaling", scaling}, "mpbench: --scaling " + scaling + ": no mpbench app matmul run of -n 2000 (the files have -n 1024); give -n of the runs"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(append([]string{"predict", "matmul", "--bench", bench, "--net", "switch"}, tc.args...), &out, &errb)
+		if code != ExitUsage || strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), tc.want) || out.Len() > 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out.String(), errb.String())
+		}
+	}
+}

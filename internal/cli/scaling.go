@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -83,9 +84,12 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	if f.repeats < 1 {
 		return usageErrorf("--repeats %d: need at least 1 run per process count", f.repeats)
 	}
-	for _, np := range f.np {
+	for i, np := range f.np {
 		if err := bench.CheckNP(np); err != nil {
 			return err
+		}
+		if slices.Contains(f.np[:i], np) {
+			return usageErrorf("--np %s: %d twice; give each process count once (--repeats runs each several times)", joinInts(f.np), np)
 		}
 	}
 	if f.c1 < 0 || math.IsNaN(f.c1) || math.IsInf(f.c1, 0) {
@@ -112,10 +116,24 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 		}
 	} else if !strings.Contains(strings.Join(args, " "), "{np}") {
 		return usageErrorf("%s: the command needs an {np} placeholder for the process count (e.g. mpirun -np {np} %s), or run an mpbench application with '-- app NAME'", args[0], args[0])
+	} else if _, err := exec.LookPath(args[0]); err != nil {
+		return usageErrorf("%s: no such program (not in PATH, or not an executable file); give its path, or install it", args[0])
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("cannot find the mpbench executable: %w", err)
+	}
+	ctx, stop := notifyInterrupt(context.Background())
+	defer stop()
+	if isApp {
+		// Every process count's options are checked before the first run,
+		// so that one the application refuses (FT at -np 3) fails at once.
+		for _, np := range f.np {
+			argv := append([]string{exe}, append(append([]string{}, args...), "--np", strconv.Itoa(np), "--"+checkOnlyFlag)...)
+			if _, err := runScalingChild(ctx, argv, "mpbench "+strings.Join(args, " ")+" --np "+strconv.Itoa(np), true); err != nil {
+				return err
+			}
+		}
 	}
 	// The files are created now, so that a path that cannot be written
 	// fails before the first run, and again with the application's own
@@ -126,8 +144,6 @@ func runScaling(cmd *cobra.Command, f *scalingFlags, inv *invocation, args []str
 	}
 	defer func() { files.Close() }()
 	rows := 0
-	ctx, stop := notifyInterrupt(context.Background())
-	defer stop()
 	tmp, err := os.MkdirTemp("", "mpbench-scaling")
 	if err != nil {
 		return err
@@ -229,8 +245,14 @@ func runScalingChild(ctx context.Context, argv []string, name string, mpbench bo
 	switch {
 	case err == nil:
 		return took, nil
+	case out.Len() == 0 && mpbench && childUsage(err):
+		return took, usageErrorf("%s: bad input (no output)", name)
+	case mpbench && childUsage(err) && strings.Count(strings.TrimSpace(out.String()), "\n") == 0:
+		return took, usageErrorf("%s: %s", name, strings.TrimPrefix(strings.TrimSpace(out.String()), errorPrefix))
 	case mpbench && childUsage(err):
 		return took, usageErrorf("%s: bad input; its output ended:\n%s", name, tail(out.String(), 10))
+	case out.Len() == 0:
+		return took, fmt.Errorf("%v (no output)", err)
 	}
 	return took, fmt.Errorf("%v; its output ended:\n%s", err, tail(out.String(), 10))
 }
