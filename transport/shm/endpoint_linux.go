@@ -32,6 +32,7 @@ type Endpoint struct {
 	own            view
 	in             []*inPeer  // by source rank; nil for self and ranks not on this host
 	inList         []*inPeer  // the non-nil entries of in
+	nextIn         int        // index in inList where the next pass over the rings starts (see pollAll)
 	out            []*outPeer // by destination rank; nil likewise
 	outList        []*outPeer // the non-nil entries of out
 	live           []*liveness

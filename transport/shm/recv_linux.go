@@ -16,9 +16,27 @@ const framesPerPass = 16
 // pollAll consumes complete frames from every ring; caller holds
 // e.polling. It returns the number of frames consumed, as soon as stop
 // (if not nil) holds after one (see tryPollUntil).
+//
+// A pass starts at the ring after the one whose frame ended the last pass
+// early (e.nextIn, guarded by e.polling), else one ring further than the
+// last pass started: a waiting goroutine's poll usually ends at the first
+// frame, and with a fixed start the lowest-ranked sender would be served
+// whenever it had a frame in its ring, the others only when it had none
+// (TestPollRotates).
 func (e *Endpoint) pollAll(stop func() bool) int {
 	n := 0
-	for _, p := range e.inList {
+	rings := len(e.inList)
+	first := e.nextIn
+	if first >= rings {
+		first = 0
+	}
+	e.nextIn = first + 1
+	for i := range rings {
+		j := first + i
+		if j >= rings {
+			j -= rings
+		}
+		p := e.inList[j]
 		if p.goodbye || e.live[p.rank].failed.Load() != nil {
 			continue
 		}
@@ -38,6 +56,7 @@ func (e *Endpoint) pollAll(stop func() bool) int {
 			}
 			n++
 			if stop != nil && stop() {
+				e.nextIn = j + 1
 				return n
 			}
 		}
