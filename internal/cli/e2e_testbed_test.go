@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpbench/mpbench/analysis"
 	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/result"
 	"github.com/mpbench/mpbench/result/read"
@@ -288,14 +290,16 @@ func rowTime(text string, bytes int) float64 {
 	return -1
 }
 
-// TestE2ETestbedStudyShort is the short version of the study: a hub of 4
-// nodes at 50 Mbit/s, one repetition of everything. It checks the files
-// and pages, and the hub's findings on aggregate bandwidth and PingPing
-// (studyHubFindings).
+// TestE2ETestbedStudyShort is the short version of the study: a switch and
+// a hub of 4 nodes at 50 Mbit/s, one repetition of everything. It checks
+// the files and pages, and on each network the findings that tell a
+// switch from a shared medium (studyVerdicts): the Multi-PingPong ABG and
+// the class mpbench analyze gives the network's files, PingPing /
+// PingPong, and the Alltoall's growth from 2 to 4 ranks.
 func TestE2ETestbedStudyShort(t *testing.T) {
 	needTestbed(t)
 	// A second study runs only when the first one's findings missed
-	// because the host slowed its one-pair PingPong (studyHubFindings);
+	// because the host slowed the runs they divide by (studyVerdicts);
 	// anything else fails at once.
 	for attempt := 1; ; attempt++ {
 		slowed := studyShort(t)
@@ -309,48 +313,61 @@ func TestE2ETestbedStudyShort(t *testing.T) {
 	}
 }
 
-// studyHub is the network of studyShort.
-var studyHub = testbed.Config{Nodes: 4, Net: "hub", RateBps: 50e6, MTU: 1500, Seed: 1}
+// studyNets are the networks of studyShort, in the order it builds them.
+var studyNets = []testbed.Config{
+	{Nodes: 4, Net: "switch", RateBps: 50e6, MTU: 1500, Seed: 1},
+	{Nodes: 4, Net: "hub", RateBps: 50e6, MTU: 1500, Seed: 1},
+}
 
 // studyShort runs the short study once and checks its files, page and
-// hub findings (errors on t); it returns why the findings' ratios gave no
-// verdict ("" when they did).
+// findings (errors on t); it returns why some findings' ratios gave no
+// verdict ("" when all did).
 func studyShort(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd, out, errb := e2eCmd(t, "testbed", "study", "-o", dir, "--nodes", strconv.Itoa(studyHub.Nodes), "--nets", studyHub.Net,
+	cmd, out, errb := e2eCmd(t, "testbed", "study", "-o", dir, "--nodes", "4", "--nets", "switch,hub",
 		"--rate", "50mbit", "--time", "0.1", "--transfer-sizes", "0,1K,100K", "--repeat", "1")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("study: %v\n%s%s", err, out, errb)
 	}
-	for _, f := range []string{"hub-p2p-1pairs.jsonl", "hub-p2p-2pairs.jsonl", "hub-coll.jsonl", "hub-bcast-tree.jsonl", "hub-bcast-seg.jsonl",
-		"hub-transfer.jsonl", "findings.json", "study.html", "report.html"} {
+	for _, cfg := range studyNets {
+		n := cfg.Net
+		for _, f := range []string{"p2p-1pairs.jsonl", "p2p-2pairs.jsonl", "coll.jsonl", "bcast-tree.jsonl", "bcast-seg.jsonl", "transfer.jsonl"} {
+			if st, err := os.Stat(filepath.Join(dir, n+"-"+f)); err != nil || st.Size() == 0 {
+				t.Errorf("%s-%s: %v", n, f, err)
+			}
+		}
+		// The collectives run at the size their findings read, never at 0
+		// bytes (1000 repetitions of nothing, each with a barrier); Barrier
+		// has no size.
+		coll, err := read.File(filepath.Join(dir, n+"-coll.jsonl"))
+		if err != nil || len(coll) == 0 {
+			t.Fatalf("%s-coll.jsonl: %v", n, err)
+		}
+		for _, r := range coll[0].Rows {
+			if r.Bytes != 65536 && !(r.Benchmark == "Barrier" && r.Bytes < 0) {
+				t.Errorf("%s-coll.jsonl has a %s row of %d bytes; the study's collectives run at 64 KiB", n, r.Benchmark, r.Bytes)
+			}
+		}
+		if !regexp.MustCompile(`(?m)^# ` + n + `: \S+ \(building`).MatchString(out.String()) {
+			t.Errorf("the study does not print the wall time of the %s:\n%s", n, out)
+		}
+	}
+	for _, f := range []string{"findings.json", "study.html", "report.html"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
 	var fs []studyFinding
 	b, _ := os.ReadFile(filepath.Join(dir, "findings.json"))
-	if err := json.Unmarshal(b, &fs); err != nil || len(fs) != 7 {
+	if err := json.Unmarshal(b, &fs); err != nil || len(fs) != 7*len(studyNets) {
 		t.Fatalf("findings.json: %v, %d findings\n%s", err, len(fs), b)
 	}
-	// The collectives run at the size their findings read, never at 0
-	// bytes (1000 repetitions of nothing, each with a barrier); Barrier
-	// has no size.
-	coll, err := read.File(filepath.Join(dir, "hub-coll.jsonl"))
-	if err != nil || len(coll) == 0 {
-		t.Fatalf("hub-coll.jsonl: %v", err)
-	}
-	for _, r := range coll[0].Rows {
-		if r.Bytes != 65536 && !(r.Benchmark == "Barrier" && r.Bytes < 0) {
-			t.Errorf("hub-coll.jsonl has a %s row of %d bytes; the study's collectives run at 64 KiB", r.Benchmark, r.Bytes)
-		}
-	}
-	if !regexp.MustCompile(`(?m)^# hub: \S+ \(building`).MatchString(out.String()) || !regexp.MustCompile(`(?m)^# wall time: hub \S+; whole study `).MatchString(out.String()) {
-		t.Errorf("the study does not print the network's wall time:\n%s", out)
+	if !regexp.MustCompile(`(?m)^# wall time: switch \S+, hub \S+; whole study `).MatchString(out.String()) {
+		t.Errorf("the study does not print the networks' wall times:\n%s", out)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "study.html"))
-	for _, want := range []string{"Multi-PingPong ABG 2 pairs / 1 pair", "hub10", "8.82", "file transfer on hub", "queue drops"} {
+	for _, want := range []string{"Multi-PingPong ABG 2 pairs / 1 pair", "Alltoall t(4)/t(2)", "hub10", "8.82", "file transfer on switch", "file transfer on hub", "queue drops"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("study.html lacks %q", want)
 		}
@@ -358,7 +375,7 @@ func studyShort(t *testing.T) string {
 	if ns, _ := exec.Command("ip", "netns", "list").Output(); strings.Contains(string(ns), "mpbtb-s") && strings.Contains(string(ns), strconv.Itoa(cmd.Process.Pid%100000)) {
 		t.Errorf("namespaces left after the study:\n%s", ns)
 	}
-	return studyHubFindings(t, dir, fs, out.String())
+	return studyVerdicts(t, dir, fs, out.String())
 }
 
 // studyFinding is one entry of findings.json, as far as the test reads it.
@@ -368,99 +385,288 @@ type studyFinding struct {
 	Pass             bool
 }
 
-// studyHubFindings checks the hub's two findings that tell a shared
-// medium from a switch: Multi-PingPong ABG 2 pairs / 1 pair (fs[0]; the
-// study states <= 1.2 on a hub, a switch gives about 2) and PingPing /
-// PingPong bandwidth at 1 MiB (fs[1]; <= 0.6, a switch about 1).
+// studyVerdicts checks, on each network of studyNets, the findings that
+// tell a shared medium from a switch, and returns why some gave no
+// verdict ("" when all did).
 //
 // The ranks time every transfer, and the forwarder never delivers a frame
 // before the medium model's time, so the host's load can only lengthen a
-// time and lower a rate. Measured against the model's rates (hubRates),
-// the two-pair aggregate and PingPing can therefore never rise above
-// what the medium carries, however loaded the host: a hub that carried
-// two transfers at once (as a switch does) exceeds it, by 1.8 and 2 times,
-// unless the host slowed those runs by 45% or more. These bounds (1.1 of
-// the model: a receiver that waited for a CPU acknowledges several
-// segments at once, 2.5% above the model at load 35-51, commit 3263e1a)
-// are asserted on every study, without retry.
+// time and lower a rate. Measured against the model, the numerators of
+// the findings therefore stay within bounds that a network of the other
+// kind crosses however loaded the host; these are asserted on every
+// study, without retry:
 //
-// The findings' values divide by the measured one-pair PingPong, which
-// load lowers, raising both ratios towards a switch's. With a numerator
-// within 1.1 of its model, a ratio can pass its limit only when that
-// PingPong ran below 1.1 x (numerator's model / PingPong's model) / limit
-// of the model, 0.73 for both (the ABG's model is 1.00 and PingPing's 0.50
-// of one transfer); only such a study counts as no verdict (the returned
-// reason). A ratio that misses with the PingPong above it is an error.
-func studyHubFindings(t *testing.T, dir string, fs []studyFinding, out string) string {
+//   - Multi-PingPong at 2 pairs in all and PingPing each way at most 1.1
+//     of the model's rates (studyRates: a receiver that waited for a CPU
+//     acknowledges several segments at once, 2.5% above the model at load
+//     35-51, commit 3263e1a). A hub that carried two transfers at once (as
+//     a switch does) exceeds them by 1.8 and 2 times, unless the host
+//     slowed those runs by 45% or more.
+//   - Alltoall of 64 KiB at N = 2 and 4 no faster than 0.95 of its floor
+//     (alltoallFloor): every block's data frames given to the model at
+//     once, the least time its busiest line or medium needs. The hub's
+//     medium carries every block, N(N-1): 2 and 12, so its floors are
+//     22.1 and 132.6 ms at 50 Mbit/s; a switch's port carries N-1 blocks
+//     each way, 11.3 and 33.4 ms. A hub that behaved as a switch would
+//     finish the 4-rank Alltoall in a quarter of the hub's floor, unless
+//     the host slowed it 3.8 times.
+//
+// The ratios divide by a run the host can slow, which moves them towards
+// the other kind's. With the numerators bounded as above, a ratio misses
+// its limit only when that run ran slower than a threshold worked out
+// from the bound; only such a miss counts as no verdict (the returned
+// reason), any other is an error. See studyNetVerdicts for each ratio.
+func studyVerdicts(t *testing.T, dir string, fs []studyFinding, out string) string {
 	t.Helper()
-	one := studyRow(t, dir, "p2p-1pairs", "PingPong", 1)
-	ping := studyRow(t, dir, "p2p-1pairs", "PingPing", 1)
-	two := studyRow(t, dir, "p2p-2pairs", "PingPong", 2)
-	model := studyHubRates(t)
+	var slowed []string
+	for _, cfg := range studyNets {
+		var own []studyFinding
+		for _, f := range fs {
+			if f.Network == cfg.Net {
+				own = append(own, f)
+			}
+		}
+		if len(own) != 7 {
+			t.Fatalf("findings.json has %d findings of the %s, want 7", len(own), cfg.Net)
+		}
+		slowed = append(slowed, studyNetVerdicts(t, dir, cfg, own, out)...)
+	}
+	return strings.Join(slowed, "; ")
+}
+
+// Limits of the short study's ratios (4 nodes: 2 pairs, Alltoall from 2
+// to 4 ranks), and why:
+//
+//   - ABG 2 pairs / 1 pair: at most 1.5 on a hub (its model 1.00); at
+//     least 1.6 on a switch (0.8 per pair, as the study states it; model
+//     2.00);
+//   - PingPing / PingPong bandwidth at 1 MiB: at most 0.75 on a hub
+//     (model 0.50); a switch's (model 0.973) is checked by TestTwoWayBulk,
+//     whose kernel timestamps load cannot lower;
+//   - the class mpbench analyze gives the ABG: with two pair counts its
+//     log-log slope is log2 of the ABG's growth, so shared-medium-like is
+//     a growth of at most 2^0.5 = 1.41 and switch-like at least 2^0.75 =
+//     1.68 (analysis.SharedSlope, SwitchSlope);
+//   - Alltoall t(4)/t(2) at 64 KiB: the floors' ratio is 6.0 on the hub
+//     (12 blocks against 2 on one medium) and 2.97 on a switch (3 blocks
+//     against 1 per port). The hub is held to at least 4.5, the study's
+//     own limit (0.75 of N(N-1)'s growth); the switch to below 5, which
+//     leaves room for the host's cost per round of the pairwise algorithm
+//     (at 50 Mbit/s t(2) and t(4) ran 1.24-1.30 and 1.60-1.79 of their
+//     floors, ratios 3.9-4.1).
+const (
+	studyAlltoallHub    = 4.5
+	studyAlltoallSwitch = 5.0
+)
+
+// studyNetVerdicts checks the findings of network cfg (its 7 findings in
+// findings.json, in the study's order) and returns the ratios that gave
+// no verdict.
+//
+// Each ratio R = A / B has one side bounded by the model whatever the
+// load (A <= a x model for a rate, A >= a x floor for a time), so R can
+// cross its limit L only when the other side ran beyond a threshold: for
+// an upper limit on a ratio of rates, B below a x model(A) / L; for a
+// lower limit on a ratio of times, B above a x floor(A) / L. Only then is
+// a miss no verdict.
+func studyNetVerdicts(t *testing.T, dir string, cfg testbed.Config, fs []studyFinding, out string) (slowed []string) {
+	t.Helper()
+	net := cfg.Net
+	one := studyRow(t, dir, net, "p2p-1pairs", "PingPong", 1, 1<<20)
+	ping := studyRow(t, dir, net, "p2p-1pairs", "PingPing", 1, 1<<20)
+	two := studyRow(t, dir, net, "p2p-2pairs", "PingPong", 2, 1<<20)
+	var a2, a4 result.Row
+	for _, r := range studyRows(t, dir, net, "coll") {
+		if r.Benchmark == "Alltoall" && r.Bytes == 65536 && r.TMax > 0 {
+			if r.Processes == 2 {
+				a2 = r
+			} else if r.Processes == 4 {
+				a4 = r
+			}
+		}
+	}
+	if a2.Processes != 2 || a4.Processes != 4 {
+		t.Fatalf("%s-coll.jsonl: no Alltoall rows of 64 KiB at 2 and 4 ranks", net)
+	}
+	model := studyRates(t, cfg)
+	f2, f4 := alltoallFloor(t, cfg, 2, 65536), alltoallFloor(t, cfg, 4, 65536)
+	class, growth := studyClass(t, dir, net)
 	// bit/s of TCP payload: IMB's PingPong t is the one-way time, PingPing's
 	// the time of one exchange (both directions at once), Multi-PingPong's
 	// the worst pair's one-way time; every t the maximum over the ranks.
 	rate := func(r result.Row) float64 { return float64(r.Bytes) * 8 / (r.TMax / 1e6) }
 	abg := 2 * rate(two)
-	t.Logf("model: one transfer %.2f Mbit/s, PingPing %.2f each, two pairs %.2f in all; measured: PingPong %.2f (%.3f of the model), PingPing %.2f (%.3f), two pairs %.2f (%.3f); findings %.3f and %.3f",
-		model.one/1e6, model.ping/1e6, model.pairs/1e6, rate(one)/1e6, rate(one)/model.one, rate(ping)/1e6, rate(ping)/model.ping, abg/1e6, abg/model.pairs, fs[0].Value, fs[1].Value)
+	t2, t4 := a2.TMax/1e3, a4.TMax/1e3 // ms
+	t.Logf("%s: model one transfer %.2f Mbit/s, PingPing %.2f each, two pairs %.2f in all; measured PingPong %.2f (%.3f of the model), PingPing %.2f (%.3f), two pairs %.2f (%.3f); findings ABG %.3f, PingPing/PingPong %.3f; analyze: %s, ABG growth %.3f; Alltoall 64 KiB t(2) %.1f ms (%.2f of its floor %.1f), t(4) %.1f ms (%.2f of %.1f), t(4)/t(2) %.2f",
+		net, model.one/1e6, model.ping/1e6, model.pairs/1e6, rate(one)/1e6, rate(one)/model.one, rate(ping)/1e6, rate(ping)/model.ping, abg/1e6, abg/model.pairs,
+		fs[0].Value, fs[1].Value, class, growth, t2, t2/f2, f2, t4, t4/f4, f4, t4/t2)
 	if abg > 1.1*model.pairs {
-		t.Errorf("hub: two pairs carried %.2f Mbit/s in all, %.2f of the medium's %.2f: two transfers at once", abg/1e6, abg/model.pairs, model.pairs/1e6)
+		t.Errorf("%s: two pairs carried %.2f Mbit/s in all, %.2f of the model's %.2f", net, abg/1e6, abg/model.pairs, model.pairs/1e6)
 	}
 	if rate(ping) > 1.1*model.ping {
-		t.Errorf("hub: PingPing %.2f Mbit/s each way, %.2f of the medium's %.2f for two opposite transfers: both directions at once", rate(ping)/1e6, rate(ping)/model.ping, model.ping/1e6)
+		t.Errorf("%s: PingPing %.2f Mbit/s each way, %.2f of the model's %.2f for two opposite transfers", net, rate(ping)/1e6, rate(ping)/model.ping, model.ping/1e6)
 	}
-	for i, c := range []struct{ limit, model float64 }{{1.5, model.pairs}, {0.75, model.ping}} {
-		f := fs[i]
-		if f.Value > 0 && f.Value <= c.limit {
-			continue
+	for _, c := range []struct {
+		n       int
+		t, ceil float64
+	}{{2, t2, f2}, {4, t4, f4}} {
+		if c.t < 0.95*c.ceil {
+			t.Errorf("%s: Alltoall of 64 KiB at %d ranks took %.1f ms, %.2f of the %.1f ms its model needs at the least for the blocks' frames", net, c.n, c.t, c.t/c.ceil, c.ceil)
 		}
-		slowed := 1.1 * c.model / model.one / c.limit
-		miss := fmt.Sprintf("hub: %s = %.3f, a shared medium stays at or below %.2f (one-pair PingPong %.3f of the model; below %.3f it counts as slowed by the host)",
-			f.Finding, f.Value, c.limit, rate(one)/model.one, slowed)
-		if f.Value > 0 && rate(one) < slowed*model.one {
-			return miss
-		}
-		t.Errorf("%s\n%s", miss, out)
 	}
-	return ""
+	// miss judges one ratio: ok whether it met its limit, gauge and bound
+	// the run it divides by and the threshold beyond which the host, not
+	// the network, can have made it miss (beyond: gauge < bound for a
+	// rate, gauge > bound for a time).
+	miss := func(ok bool, what string, gauge, bound float64, isRate bool) {
+		if ok {
+			return
+		}
+		beyond := gauge > bound
+		unit, cmp := "ms", "above"
+		if isRate {
+			beyond, unit, cmp = gauge < bound, "Mbit/s", "below"
+			gauge, bound = gauge/1e6, bound/1e6
+		}
+		msg := fmt.Sprintf("%s: %s (the run it divides by: %.2f %s; %s %.2f it counts as slowed by the host)", net, what, gauge, unit, cmp, bound)
+		if beyond {
+			slowed = append(slowed, msg)
+			return
+		}
+		t.Errorf("%s\n%s", msg, out)
+	}
+	if net == "hub" {
+		miss(fs[0].Value > 0 && fs[0].Value <= 1.5, fmt.Sprintf("%s = %.3f, a shared medium stays at or below 1.5", fs[0].Finding, fs[0].Value),
+			rate(one), 1.1*model.pairs/1.5, true)
+		miss(fs[1].Value > 0 && fs[1].Value <= 0.75, fmt.Sprintf("%s = %.3f, a shared medium stays at or below 0.75", fs[1].Finding, fs[1].Value),
+			rate(one), 1.1*model.ping/0.75, true)
+		miss(class == analysis.SharedMedium.String(), fmt.Sprintf("mpbench analyze classifies its Multi-PingPong as %s (ABG growth %.3f), want %s", class, growth, analysis.SharedMedium),
+			rate(one), 1.1*model.pairs/math.Sqrt2, true)
+		miss(t4/t2 >= studyAlltoallHub, fmt.Sprintf("Alltoall t(4)/t(2) = %.2f at 64 KiB, a shared medium's is at least %.1f", t4/t2, studyAlltoallHub),
+			t2, 0.95*f4/studyAlltoallHub, false)
+		return slowed
+	}
+	// A switch: the ABG and its class divide the two pairs' ABG by one
+	// pair's rate, at most 1.1 of the model; a lower limit on that ratio
+	// can be missed only when the two pairs (each with a model rate of
+	// model.one) ran below limit x 1.1 x model.one / 2. The Alltoall's
+	// upper limit can be missed only when t(4) ran above limit x 0.95 x
+	// the floor of t(2).
+	switchLike := math.Pow(2, analysis.SwitchSlope)
+	miss(fs[0].Value >= 1.6, fmt.Sprintf("%s = %.3f, a switch gives at least 1.6", fs[0].Finding, fs[0].Value),
+		rate(two), 1.6*1.1*model.one/2, true)
+	miss(class == analysis.SwitchLike.String(), fmt.Sprintf("mpbench analyze classifies its Multi-PingPong as %s (ABG growth %.3f), want %s", class, growth, analysis.SwitchLike),
+		rate(two), switchLike*1.1*model.one/2, true)
+	miss(t4/t2 < studyAlltoallSwitch, fmt.Sprintf("Alltoall t(4)/t(2) = %.2f at 64 KiB, a switch's is below %.1f", t4/t2, studyAlltoallSwitch),
+		t4, studyAlltoallSwitch*0.95*f2, false)
+	return slowed
 }
 
-// studyRow returns the 1 MiB row of bench with groups pairs in the study's
-// file NET-file.jsonl in dir.
-func studyRow(t *testing.T, dir, file, bench string, groups int) result.Row {
+// studyRows returns every row of the study's file NET-file.jsonl in dir.
+func studyRows(t *testing.T, dir, net, file string) []result.Row {
 	t.Helper()
-	runs, err := read.File(filepath.Join(dir, studyHub.Net+"-"+file+".jsonl"))
+	runs, err := read.File(filepath.Join(dir, net+"-"+file+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	var rows []result.Row
 	for _, run := range runs {
-		for _, r := range run.Rows {
-			if r.Benchmark == bench && r.Bytes == 1<<20 && max(r.Groups, 1) == groups && r.Group < 1 && r.TMax > 0 {
-				return r
-			}
+		rows = append(rows, run.Rows...)
+	}
+	return rows
+}
+
+// studyRow returns the row of bench at bytes with groups pairs (1 for a
+// plain run) in the study's file NET-file.jsonl in dir; groups 0 takes
+// the first row of any count.
+func studyRow(t *testing.T, dir, net, file, bench string, groups int, bytes int64) result.Row {
+	t.Helper()
+	for _, r := range studyRows(t, dir, net, file) {
+		if r.Benchmark == bench && r.Bytes == bytes && (groups == 0 || max(r.Groups, 1) == groups) && r.Group < 1 && r.TMax > 0 {
+			return r
 		}
 	}
-	t.Fatalf("%s-%s.jsonl: no %s row of 1 MiB with %d pairs", studyHub.Net, file, bench, groups)
+	t.Fatalf("%s-%s.jsonl: no %s row of %d bytes with %d pairs", net, file, bench, bytes, groups)
 	return result.Row{}
 }
 
-// hubRates are the medium model's TCP payload rates, bit/s, on studyHub:
-// one transfer alone (PingPong), each of two opposite transfers at once
-// (PingPing), and two transfers between different pairs in all
-// (Multi-PingPong, 2 pairs).
-type hubRates struct{ one, ping, pairs float64 }
+// studyClass runs mpbench analyze --combine --format json on the
+// Multi-PingPong files of net in dir (1 and 2 pairs) and returns the
+// class and ABG growth it gives the PingPong series at 1 MiB in the
+// combined analysis.
+func studyClass(t *testing.T, dir, net string) (string, float64) {
+	t.Helper()
+	cmd, out, errb := e2eCmd(t, "analyze", "--combine", "--format", "json",
+		filepath.Join(dir, net+"-p2p-1pairs.jsonl"), filepath.Join(dir, net+"-p2p-2pairs.jsonl"))
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("analyze of the %s's files: %v\n%s", net, err, errb)
+	}
+	var doc struct {
+		Runs []struct {
+			File    string `json:"file"`
+			Scaling []struct {
+				Benchmark string   `json:"benchmark"`
+				Bytes     int64    `json:"bytes"`
+				Class     string   `json:"class"`
+				Growth    *float64 `json:"abg_growth"`
+			} `json:"scaling"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Runs) == 0 {
+		t.Fatalf("analyze of the %s's files: %v\n%.2000s", net, err, out)
+	}
+	last := doc.Runs[len(doc.Runs)-1]
+	for _, s := range last.Scaling {
+		if strings.Contains(s.Benchmark, "PingPong") && s.Bytes == 1<<20 && s.Growth != nil {
+			return s.Class, *s.Growth
+		}
+	}
+	t.Fatalf("analyze of the %s's files: no classification of PingPong at 1 MiB in %q:\n%.2000s", net, last.File, out)
+	return "", 0
+}
 
-// studyHubRates computes them by medium.FlowsPayloadBps, a fresh model
-// each.
-func studyHubRates(t *testing.T) (r hubRates) {
+// alltoallFloor returns, in ms, the least time the medium model of cfg
+// lets an Alltoall of n ranks (nodes 1..n) with blocks of bytes take: the
+// TCP data frames of all n(n-1) blocks (segments of MTU - 40 bytes; the
+// ACKs and the runtime's header left out) given to a fresh model at once,
+// interleaved, until the last one arrives. On a hub that is the medium
+// carrying every frame; on a switch each port's line carrying its n-1
+// blocks each way, plus one frame's store and forward.
+func alltoallFloor(t *testing.T, cfg testbed.Config, n, bytes int) float64 {
+	t.Helper()
+	m, err := cfg.Medium()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mss := cfg.MTU - 40
+	var last time.Duration
+	for off := 0; off < bytes; off += mss {
+		for src := range n {
+			for k := 1; k < n; k++ {
+				for _, a := range m.Send(src, (src+k)%n, min(mss, bytes-off)+medium.TCPFrameHeader, 0) {
+					last = max(last, a.At)
+				}
+			}
+		}
+	}
+	return float64(last) / 1e6
+}
+
+// studyModel are the medium model's TCP payload rates, bit/s, on a network
+// of studyNets: one transfer alone (PingPong), each of two opposite
+// transfers at once (PingPing), and two transfers between different pairs
+// in all (Multi-PingPong, 2 pairs).
+type studyModel struct{ one, ping, pairs float64 }
+
+// studyRates computes them by medium.FlowsPayloadBps, a fresh model each.
+func studyRates(t *testing.T, cfg testbed.Config) (r studyModel) {
 	t.Helper()
 	flows := func(f ...medium.Flow) []float64 {
-		m, err := studyHub.Medium()
+		m, err := cfg.Medium()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return medium.FlowsPayloadBps(m, f, studyHub.MTU, studyHub.RateBps)
+		return medium.FlowsPayloadBps(m, f, cfg.MTU, cfg.RateBps)
 	}
 	r.one = flows(medium.Flow{Src: 1, Dst: 0})[0]
 	r.ping = slices.Min(flows(medium.Flow{Src: 0, Dst: 1}, medium.Flow{Src: 1, Dst: 0}))
