@@ -30,10 +30,11 @@ type Span struct {
 	// usec, coarser than the spans' own clock.
 	StartNs int64
 	Wall    float64 // wall time of the span, seconds (as the comm clock counts it)
-	// CPU is the CPU time the rank's process (all its threads) used
-	// during the span, and RunDelay the time its threads spent runnable
-	// but waiting for a CPU, seconds (NaN where not measured). Both are
-	// read just outside the span's clock readings.
+	// CPU is the CPU time the rank's process (all its threads but the
+	// --load threads of StartLoad) used during the span, and RunDelay the
+	// time those threads spent runnable but waiting for a CPU, seconds
+	// (NaN where not measured). Both are read just outside the span's
+	// clock readings.
 	CPU, RunDelay float64
 	// Sleeps is the number of times the rank's threads blocked during the
 	// span (voluntary context switches: a futex, poll or read wait that

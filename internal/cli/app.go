@@ -60,7 +60,7 @@ func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
 	fs.IntVar(&f.np, "np", 1, "number of processes (ranks) to start, as mpirun -np")
 	fs.StringVar(&f.transport, "transport", "auto", transportHelp(false))
 	fs.StringVar(&f.coll, "coll", "", "collective algorithms, e.g. bcast=binomial,alltoall=pairwise (default: the decision table; see 'mpbench run --show-algorithms')")
-	fs.IntVar(&f.load, "load", 0, "start K CPU-consuming processes beside each rank, to emulate a slower processor (the study's figures 4.120-4.123)")
+	fs.IntVar(&f.load, "load", 0, "start K CPU-consuming threads in each rank's process, to emulate a slower processor (the study's figures 4.120-4.123)")
 	fs.StringVar(&f.jsonFile, "json", "", "also write the run's row to FILE as JSON Lines")
 	fs.StringVar(&f.csvFile, "csv", "", "also write the run's row to FILE as CSV")
 	fs.StringVar(&f.traceFile, "trace", "", "record every communication call, barrier and kernel of the timed part on every rank (wall, CPU time, run delay) and write them to FILE as CSV; prints a summary per rank (a diagnostic run: each span costs some syscalls)")
@@ -96,7 +96,7 @@ Exit status: 0 success, 1 the run failed or its result did not verify,
 2 bad options.`,
 		Annotations: map[string]string{nounAnnotation: "application"},
 	}
-	cmd.AddCommand(newAppMatmulCmd(inv), newAppEPCmd(inv), newAppFTCmd(inv), newAppLoadCmd())
+	cmd.AddCommand(newAppMatmulCmd(inv), newAppEPCmd(inv), newAppFTCmd(inv))
 	return cmd
 }
 
@@ -126,19 +126,6 @@ func checkAppArgs(cmd *cobra.Command, args []string) error {
 		strings.Join(subcommandNames(appCmd), ", "), appCmd.CommandPath())
 }
 
-// newAppLoadCmd is the hidden CPU-consuming process of --load.
-func newAppLoadCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:    "load",
-		Short:  "Consume one CPU until killed (started by --load)",
-		Hidden: true,
-		Args:   cobra.NoArgs,
-		Run: func(*cobra.Command, []string) {
-			app.Burn(make(chan struct{}))
-		},
-	}
-}
-
 // checkAppFlags validates the shared options of application name.
 func checkAppFlags(f *appFlags, name string) error {
 	if err := bench.CheckNP(f.np); err != nil {
@@ -148,7 +135,7 @@ func checkAppFlags(f *appFlags, name string) error {
 		return err
 	}
 	if f.load < 0 {
-		return usageErrorf("--load %d: the number of load processes per rank must be >= 0", f.load)
+		return usageErrorf("--load %d: the number of load threads per rank must be >= 0", f.load)
 	}
 	if f.transport == "mpi" {
 		return usageErrorf("--transport mpi: mpbench app does not start an MPI library's launcher; start a binary built with -tags mpi under it (e.g. mpirun -np 4 mpbench app %s), or give one of %s", name, strings.Join(transportModes(false), ", "))
@@ -254,7 +241,7 @@ func appWorker(cmd *cobra.Command, f *appFlags, inv *invocation, body appBody) e
 }
 
 // appRank runs the application on c (tr names what c runs on and the
-// ranks' hosts; ctx ends the --load processes, with its cause's signal):
+// ranks' hosts; ctx ends the --load threads):
 // every rank runs body; rank 0 prints the report on stdout
 // and writes the --json and --csv row, naming the emulated network when
 // mpbench testbed run started the job (MPBENCH_NETWORK). A result that
@@ -272,17 +259,7 @@ func appRank(ctx context.Context, cmd *cobra.Command, f *appFlags, inv *invocati
 		}
 		defer files.Close()
 	}
-	if f.load > 0 {
-		exe, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		stopLoad, err := app.StartLoad(ctx, []string{exe, "app", "load"}, f.load)
-		if err != nil {
-			return err
-		}
-		defer stopLoad()
-	}
+	defer app.StartLoad(ctx, f.load)()
 	ac := app.NewComm(c, alg)
 	if c.Rank() == 0 {
 		ac.SetProgress(progressPrinter(cmd.ErrOrStderr(), time.Now(), progressEvery, time.Now))
@@ -304,7 +281,7 @@ func appRank(ctx context.Context, cmd *cobra.Command, f *appFlags, inv *invocati
 			rep.Notes = append(rep.Notes, "Network         = "+nw)
 		}
 		if f.load > 0 {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("CPU load        = %24s", fmt.Sprintf("%d processes per rank", f.load)))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("CPU load        = %24s", loadThreads(f.load)))
 		}
 		err = rep.Print(cmd.OutOrStdout())
 		if err == nil && f.traceFile != "" {
@@ -401,4 +378,13 @@ func progressPrinter(w io.Writer, start time.Time, every time.Duration, clock fu
 		next = now.Add(every)
 		fmt.Fprintf(w, "mpbench: progress: rank 0 at %.0f%% (%d of %d units), %.0f s\n", 100*float64(done)/float64(total), done, total, now.Sub(start).Seconds())
 	}
+}
+
+// loadThreads names k load threads per rank: "1 thread per rank", "2
+// threads per rank".
+func loadThreads(k int) string {
+	if k == 1 {
+		return "1 thread per rank"
+	}
+	return fmt.Sprintf("%d threads per rank", k)
 }

@@ -108,7 +108,6 @@ func TestBadInputExits2(t *testing.T) {
 		{"host list with a blank", []string{"app", "ep", "--host", "a b"}, []string{`mpbench: --host "a b": "a b": a host name cannot hold ' '`}},
 		{"tune output is a file", []string{"tune", "-o", badLens}, []string{"mpbench: -o " + badLens + ": cannot create the directory (not a directory); expected a writable directory"}},
 		{"scaling unknown application", []string{"scaling", "--", "app", "bogus"}, []string{"mpbench: scaling -- app: unknown application \"bogus\"; expected one of ep, ft, matmul; see 'mpbench app --help'\n"}},
-		{"scaling hidden application", []string{"scaling", "--", "app", "load"}, []string{"mpbench: scaling -- app: unknown application \"load\"; expected one of ep, ft, matmul; see 'mpbench app --help'\n"}},
 		{"scaling without application", []string{"scaling", "--", "app"}, []string{"mpbench: scaling -- app: missing application; expected one of ep, ft, matmul; see 'mpbench app --help'\n"}},
 		{"scaling application after an option", []string{"scaling", "--", "app", "-n", "10"}, []string{"mpbench: scaling -- app: missing application before -n; expected one of ep, ft, matmul; see 'mpbench app --help'\n"}},
 		{"testbed run unknown application", []string{"testbed", "run", "--", "app", "matmull", "-n", "10"}, []string{"mpbench: testbed run -- app: unknown application \"matmull\" (did you mean matmul?); expected one of ep, ft, matmul; see 'mpbench app --help'\n"}},

@@ -18,17 +18,18 @@ import (
 
 // TestAppMatmulE2E runs the matrix product on 4 ranks through the
 // launcher, over TCP, and checks the printed verification, the time split,
-// the JSON row and the --trace file.
+// the JSON row and the --trace file, with a CPU load thread in every rank
+// (--load 1, named in the report and the metadata).
 func TestAppMatmulE2E(t *testing.T) {
 	dir := t.TempDir()
 	jsonPath, tracePath := filepath.Join(dir, "mm.jsonl"), filepath.Join(dir, "spans.csv")
-	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "120", "-np", "4", "--transport", "tcp", "--square", "--json", jsonPath, "--trace", tracePath)
+	cmd, out, errb := e2eCmd(t, "app", "matmul", "-n", "120", "-np", "4", "--transport", "tcp", "--square", "--json", jsonPath, "--trace", tracePath, "--load", "1")
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("exit %d: %v\n%s%s", exitCode(err), err, out, errb)
 	}
 	text := out.String()
 	for _, want := range []string{"Verification    =               SUCCESSFUL", "Process grid    =                    2 x 2", "Transport       =                      tcp", "A x A",
-		" Trace (milliseconds", "      3 Bcast(col)         2 "} {
+		" Trace (milliseconds", "      3 Bcast(col)         2 ", "CPU load        =        1 thread per rank"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
@@ -41,6 +42,9 @@ func TestAppMatmulE2E(t *testing.T) {
 	runs, err := rowfile.ReadJSONL(f, jsonPath)
 	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted {
 		t.Fatalf("JSON: %v, runs %+v", err, runs)
+	}
+	if got := runs[0].Meta.Options["load"]; got != "1" {
+		t.Errorf("options.load %q, want 1", got)
 	}
 	row := runs[0].Rows[0]
 	if row.Benchmark != "matmul" || row.Processes != 4 || row.Bytes != 120 || row.Extra["verified"] != 1 {

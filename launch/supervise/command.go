@@ -37,10 +37,6 @@ type Command struct {
 	// Note follows the description of a child that failed, in
 	// parentheses, e.g. "its ranks' messages are above".
 	Note string
-	// DieWithParent has the child killed (SIGKILL) when this process
-	// dies without stopping it (Linux: PR_SET_PDEATHSIG), for a helper
-	// that must not outlive the rank it serves (app's CPU load).
-	DieWithParent bool
 }
 
 // ExitError is a child that failed by itself: it exited with a non-zero
@@ -104,9 +100,6 @@ func (c Command) Start(ctx context.Context) (*Running, error) {
 	job.Stdout, job.Stderr = c.Stdout, c.Stderr
 	job.Cancel = func() error { return job.Process.Signal(launch.StopSignal(ctx)) }
 	job.WaitDelay = killDelay
-	if c.DieWithParent {
-		dieWithParent(job)
-	}
 	if err := job.Start(); err != nil {
 		if c.Install != "" {
 			return nil, fmt.Errorf("starting %s: %w (%s)", c.name(), err, c.Install)
