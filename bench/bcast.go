@@ -8,7 +8,7 @@ import "github.com/mpbench/mpbench/comm"
 // timeCalls); t_min/t_max/t_avg over the ranks, no bandwidth column.
 func init() {
 	Register(Spec{
-		Name: "Bcast", Class: Collective, Default: true, Collective: "bcast",
+		Name: "Bcast", Class: Collective, Default: true, Rooted: true, Collective: "bcast",
 		Expect: func(e *Env, rep int, want []byte) { Pattern(want, e.rootAt(rep), e.Bytes, rep, 0) },
 		Received: func(e *Env, rep int) int64 {
 			if e.Comm.Rank() == e.rootAt(rep) {

@@ -33,7 +33,7 @@ type area struct {
 // alloc >= size bytes per repetition (IMB's s_len or r_len, see
 // allocBytes); cache is the off-cache size in bytes (0: off), line the
 // cache line in bytes and reps the base repetition count
-// (Options.BaseRepetitions). With lib nil it reuses reuse's memory when
+// (Options.SampleRepetitions). With lib nil it reuses reuse's memory when
 // large enough (a block's sizes share buffers), else allocates Go memory;
 // with lib it takes new memory from lib, which the caller returns with
 // free. New memory has every byte written (fill).
@@ -112,7 +112,7 @@ func bufferBytes(s *Spec, bytes int64, procs int, o *Options) int64 {
 	total := int64(0)
 	sb, rb := s.areas(allocBytes(bytes), procs)
 	for _, size := range []int64{sb, rb} {
-		stride, slots := layout(size, o.cacheBytes(), o.CacheLine, o.BaseRepetitions(bytes))
+		stride, slots := layout(size, o.cacheBytes(), o.CacheLine, o.SampleRepetitions(s, bytes, procs))
 		total += int64(stride) * int64(slots) // IMB's s_alloc + r_alloc (used_mem)
 	}
 	return total
@@ -160,7 +160,7 @@ func newBuffers(s *Spec, bytes int64, procs int, o *Options, prev *buffers, lib 
 	cache := o.cacheBytes()
 	sb, rb := s.areas(bytes, procs)
 	sa, ra := s.areas(allocBytes(bytes), procs)
-	reps := o.BaseRepetitions(bytes)
+	reps := o.SampleRepetitions(s, bytes, procs)
 	send, err := newArea(sb, sa, cache, o.CacheLine, reps, reuseSend, lib)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import "github.com/mpbench/mpbench/comm"
 // i's bytes at offset i*bytes. #bytes is the block per rank.
 func init() {
 	Register(Spec{
-		Name: "Gather", Class: Collective, Default: true, Collective: "gather",
+		Name: "Gather", Class: Collective, Default: true, Rooted: true, Collective: "gather",
 		Areas:    gatheredAreas,
 		Expect:   ExpectFrom(everyRank),
 		Received: atRoot,

@@ -7,7 +7,7 @@ import "github.com/mpbench/mpbench/comm"
 // the vector interface.
 func init() {
 	Register(Spec{
-		Name: "Gatherv", Class: Collective, Default: true, Collective: "gatherv",
+		Name: "Gatherv", Class: Collective, Default: true, Rooted: true, Collective: "gatherv",
 		Areas:    gatheredAreas,
 		Expect:   ExpectFrom(everyRank),
 		Received: atRoot,

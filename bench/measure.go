@@ -142,33 +142,37 @@ func (r *blockRun) barriers() error {
 }
 
 // repetitions fixes the repetition count of message size bytes on every
-// active rank by IMB-MPI1 2021.x's policy (IMB_init_buffers_iter): under
-// the dynamic policy every rank probes one iteration; rank 0 takes the
-// slowest and sizes a second probe (SecondProbeRepetitions), which every
-// rank runs when it is longer than one iteration; from the slowest second
-// probe (or the first, without one) rank 0 caps the base count
-// (CapRepetitions, or ListRepetitions when the sizes come from -msglen or
-// -msgsize). Under -iter_policy off the count is BaseRepetitions, and
-// every rank runs it once untimed where the dynamic policy probes, as IMB
-// does. Each probe is a call (two barriers, then the kernel). After the
-// probes rank 0 applies the time limit (limitReps); errTimedOut is then
-// returned on every active rank.
+// active rank by IMB-MPI1 2021.x's policy (IMB_init_buffers_iter): where
+// the counts come from probes (Options.Probes: the dynamic policy, and
+// auto's unrooted benchmarks) every rank probes one iteration; rank 0
+// takes the slowest and sizes a second probe (SecondProbeRepetitions),
+// which every rank runs when it is longer than one iteration; from the
+// slowest second probe (or the first, without one) rank 0 caps the base
+// count (CapRepetitions, or ListRepetitions when the sizes come from
+// -msglen or -msgsize). Otherwise (off, multiple_np, auto's rooted
+// collectives) the count is Options.SampleRepetitions, and every rank runs
+// it once untimed where the probes would be, as IMB does. Each probe is a
+// call (two barriers, then the kernel). After the probes rank 0 applies
+// the time limit (limitReps); errTimedOut is then returned on every
+// active rank.
 func (r *blockRun) repetitions(env *Env, bytes int64, prev int) (int, error) {
-	base := r.opts.BaseRepetitions(bytes)
+	spec := &r.plan.spec
 	rank0 := r.active.Rank() == 0
 	var agreed record // count: the repetitions or repsTimedOut; value: the second probe's iterations
-	if r.opts.IterPolicy == IterOff {
-		if _, err := r.call(env, base); err != nil {
+	if !r.opts.Probes(spec) {
+		n := r.opts.SampleRepetitions(spec, bytes, r.plan.block.Processes)
+		if _, err := r.call(env, n); err != nil {
 			return 0, r.errf(bytes, "untimed run: %w", err)
 		}
 		if r.opts.NoTimeOut {
-			return base, nil
+			return n, nil
 		}
 		if rank0 {
-			agreed.count = r.limitReps(bytes, base)
+			agreed.count = r.limitReps(bytes, n)
 		}
 		return r.agree(bytes, agreed)
 	}
+	base := r.opts.BaseRepetitions(bytes)
 	probe := func(k int) (float64, error) {
 		secs, err := r.call(env, k)
 		if err != nil {

@@ -26,11 +26,17 @@ const (
 	DefaultMemBytes = int64(1) << 30
 )
 
-// Values of Options.IterPolicy (IMB's -iter_policy; IMB's multiple_np and
-// auto, which round counts for rooted collectives, are not offered).
+// Values of Options.IterPolicy, IMB's -iter_policy (IMB_mem_manager.c,
+// IMB_init_buffers_iter; see Options.SampleRepetitions).
 const (
 	IterDynamic = "dynamic" // volume cap, then min(n, prev, 1 + secs/t) (IMB's default)
 	IterOff     = "off"     // MsgsPerSample repetitions at every size
+	// IterMultipleNP: a multiple of the group's process count that falls
+	// with the size (MultipleNPRepetitions), without probes or -time cap.
+	IterMultipleNP = "multiple_np"
+	// IterAuto: IterMultipleNP for the rooted collectives (Spec.Rooted),
+	// IterDynamic for every other benchmark.
+	IterAuto = "auto"
 )
 
 // Off-cache defaults used for "-off_cache -1" (IMB takes them from
@@ -63,7 +69,9 @@ type Options struct {
 	NoZeroSize bool
 	// IterPolicy is IMB's -iter_policy: IterDynamic (default; "" means the
 	// same) caps repetitions by volume and -time, IterOff runs
-	// MsgsPerSample repetitions at every size.
+	// MsgsPerSample repetitions at every size, IterMultipleNP a multiple
+	// of the process count that falls with the size, IterAuto
+	// IterMultipleNP for rooted collectives and IterDynamic otherwise.
 	IterPolicy string
 	// RootShift is IMB's -root_shift: rooted collectives (Bcast, Reduce,
 	// Gather(v), Scatter(v)) use root (i mod procs) in iteration i instead
@@ -226,11 +234,9 @@ func (o *Options) Validate() error {
 		return optionErrorf("Mbyte of %v bytes: expected %v (MB) or %v (MiB)", o.MByte, float64(result.MB), float64(result.MiB))
 	}
 	switch o.IterPolicy {
-	case "", IterDynamic, IterOff:
-	case "multiple_np", "auto":
-		return optionErrorf("-iter_policy %s: not supported by mpbench; expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
+	case "", IterDynamic, IterOff, IterMultipleNP, IterAuto:
 	default:
-		return optionErrorf("-iter_policy %s: expected -iter_policy dynamic or -iter_policy off", o.IterPolicy)
+		return optionErrorf("-iter_policy %s: expected -iter_policy dynamic, off, multiple_np or auto", o.IterPolicy)
 	}
 	for _, name := range o.Benchmarks {
 		if _, ok := Lookup(name); !ok {

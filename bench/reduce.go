@@ -8,7 +8,7 @@ import "github.com/mpbench/mpbench/comm"
 // is timed separately (see timeCalls); t_min/t_max/t_avg over the ranks.
 func init() {
 	Register(Spec{
-		Name: "Reduce", Class: Collective, Default: true, Collective: "reduce", Reduction: true,
+		Name: "Reduce", Class: Collective, Default: true, Rooted: true, Collective: "reduce", Reduction: true,
 		Fill:     fillReduction,
 		Expect:   func(e *Env, rep int, want []byte) { copy(want, reference(e, rep, e.Bytes)) },
 		Received: atRoot,

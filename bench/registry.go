@@ -28,6 +28,11 @@ type Spec struct {
 	// single-transfer benchmarks); otherwise on every process count of the
 	// -npmin sweep.
 	Pair bool
+	// Rooted marks IMB's collectives with a root (has_root in
+	// IMB_mem_manager.c: Bcast, Reduce, Gather, Gatherv, Scatter,
+	// Scatterv), whose counts -iter_policy auto takes from multiple_np's
+	// rule instead of the probes (Options.SampleRepetitions).
+	Rooted bool
 	// ScaleTime multiplies the measured time per iteration (0.5 for
 	// PingPong's half round trip); 0 means 1.
 	ScaleTime float64

@@ -242,3 +242,55 @@ func TestRunParallelTransferOnOneProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestRunIterPolicyMultipleNPAndAuto runs -iter 100 -msglog 0:3 on 4
+// ranks: under multiple_np every benchmark's counts are multiples of its
+// process count falling with the size (MultipleNPRepetitions), Barrier's
+// those of 8 bytes, with no -time cap (1e-9 s here); under auto only Bcast
+// does, the others probe (their base count under a generous -time).
+func TestRunIterPolicyMultipleNPAndAuto(t *testing.T) {
+	byBench := func(rows []result.Row) map[string]string {
+		m := map[string][]result.Row{}
+		for _, r := range rows {
+			m[r.Benchmark] = append(m[r.Benchmark], r)
+		}
+		out := map[string]string{}
+		for name, rs := range m {
+			out[name] = repsOf(rs)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		policy string
+		limit  float64
+		want   map[string]string
+	}{
+		{IterMultipleNP, 1e-9, map[string]string{
+			"PingPong":  "0:50 1:50 2:50 4:50 8:32",
+			"Allreduce": "0:32 4:32 8:20",
+			"Bcast":     "0:32 1:32 2:32 4:32 8:20",
+			"Barrier":   "-1:20", // a row without a size
+		}},
+		{IterAuto, 1e6, map[string]string{
+			"PingPong":  "0:100 1:100 2:100 4:100 8:100",
+			"Allreduce": "0:100 4:100 8:100",
+			"Bcast":     "0:32 1:32 2:32 4:32 8:20",
+			"Barrier":   "-1:100",
+		}},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			o := quick("PingPong", "Allreduce", "Bcast", "Barrier")
+			o.NPMin = 4
+			o.MsgsPerSample = 100
+			o.IterPolicy = tc.policy
+			o.TimeLimit = tc.limit
+			o.NoTimeOut = true
+			got := byBench(mustRun(t, 4, o).rows)
+			for name, want := range tc.want {
+				if got[name] != want {
+					t.Errorf("%s: repetitions %s, want %s", name, got[name], want)
+				}
+			}
+		})
+	}
+}

@@ -7,7 +7,7 @@ import "github.com/mpbench/mpbench/comm"
 // at offset i*bytes. #bytes is the block per rank.
 func init() {
 	Register(Spec{
-		Name: "Scatter", Class: Collective, Default: true, Collective: "scatter",
+		Name: "Scatter", Class: Collective, Default: true, Rooted: true, Collective: "scatter",
 		Areas:  scatteredAreas,
 		Expect: expectScattered,
 		Kernel: scatterKernel,

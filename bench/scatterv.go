@@ -7,7 +7,7 @@ import "github.com/mpbench/mpbench/comm"
 // through the vector interface.
 func init() {
 	Register(Spec{
-		Name: "Scatterv", Class: Collective, Default: true, Collective: "scatterv",
+		Name: "Scatterv", Class: Collective, Default: true, Rooted: true, Collective: "scatterv",
 		Areas:  scatteredAreas,
 		Expect: expectScattered,
 		Kernel: scattervKernel,

@@ -53,6 +53,86 @@ func (o *Options) BaseRepetitions(bytes int64) int {
 	return int(n)
 }
 
+// SampleRepetitions is IMB's n_sample of one message size of benchmark s
+// on groups of procs processes before any probe (IMB 2021.x,
+// IMB_mem_manager.c, IMB_init_buffers_iter): BaseRepetitions under the
+// dynamic and off policies, and for the unrooted benchmarks under auto;
+// MultipleNPRepetitions of MsgsPerSample under multiple_np, and for the
+// rooted collectives (Spec.Rooted) under auto. A benchmark without sizes
+// (Barrier, IMB's Sync type) counts as its largest size, 2^b bytes of
+// -msglog a:b in whole elements, as IMB runs it there. It is also the
+// count the -off_cache slots and the -mem check are computed for.
+func (o *Options) SampleRepetitions(s *Spec, bytes int64, procs int) int {
+	if o.Probes(s) || o.IterPolicy == IterOff {
+		return o.BaseRepetitions(bytes)
+	}
+	if s.Class.Sizeless {
+		unit := o.dataTypeSize()
+		if s.Reduction {
+			unit = int64(o.redType().Size())
+		}
+		bytes = (int64(1) << o.MsgLogMax) / unit * unit // IMB's MAXMSG
+	}
+	return MultipleNPRepetitions(o.MsgsPerSample, bytes, procs, o.MsgLogMax)
+}
+
+// Probes reports whether the counts of benchmark s come from probes
+// capped by -time: under the dynamic policy, and for the unrooted
+// benchmarks under auto. Otherwise (off, multiple_np, the rooted
+// collectives under auto) every size runs its SampleRepetitions once
+// untimed before the warm-up, as IMB does.
+func (o *Options) Probes(s *Spec) bool {
+	switch o.IterPolicy {
+	case "", IterDynamic:
+		return true
+	case IterAuto:
+		return !s.Rooted
+	}
+	return false
+}
+
+// TimeBounded reports whether -time bounds every message size of the
+// run: every benchmark of o.Benchmarks (the default list when empty) has
+// its counts from probes (Probes).
+func (o *Options) TimeBounded() bool {
+	names := o.Benchmarks
+	if len(names) == 0 {
+		names = DefaultNames()
+	}
+	for _, name := range names {
+		if s, ok := Lookup(name); ok && !o.Probes(&s) {
+			return false
+		}
+	}
+	return true
+}
+
+// MultipleNPRepetitions is IMB's count under -iter_policy multiple_np
+// (IMB 2021.x, IMB_mem_manager.c, IMB_init_buffers_iter), for n = -iter's
+// first value, message size bytes, procs processes per group and -msglog
+// a:b's b (kept at 22 when -msglen or -msgsize list the sizes): with
+// init = max(bytes, 4) and M = 2^b, t = (int)(n M / (procs init + M) +
+// 0.5), the count is max(t - t mod procs, procs). It is a multiple of
+// procs, so that every rank is a rooted collective's root equally often
+// under -root_shift, and falls with the size from about n at 0 bytes to
+// n/(procs+1) at M; the volume cap and -time do not apply. Examples for
+// n = 1000, b = 22: 1000 at 0 bytes, 970 at 64 KiB and 332 at 4 MiB on 2
+// processes, 200 on 4 processes at 4 MiB. IMB computes procs*init + M in C int; the
+// wrap-around of that sum past 2^31 (sizes of 2^29 bytes and more on 4
+// processes) is reproduced, as is x86's conversion of an out-of-range
+// double to INT_MIN, so such sizes get procs repetitions, as in IMB.
+func MultipleNPRepetitions(n int, bytes int64, procs, maxMsgLog int) int {
+	p := int32(procs)
+	maxMsg := int32(1) << maxMsgLog
+	den := p*int32(max(bytes, assignSize)) + maxMsg // int arithmetic, wrapping as IMB's
+	v := float64(n)*float64(maxMsg)/float64(den) + 0.5
+	t := int32(math.MinInt32) // cvttsd2si of NaN, infinities and out-of-range values
+	if v > math.MinInt32-1 && v < math.MaxInt32+1 {
+		t = int32(v)
+	}
+	return int(max(t-t%p, p))
+}
+
 // CapRepetitions applies IMB's dynamic iteration policy (ITER_POLICY
 // imode_dynamic; IMB 2021.x, src_cpp/helpers/helper_IMB_functions.h,
 // IMB_init_buffers_iter) to a size of a -msglog sweep: given the base

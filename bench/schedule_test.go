@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -150,10 +152,6 @@ func TestSizesZeroSizeAndIterPolicy(t *testing.T) {
 	o.IterPolicy = IterOff
 	if got := o.BaseRepetitions(2048); got != 100000 {
 		t.Errorf("-iter 100000 -iter_policy off at 2048 bytes: %d repetitions, want 100000 (IMB 2019u6)", got)
-	}
-	o.IterPolicy = "multiple_np"
-	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "-iter_policy multiple_np: not supported by mpbench; expected") {
-		t.Errorf("Validate -iter_policy multiple_np: %v", err)
 	}
 }
 
@@ -304,6 +302,116 @@ func TestMultiPlanLayout(t *testing.T) {
 		}
 		if fmt.Sprint(got) != tc.want {
 			t.Errorf("%s -np %d -npmin %d -multi 0: blocks %v, want %s", tc.name, tc.np, tc.npmin, got, tc.want)
+		}
+	}
+}
+
+// TestMultipleNPRepetitions checks IMB's -iter_policy multiple_np rule
+// (IMB_init_buffers_iter) at the default -iter 1000 and -msglog 0:22,
+// and at the sizes whose procs*init + 2^b wraps past 2^31 in IMB's int
+// arithmetic (TestMultipleNPRepetitionsIMB compares with IMB's output).
+func TestMultipleNPRepetitions(t *testing.T) {
+	for _, tc := range []struct {
+		bytes        int64
+		procs, msglg int
+		want         int
+	}{
+		{0, 2, 22, 1000}, {1, 2, 22, 1000}, {4, 4, 22, 1000}, {65536, 2, 22, 970}, {4194304, 2, 22, 332},
+		{4194304, 4, 22, 200}, {1048576, 4, 22, 500}, {8, 3, 3, 249}, {0, 3, 3, 399},
+		{1 << 29, 4, 30, 4}, // 4*2^29 + 2^30 wraps to -2^30: a negative count, so procs
+		{1 << 30, 3, 30, 3}, // 3*2^30 + 2^30 wraps to 0: n M / 0 is +Inf, converted to INT_MIN
+		{1 << 29, 2, 30, 2}, // 2*2^29 + 2^30 = 2^31 wraps to -2^31
+	} {
+		if got := MultipleNPRepetitions(1000, tc.bytes, tc.procs, tc.msglg); got != tc.want {
+			t.Errorf("MultipleNPRepetitions(1000, %d bytes, %d procs, msglog max %d) = %d, want %d", tc.bytes, tc.procs, tc.msglg, got, tc.want)
+		}
+	}
+}
+
+// TestSampleRepetitionsByPolicy: which benchmarks take multiple_np's
+// counts under each policy, and Barrier counted at its largest size.
+func TestSampleRepetitionsByPolicy(t *testing.T) {
+	o := DefaultOptions()
+	spec := func(name string) *Spec {
+		s, ok := Lookup(name)
+		if !ok {
+			t.Fatalf("no %s", name)
+		}
+		return &s
+	}
+	for _, tc := range []struct {
+		policy, name string
+		bytes        int64
+		procs, want  int
+		probes       bool
+	}{
+		{IterDynamic, "Bcast", 4194304, 4, 10, true},
+		{IterOff, "Bcast", 4194304, 4, 1000, false},
+		{IterMultipleNP, "Allreduce", 4194304, 4, 200, false},
+		{IterMultipleNP, "Barrier", 0, 2, 332, false}, // at 2^22 bytes, as IMB runs Barrier
+		{IterAuto, "Allreduce", 4194304, 4, 10, true},
+		{IterAuto, "Barrier", 0, 4, 1000, true},
+		{IterAuto, "Bcast", 4194304, 4, 200, false},
+		{IterAuto, "Reduce", 1048576, 4, 500, false},
+		{IterAuto, "Gatherv", 0, 3, 999, false},
+		{IterAuto, "Scatter", 0, 2, 1000, false},
+	} {
+		o.IterPolicy = tc.policy
+		s := spec(tc.name)
+		if got := o.SampleRepetitions(s, tc.bytes, tc.procs); got != tc.want || o.Probes(s) != tc.probes {
+			t.Errorf("-iter_policy %s %s at %d bytes on %d: %d repetitions, probes %v; want %d, %v",
+				tc.policy, tc.name, tc.bytes, tc.procs, got, o.Probes(s), tc.want, tc.probes)
+		}
+	}
+	o.IterPolicy = IterAuto
+	if o.TimeBounded() {
+		t.Error("-iter_policy auto on the default list (Bcast, Reduce, ...): TimeBounded, want not")
+	}
+	o.Benchmarks = []string{"PingPong", "Alltoall"}
+	if !o.TimeBounded() {
+		t.Error("-iter_policy auto PingPong Alltoall: not TimeBounded, want bounded (both probe)")
+	}
+}
+
+// TestMultipleNPRepetitionsIMB checks every row of IMB-MPI1 2021.11 on
+// Open MPI under -iter_policy multiple_np, and the rooted collective's
+// rows under auto, against SampleRepetitions: `mpirun -np P IMB-MPI1
+// -msglog 0:16 -npmin P -iter_policy POLICY PingPong Allreduce Alltoall
+// Bcast` for P = 2, 4 (bench/testdata/imb-2021.11-ompi-*.txt).
+func TestMultipleNPRepetitionsIMB(t *testing.T) {
+	for _, policy := range []string{IterMultipleNP, IterAuto} {
+		for _, np := range []int{2, 4} {
+			name := fmt.Sprintf("testdata/imb-2021.11-ompi-%s-np%d.txt", policy, np)
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := DefaultOptions()
+			o.MsgLogMin, o.MsgLogMax, o.IterPolicy = 0, 16, policy
+			var spec Spec
+			procs, rows := 0, 0
+			for _, line := range strings.Split(string(data), "\n") {
+				f := strings.Fields(line)
+				switch {
+				case len(f) == 3 && f[1] == "Benchmarking":
+					spec, _ = Lookup(f[2])
+				case len(f) == 4 && f[1] == "#processes":
+					procs, _ = strconv.Atoi(f[3])
+				case len(f) >= 3 && line[0] == ' ':
+					bytes, err1 := strconv.ParseInt(f[0], 10, 64)
+					reps, err2 := strconv.Atoi(f[1])
+					if err1 != nil || err2 != nil || o.Probes(&spec) {
+						continue
+					}
+					rows++
+					if got := o.SampleRepetitions(&spec, bytes, procs); got != reps {
+						t.Errorf("%s: %s at %d bytes on %d: %d repetitions, IMB-MPI1 %d", name, spec.Name, bytes, procs, got, reps)
+					}
+				}
+			}
+			if want := map[string]int{IterMultipleNP: 70, IterAuto: 18}[policy]; rows != want {
+				t.Errorf("%s: %d rows of counts without probes, want %d", name, rows, want)
+			}
 		}
 	}
 }

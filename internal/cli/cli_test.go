@@ -64,7 +64,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"json and csv one file", []string{"run", "--json", filepath.Join(dir, "r"), "--csv", filepath.Join(dir, ".", "r")}, []string{"name the same file"}},
 		{"json on stdout", []string{"run", "--json", "-"}, []string{"--json -: standard output carries the IMB text"}},
 		{"mbyte and mib", []string{"run", "--mbyte", "1e6", "--mib"}, []string{"--mbyte 1e6 and --mib contradict"}},
-		{"iter_policy auto", []string{"run", "-iter_policy", "auto"}, []string{"-iter_policy auto: not supported"}},
+		{"bad iter_policy", []string{"run", "-iter_policy", "sometimes"}, []string{"-iter_policy sometimes: expected -iter_policy dynamic, off, multiple_np or auto"}},
 		{"bad zero_size", []string{"run", "-zero_size", "maybe"}, []string{"-zero_size maybe: expected -zero_size 1 or -zero_size 0"}},
 		{"bad mem", []string{"run", "-mem", "0"}, []string{"-mem 0: expected -mem GB"}},
 		{"1 GiB over -mem", []string{"run", "-msglog", "30:30", "pingpong"}, []string{"needs 2147483648 bytes of buffers per process, above -mem 1 (1073741824 bytes); run with -mem 2 or more"}},

@@ -64,7 +64,7 @@ func addRunFlags(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.msglog, "msglog", "0:22", "IMB -msglog a:b: message sizes 0, 2^a, ..., 2^b bytes (b <= 30)")
 	fs.StringVar(&f.msglen, "msglen", "", "IMB -msglen FILE: message sizes in bytes, one per line (overrides -msglog)")
 	fs.StringVar(&f.iter, "iter", "1000,40", "IMB -iter n[,MiB[,n_nonaggr]]: repetitions for small sizes, volume cap per size in MiB (a third value, IMB-EXT's non-aggregate count, is accepted and ignored)")
-	fs.StringVar(&f.iterPolicy, "iter_policy", bench.IterDynamic, "IMB -iter_policy dynamic|off: dynamic caps repetitions by volume and -time; off runs the -iter count at every size")
+	fs.StringVar(&f.iterPolicy, "iter_policy", bench.IterDynamic, "IMB -iter_policy dynamic|off|multiple_np|auto: dynamic caps repetitions by volume and -time; off runs the -iter count at every size; multiple_np a multiple of the process count that falls with the size; auto multiple_np for Bcast, Reduce, Gather(v), Scatter(v), dynamic for the others")
 	fs.Float64Var(&f.timeLimit, "time", bench.DefaultTimeLimit, "IMB -time seconds: time limit per message size (> 0)")
 	fs.BoolVar(&f.allSizes, "all-sizes", false, "measure every message size: without it a benchmark stops, as IMB-MPI1's does, with a \"time-out.\" row at the first size reached after (max(sizes listed, b-a) - 1) x -time seconds for -msglog a:b")
 	fs.StringVar(&f.mem, "mem", "1", "IMB -mem GB: limit on one process's message buffers, in GB of 2^30 bytes (checked before ranks start)")
@@ -211,12 +211,13 @@ func (f *runFlags) given(name string) bool {
 // stallLimit is the --stall watchdog's limit for a job whose size time is
 // bounded by -time seconds: --stall when given (a negative value turns the
 // watchdog off: 0 is returned), else 10 x -time and at least 2 minutes, or
-// off under -iter_policy off, which has no time bound per size.
+// off when -time does not bound every size (bench.Options.TimeBounded:
+// -iter_policy off and multiple_np, and auto with a rooted collective).
 func (f *runFlags) stallLimit(o bench.Options) time.Duration {
 	switch {
 	case f.given("stall"):
 		return max(f.stall, 0)
-	case o.IterPolicy == bench.IterOff:
+	case !o.TimeBounded():
 		return 0
 	}
 	return max(2*time.Minute, time.Duration(10*o.TimeLimit*float64(time.Second)))

@@ -83,6 +83,10 @@ func TestStallLimit(t *testing.T) {
 		{[]string{"--stall=-1s"}, 0},                // off
 		{[]string{"--iter_policy=off"}, 0},          // no time bound per size
 		{[]string{"--iter_policy=off", "--stall=5m"}, 5 * time.Minute},
+		{[]string{"--iter_policy=multiple_np"}, 0},                                // counts without a -time cap
+		{[]string{"--iter_policy=auto"}, 0},                                       // the default list has Bcast, Reduce, ...
+		{[]string{"--iter_policy=auto", "pingpong", "alltoall"}, 2 * time.Minute}, // both probe
+		{[]string{"--iter_policy=auto", "pingpong", "bcast"}, 0},
 	} {
 		f, _ := parseRun(t, tc.args...)
 		o, err := f.benchOptions()

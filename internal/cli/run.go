@@ -55,7 +55,8 @@ A failing job is reported once, by the launcher, in one line naming the
 rank and where the job was (benchmark, processes, last row printed). Hangs
 are detected: a rank stopped (SIGSTOP, process state T) for 10 s fails the
 job; so does rank 0 printing nothing for --stall (default 10 x -time, at
-least 2 minutes; off under -iter_policy off); --timeout bounds the whole
+least 2 minutes; off under -iter_policy off or multiple_np, and under
+auto with a rooted collective); --timeout bounds the whole
 job and names stopped ranks.
 
 Exit status: 0 success, 1 the run failed (the message names the rank),
