@@ -104,7 +104,9 @@ const outputDrain = time.Second
 // environment (see the package doc). The variables the ranks read besides
 // these (MPBENCH_BIND, the transports' settings such as MPBENCH_SOCKBUF),
 // in this process's environment and s.Env, are checked first (CheckEnv):
-// a bad one is an *EnvError and no rank is started.
+// a bad one is an *EnvError and no rank is started. So is a job with more
+// ranks on this host than its limits hold (CheckCapacity): a
+// *CapacityError.
 //
 // Run returns nil only if every rank exits with status 0. If a rank fails
 // (non-zero status, killed by a signal, cannot be started, or stopped for
@@ -135,6 +137,9 @@ func Run(ctx context.Context, s Spec) error {
 	env := append(os.Environ(), s.Env...)
 	if err := CheckEnv(lookupEnv(env)); err != nil {
 		return err // before any rank starts: every rank would refuse it
+	}
+	if err := CheckCapacity(s.NP, s.Hosts, lookupEnv(env)(EnvTransport)); err != nil {
+		return err // before any rank starts: they would not all run
 	}
 	secret, err := newSecret()
 	if err != nil {

@@ -52,12 +52,18 @@ func needRootUnshare(t *testing.T) {
 // alternatives separated by "|"), no goroutine stack.
 func runExhausted(t *testing.T, env []string, script string, want ...string) *exec.Cmd {
 	t.Helper()
+	return runEnding(t, ExitFailed, env, script, want...)
+}
+
+// runEnding is runExhausted with the exit status wanted.
+func runEnding(t *testing.T, status int, env []string, script string, want ...string) *exec.Cmd {
+	t.Helper()
 	cmd, _, errb := shellCmd(t, env, script)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if code := waitExit(t, cmd, 60*time.Second); code != ExitFailed {
-		t.Errorf("exit status %d, want %d; stderr:\n%s", code, ExitFailed, errb)
+	if code := waitExit(t, cmd, 60*time.Second); code != status {
+		t.Errorf("exit status %d, want %d; stderr:\n%s", code, status, errb)
 	}
 	msg := errb.String()
 	if strings.Count(msg, "\n") != 1 || goroutineHeader.MatchString(msg) {
@@ -85,12 +91,13 @@ func anyIn(s string, subs []string) bool {
 }
 
 // TestE2EShmFull: a /dev/shm too small for the job's segments (a private
-// 64 KiB tmpfs) fails at start-up naming /dev/shm and the fixes, instead
-// of a rank dying of SIGBUS at its first write to an unbacked page.
+// 64 KiB tmpfs) is refused before any rank starts, naming /dev/shm, what
+// the rings need and the fixes, instead of a rank dying of SIGBUS at its
+// first write to an unbacked page.
 func TestE2EShmFull(t *testing.T) {
 	needRootUnshare(t)
-	runExhausted(t, nil, `exec unshare -m sh -c 'mount -t tmpfs -o size=64k none /dev/shm && exec "$MPBENCH" run -np 4 -msglog 0:10 -time 0.2 --timeout 60s Sendrecv'`,
-		"/dev/shm has no room for rank ", "--transport tcp")
+	runEnding(t, ExitUsage, nil, `exec unshare -m sh -c 'mount -t tmpfs -o size=64k none /dev/shm && exec "$MPBENCH" run -np 4 -msglog 0:10 -time 0.2 --timeout 60s Sendrecv'`,
+		"mpbench: -np 4: this host cannot hold 4 ranks: 4 ranks' shared-memory rings need 16 MiB in /dev/shm, which has 64 KiB free; free space there or mount it larger (mount -o remount,size=17m /dev/shm), or run with --transport tcp; the largest -np that fits is 1 ")
 }
 
 // TestE2EResultDiskFull: a result file on a full disk (/dev/full) fails
@@ -211,11 +218,19 @@ func TestE2EFewerCPUsThanRanks(t *testing.T) {
 	}
 }
 
-// TestE2EOutOfDescriptors: an open-file limit too low for -np fails while
-// the ranks start, naming the limit.
+// TestE2EOutOfDescriptors: an open-file limit too low for -np (the
+// launcher holds 3 descriptors per rank) is refused before any rank starts
+// or any result file is made, in one line naming the limit, the fix and
+// the largest -np it holds; so is it by app, and by scaling before its
+// first run.
 func TestE2EOutOfDescriptors(t *testing.T) {
-	runExhausted(t, nil, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv`,
-		"too many open files", "ulimit -n")
+	want := "mpbench: -np 8: this host cannot hold 8 ranks: 8 ranks need about 32 open files per process, and the limit is 24; raise it (ulimit -n 32); the largest -np that fits is 5 "
+	cmd := runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv --json r.jsonl`, want)
+	if _, err := os.Stat(filepath.Join(cmd.Dir, "r.jsonl")); err == nil {
+		t.Error("r.jsonl was created for a job refused before it started")
+	}
+	runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" app ep --class S -np 8 --timeout 60s`, want)
+	runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" scaling --np 1,2,8 -- app ep --class S`, "-np 8: this host cannot hold 8 ranks")
 }
 
 // TestE2ERankOutOfDescriptors: ranks whose open-file limit is too low for

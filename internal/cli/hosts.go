@@ -44,8 +44,11 @@ type hostPlan struct {
 // becomes the total number of slots (set on fs, so the ranks see it).
 func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostPlan, error) {
 	list, agent, err := h.hostList(ifaddr)
-	if err != nil || list == nil {
+	if err != nil {
 		return hostPlan{agent: agent}, err
+	}
+	if list == nil {
+		return hostPlan{agent: agent}, checkCapacity(*np, nil, mode)
 	}
 	if !fs.Changed("np") {
 		*np = launch.Slots(list)
@@ -54,7 +57,21 @@ func (h *hostFlags) plan(np *int, mode, ifaddr string, fs *pflag.FlagSet) (hostP
 		}
 	}
 	hosts, err := h.place(list, *np, mode)
+	if err == nil {
+		err = checkCapacity(*np, hosts, mode)
+	}
 	return hostPlan{hosts: hosts, agent: agent}, err
+}
+
+// checkCapacity refuses, before anything is created, a job whose ranks on
+// this host do not fit within its limits (launch.CheckCapacity: processes,
+// open files, memory, /dev/shm); none for mode "mpi", whose ranks the MPI
+// library's launcher starts, nor in a rank (the launcher checked).
+func checkCapacity(np int, hosts []string, mode string) error {
+	if mode == "mpi" || launch.IsWorker() {
+		return nil
+	}
+	return launch.CheckCapacity(np, hosts, mode)
 }
 
 // hostList checks the placement options that do not depend on the number

@@ -214,10 +214,11 @@ func usageErrorf(format string, args ...any) error {
 // isUsage reports whether err is bad input: a *usageError, a
 // *bench.OptionError from bench's option parsers and checks, or a
 // *launch.HostsError from the parsers of hostfiles, host lists and launch
-// agents.
+// agents, or a *launch.CapacityError (more ranks than the host holds).
 func isUsage(err error) bool {
 	var u *usageError
 	var opt *bench.OptionError
 	var hosts *launch.HostsError
-	return errors.As(err, &u) || errors.As(err, &opt) || errors.As(err, &hosts)
+	var capacity *launch.CapacityError
+	return errors.As(err, &u) || errors.As(err, &opt) || errors.As(err, &hosts) || errors.As(err, &capacity)
 }

@@ -113,3 +113,10 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	return c, nil
 }
+
+// SegmentBytes is the size in bytes of one rank's segment in /dev/shm (its
+// control block and the rings it reads, DefaultRingBytes each) in a job of
+// size ranks on a host.
+func SegmentBytes(size int) int64 {
+	return int64(newGeometry(size, DefaultRingBytes(size)).total())
+}
