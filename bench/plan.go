@@ -22,6 +22,7 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 	}
 	sizes := o.Sizes()
 	var plan []blockPlan
+	var over memOver // the first size above -mem, and the run's largest need
 	for _, name := range names {
 		spec, ok := Lookup(name)
 		if !ok {
@@ -60,15 +61,35 @@ func makePlan(o *Options, np int) ([]blockPlan, error) {
 				bp.sizes = alignSizes(sizes, int(unit), o.MsgLens != nil)
 			}
 			for _, size := range bp.sizes {
-				if need := bufferBytes(&spec, size, p, o); need > o.MemBytes {
-					return nil, optionErrorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %s (%d bytes); run with -mem %s or more, or lower -msglog/-msglen",
-						spec.Name, size, p, need, FormatMem(o.MemBytes), o.MemBytes, FormatMem(need))
-				}
+				over.note(spec.Name, size, p, bufferBytes(&spec, size, p, o), o.MemBytes)
 			}
 			plan = append(plan, bp)
 		}
 	}
+	if over.name != "" {
+		return nil, optionErrorf("%s at %d bytes on %d processes needs %d bytes of buffers per process, above -mem %s (%d bytes); run with -mem %s or more, or lower -msglog/-msglen",
+			over.name, over.size, over.procs, over.need, memValue(o.MemBytes), o.MemBytes, FormatMem(over.most))
+	}
 	return plan, nil
+}
+
+// memOver is what makePlan found of a run's buffers against -mem: the
+// first size whose buffers are above it (name empty if none), and the
+// largest need of the whole run (bytes per process), which the error
+// suggests as -mem so that no later size fails in turn.
+type memOver struct {
+	name       string
+	size       int64
+	procs      int
+	need, most int64
+}
+
+// note records one size's need (bytes per process) against limit.
+func (m *memOver) note(name string, size int64, procs int, need, limit int64) {
+	m.most = max(m.most, need)
+	if need > limit && m.name == "" {
+		m.name, m.size, m.procs, m.need = name, size, procs, need
+	}
 }
 
 // RankOrder returns the world ranks 0..np-1 in the order groups take

@@ -375,6 +375,24 @@ func FormatMem(bytes int64) string {
 	return strconv.FormatFloat(gb, 'f', -1, 64)
 }
 
+// memValue renders a -mem limit of bytes as the shortest number of GB
+// that ParseMem reads back as the same bytes: 1073741824 gives "1",
+// 1 (from -mem 1e-9) gives "1e-09", where FormatMem's rounding up would
+// print 0.01, a limit 10 million times larger than the one in force.
+func memValue(bytes int64) string {
+	lo := float64(bytes) / (1 << 30)
+	for digits := 1; digits <= 17; digits++ {
+		scale := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(lo)))
+		for _, gb := range []float64{math.Round(lo*scale) / scale, math.Ceil(lo*scale) / scale} {
+			s := strconv.FormatFloat(gb, 'g', -1, 64)
+			if n, err := ParseMem(s); err == nil && n == bytes {
+				return s
+			}
+		}
+	}
+	return strconv.FormatFloat(lo, 'g', -1, 64) // exact: bytes / 2^30
+}
+
 // ParseMem parses IMB's -mem value, a decimal number of GB per process,
 // into bytes. mpbench reads a GB as 2^30 bytes, the larger of the two
 // readings, so that it never refuses a size IMB would accept.

@@ -266,6 +266,34 @@ func TestPlanMemoryLimit(t *testing.T) {
 	}
 }
 
+// TestPlanMemoryTiny: -mem 1e-9 (1 byte) is named as given, not as the
+// 0.01 GB FormatMem would round it up to, and the -mem suggested is the
+// run's largest need, with which the whole run passes (the need of the
+// first size over the limit would fail at the next size).
+func TestPlanMemoryTiny(t *testing.T) {
+	o := DefaultOptions()
+	var err error
+	if o.MemBytes, err = ParseMem("1e-9"); err != nil || o.MemBytes != 1 {
+		t.Fatalf("ParseMem(1e-9) = %d, %v; want 1 byte", o.MemBytes, err)
+	}
+	err = CheckPlan(o, 2)
+	want := "PingPong at 0 bytes on 2 processes needs 8 bytes of buffers per process, above -mem 1e-09 (1 bytes); run with -mem 0.02 or more, or lower -msglog/-msglen"
+	if err == nil || err.Error() != want {
+		t.Fatalf("CheckPlan error %v, want %q", err, want)
+	}
+	if o.MemBytes, err = ParseMem("0.02"); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckPlan(o, 2); err != nil {
+		t.Errorf("with the -mem suggested: %v", err)
+	}
+	for bytes, text := range map[int64]string{1 << 30: "1", 3 << 29: "1.5", 1: "1e-09", 1 << 20: "0.000976563", 1<<30 + 1: "1.000000001"} {
+		if got := memValue(bytes); got != text {
+			t.Errorf("memValue(%d) = %q, want %q", bytes, got, text)
+		}
+	}
+}
+
 // TestMultiPlanLayout: under -multi 0 the process counts follow -npmin as
 // without -multi (IMB's helper_init_scope: npmin, 2 npmin, ..., np), each
 // count running np/P groups; PingPong runs at 2 processes only, as np/2

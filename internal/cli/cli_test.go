@@ -130,6 +130,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad value, two dashes", []string{"run", "--time", "abc"}, []string{"mpbench: --time abc: expected a number: IMB -time seconds"}},
 		{"missing value", []string{"run", "-np"}, []string{"mpbench: -np: expected an integer: number of processes"}},
 		{"missing value, two dashes", []string{"run", "pingpong", "--np"}, []string{"mpbench: --np: expected an integer: number of processes"}},
+		{"tiny -mem", []string{"run", "-mem", "1e-9", "pingpong"}, []string{"needs 8 bytes of buffers per process, above -mem 1e-09 (1 bytes); run with -mem 0.01 or more"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
