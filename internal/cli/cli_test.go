@@ -131,6 +131,10 @@ func TestBadInputExits2(t *testing.T) {
 		{"missing value", []string{"run", "-np"}, []string{"mpbench: -np: expected an integer: number of processes"}},
 		{"missing value, two dashes", []string{"run", "pingpong", "--np"}, []string{"mpbench: --np: expected an integer: number of processes"}},
 		{"tiny -mem", []string{"run", "-mem", "1e-9", "pingpong"}, []string{"needs 8 bytes of buffers per process, above -mem 1e-09 (1 bytes); run with -mem 0.01 or more"}},
+		{"matmul -n not a number", []string{"app", "matmul", "-n", "abc"}, []string{"mpbench: -n abc: expected an integer: matrix order n"}},
+		{"matmul --n not a number", []string{"app", "matmul", "--n", "abc"}, []string{"mpbench: --n abc: expected an integer: matrix order n"}},
+		{"predict -n not a number", []string{"predict", "matmul", "-n", "abc"}, []string{"mpbench: -n abc: expected an integer: matrix order n"}},
+		{"analyze -k not a number", []string{"analyze", "-k", "x", goodLens}, []string{"mpbench: -k x: expected an integer: latency"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -40,7 +41,7 @@ func (inv *invocation) flagError(c *cobra.Command, err error) error {
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {
 		fl := bad.GetFlag()
-		return usageErrorf("%s %s: expected %s: %s", inv.spelled(fl.Name), bad.GetValue(), valueKind(fl, err), fl.Usage)
+		return usageErrorf("%s %s: expected %s: %s", inv.spelledFlag(fl), bad.GetValue(), valueKind(fl, err), fl.Usage)
 	}
 	var missing *pflag.ValueRequiredError
 	if errors.As(err, &missing) {
@@ -61,6 +62,30 @@ func (inv *invocation) spelled(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// spelledFlag is spelled for fl, which may also have been typed as its
+// one-letter shorthand: "-n" for "-n abc" (matmul's order), "-o" for
+// "-o" of --output, "--output" when the long name was typed.
+func (inv *invocation) spelledFlag(fl *pflag.Flag) string {
+	if fl.Shorthand != "" && fl.Shorthand != fl.Name && inv != nil && inv.dashed[fl.Shorthand] && !inv.typed("--"+fl.Name) {
+		return "-" + fl.Shorthand
+	}
+	return inv.spelled(fl.Name)
+}
+
+// typed reports whether the command line holds option (such as
+// "--output") before any "--", alone or as option=value.
+func (inv *invocation) typed(option string) bool {
+	for _, a := range inv.args {
+		if a == "--" {
+			break
+		}
+		if a == option || strings.HasPrefix(a, option+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // valueKinds describe, by pflag type name, the value an option of that

@@ -39,7 +39,8 @@ func normalise(root *cobra.Command, args []string) ([]string, map[string]bool, e
 // normaliseArgs rewrites IMB-style single-dash long options ("-npmin 2",
 // "-msglog=0:22", "-np 4") to the double-dash form pflag parses
 // ("--npmin 2"), so both spellings are accepted, and returns the names
-// so rewritten. long holds the options of the command (longFlags). A value
+// so rewritten, and the letters of one-letter options typed on their own
+// ("-n 4": "n"). long holds the options of the command (longFlags). A value
 // following an option that takes one is never rewritten ("-off_cache -1"
 // stays a value), nor is anything after "--". A single-dash word of two
 // or more letters that names no option of the command is rejected
@@ -59,6 +60,9 @@ func normaliseArgs(args []string, long map[string]bool, command string) ([]strin
 		case strings.HasPrefix(a, "--"):
 			name, _, hasValue := strings.Cut(a[2:], "=")
 			valueNext = long[name] && !hasValue
+		case len(a) == 2 && a[0] == '-' && a[1] != '-':
+			dashed[a[1:]] = true // a one-letter option or shorthand (-n, -o)
+			valueNext = long[a[1:]]
 		case len(a) > 2 && a[0] == '-' && !isNumber(a):
 			name, _, hasValue := strings.Cut(a[1:], "=")
 			takesValue, known := long[name]
