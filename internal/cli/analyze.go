@@ -108,20 +108,27 @@ const Stdin = "-"
 // loadFiles reads every path with the format-detecting reader; the path
 // "-" reads stdin (once: a second "-" reads nothing and is not benchmark
 // output). A file that is missing or in no known format is named in one
-// line "mpbench: FILE: ..." on stderr; the last such error is returned as
-// a usage error (exit status 2) for the caller to return once the
-// readable files are done, and is not printed here.
+// line "mpbench: FILE: ..." on stderr (once, when given twice); the last
+// such error is returned as a usage error (exit status 2) for the caller
+// to return once the readable files are done, and is not printed here.
 func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile, error) {
 	var out []loadedFile
 	var last error
+	said := map[string]bool{} // errors kept, so that a file given twice is named once
+	keep := func(err error) {
+		if msg := oneLine(err.Error()); !said[msg] {
+			said[msg] = true
+			if last != nil {
+				fmt.Fprintln(stderr, errorPrefix+oneLine(last.Error()))
+			}
+			last = err
+		}
+	}
 	for _, p := range paths {
 		if st, err := os.Stat(p); p != Stdin && err == nil && st.IsDir() {
 			files, err := loadDir(p, stderr)
 			if err != nil {
-				if last != nil {
-					fmt.Fprintln(stderr, errorPrefix+oneLine(last.Error()))
-				}
-				last = err
+				keep(err)
 			}
 			out = append(out, files...)
 			continue
@@ -135,10 +142,7 @@ func loadFiles(paths []string, stdin io.Reader, stderr io.Writer) ([]loadedFile,
 			runs, err = read.File(p)
 		}
 		if err != nil {
-			if last != nil {
-				fmt.Fprintln(stderr, errorPrefix+oneLine(last.Error()))
-			}
-			last = fileError(p, err)
+			keep(fileError(p, err))
 			continue
 		}
 		out = append(out, loadedFile{path: p, runs: runs})

@@ -34,6 +34,10 @@ func TestBadInputExits2(t *testing.T) {
 	if err := os.WriteFile(goodLens, []byte("8\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	notResult := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(notResult, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -135,6 +139,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"matmul --n not a number", []string{"app", "matmul", "--n", "abc"}, []string{"mpbench: --n abc: expected an integer: matrix order n"}},
 		{"predict -n not a number", []string{"predict", "matmul", "-n", "abc"}, []string{"mpbench: -n abc: expected an integer: matrix order n"}},
 		{"analyze -k not a number", []string{"analyze", "-k", "x", goodLens}, []string{"mpbench: -k x: expected an integer: latency"}},
+		{"compare a bad file with itself", []string{"compare", notResult, notResult}, []string{"mpbench: " + notResult + ": not benchmark output"}},
+		{"analyze a bad file twice", []string{"analyze", notResult, notResult}, []string{"mpbench: " + notResult + ": not benchmark output"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
