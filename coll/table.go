@@ -272,7 +272,7 @@ type Algorithms struct {
 // without "MPI_", case-insensitive (IMB's "Reduce_scatter" works); the
 // algorithm "auto" restores the decision table; seg is allowed only for the
 // pipeline algorithms. An empty string gives the zero Algorithms. Errors are
-// one line naming the bad item and the valid choices.
+// one line naming the bad item and the valid choices (a *ChoiceError).
 func ParseAlgorithms(spec string) (Algorithms, error) {
 	a := Algorithms{over: map[string]Choice{}}
 	if strings.TrimSpace(spec) == "" {
@@ -282,11 +282,11 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 		item = strings.TrimSpace(item)
 		name, val, ok := strings.Cut(item, "=")
 		if !ok || strings.TrimSpace(val) == "" {
-			return Algorithms{}, choiceErrorf("algorithm override %q: expected collective=algorithm[:seg=BYTES], e.g. bcast=pipeline:seg=16384", item)
+			return Algorithms{}, itemErrorf(item, "expected collective=algorithm[:seg=BYTES], e.g. bcast=pipeline:seg=16384")
 		}
 		s := specOf(name)
 		if s == nil {
-			return Algorithms{}, choiceErrorf("unknown collective %q in %q (valid: %s)", name, item, collectiveNames())
+			return Algorithms{}, itemErrorf(item, "unknown collective %q (valid: %s)", name, collectiveNames())
 		}
 		parts := strings.Split(val, ":")
 		alg := strings.ToLower(strings.TrimSpace(parts[0]))
@@ -302,11 +302,11 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 		for _, opt := range parts[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			if k != "seg" || !entry.segmented {
-				return Algorithms{}, choiceErrorf("%q: unknown option %q (only seg=BYTES, for %s)", item, opt, segmentedList())
+				return Algorithms{}, itemErrorf(item, "unknown option %q (only seg=BYTES, for %s)", opt, segmentedList())
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
-				return Algorithms{}, choiceErrorf("%q: seg must be a positive number of bytes, got %q", item, v)
+				return Algorithms{}, itemErrorf(item, "seg must be a positive number of bytes, got %q", v)
 			}
 			ch.Segment = n
 		}

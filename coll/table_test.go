@@ -60,7 +60,7 @@ func validList(t *testing.T, collective string, known ...string) string {
 
 func TestParseAlgorithmsErrors(t *testing.T) {
 	cases := map[string]string{
-		"bcst=linear":            "unknown collective \"bcst\" in \"bcst=linear\" (valid: bcast, reduce, allreduce",
+		"bcst=linear":            "\"bcst=linear\": unknown collective \"bcst\" (valid: bcast, reduce, allreduce",
 		"bcast=ring":             "unknown bcast algorithm \"ring\" " + validList(t, "bcast", "linear", "binomial", "pipeline", "scatter_allgather"),
 		"bcast":                  "expected collective=algorithm[:seg=BYTES]",
 		"bcast=binomial:seg=100": "unknown option \"seg=100\"",

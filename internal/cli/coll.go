@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
@@ -35,7 +37,7 @@ func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
 func parseColl(spec string) (coll.Algorithms, error) {
 	a, err := coll.ParseAlgorithms(spec)
 	if err != nil {
-		return a, usageErrorf("--coll %s: %s", spec, choiceMsg(err))
+		return a, usageErrorf("--coll %s: %s", spec, choiceMsg(err, spec))
 	}
 	return a, nil
 }
@@ -59,14 +61,21 @@ func (f *collFlags) apply(o *bench.Options) error {
 }
 
 // choiceMsg is the message of a *coll.ChoiceError without its package
-// prefix, for a usage error that names the option itself; any other error
-// keeps its text.
-func choiceMsg(err error) string {
+// prefix, for a usage error that names the option and its value given
+// itself: the override it is about is named only when given holds others
+// too ("--coll allreduce=ring,bcast=pipeline:seg=-1:
+// "bcast=pipeline:seg=-1": seg must be ...", but "--coll
+// bcast=pipeline:seg=-1: seg must be ..."); any other error keeps its
+// text.
+func choiceMsg(err error, given string) string {
 	var ce *coll.ChoiceError
-	if errors.As(err, &ce) {
-		return ce.Msg
+	if !errors.As(err, &ce) {
+		return err.Error()
 	}
-	return err.Error()
+	if ce.Item != "" && ce.Item != strings.TrimSpace(given) {
+		return strconv.Quote(ce.Item) + ": " + ce.Msg
+	}
+	return ce.Msg
 }
 
 // Sizes (bytes) and process counts of the decision grid --show-algorithms

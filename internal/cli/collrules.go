@@ -29,12 +29,12 @@ func readCollRules(path string) (coll.RuleFunc, error) {
 	for _, r := range rules {
 		if r.Config.IsDefault() {
 			if _, err := coll.AlgorithmNames(r.Collective); err != nil {
-				return nil, usageErrorf("--coll-rules %s: %s", path, choiceMsg(err))
+				return nil, usageErrorf("--coll-rules %s: %s", path, choiceMsg(err, ""))
 			}
 			continue
 		}
 		if err := coll.CheckChoice(r.Collective, choiceOf(r.Config)); err != nil {
-			return nil, usageErrorf("--coll-rules %s: rule %s %d %d: %s", path, r.Collective, r.Ranks, r.From, choiceMsg(err))
+			return nil, usageErrorf("--coll-rules %s: rule %s %d %d: %s", path, r.Collective, r.Ranks, r.From, choiceMsg(err, ""))
 		}
 	}
 	return func(collective string, ranks, bytes int) (coll.Choice, bool) {
