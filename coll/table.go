@@ -272,12 +272,15 @@ type Algorithms struct {
 // without "MPI_", case-insensitive (IMB's "Reduce_scatter" works); the
 // algorithm "auto" restores the decision table; seg is allowed only for the
 // pipeline algorithms. An empty string gives the zero Algorithms. Errors are
-// one line naming the bad item and the valid choices (a *ChoiceError).
+// one line naming the bad item and the valid choices (a *ChoiceError); a
+// collective given twice ("bcast=ring,bcast=binomial", also with "auto")
+// or seg given twice in one override is an error, not the last one winning.
 func ParseAlgorithms(spec string) (Algorithms, error) {
 	a := Algorithms{over: map[string]Choice{}}
 	if strings.TrimSpace(spec) == "" {
 		return Algorithms{}, nil
 	}
+	given := map[string]string{} // collective -> its override, to refuse a second one
 	for _, item := range strings.Split(spec, ",") {
 		item = strings.TrimSpace(item)
 		name, val, ok := strings.Cut(item, "=")
@@ -288,6 +291,10 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 		if s == nil {
 			return Algorithms{}, itemErrorf(item, "unknown collective %q (valid: %s)", name, collectiveNames())
 		}
+		if first, twice := given[s.name]; twice {
+			return Algorithms{}, choiceErrorf("%s is given twice (%s and %s); give each collective one algorithm", s.name, first, item)
+		}
+		given[s.name] = item
 		parts := strings.Split(val, ":")
 		alg := strings.ToLower(strings.TrimSpace(parts[0]))
 		if alg == "auto" && len(parts) == 1 {
@@ -303,6 +310,9 @@ func ParseAlgorithms(spec string) (Algorithms, error) {
 			k, v, _ := strings.Cut(strings.TrimSpace(opt), "=")
 			if k != "seg" || !entry.segmented {
 				return Algorithms{}, itemErrorf(item, "unknown option %q (only seg=BYTES, for %s)", opt, segmentedList())
+			}
+			if ch.Segment != 0 {
+				return Algorithms{}, itemErrorf(item, "seg is given twice; give one segment size")
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {

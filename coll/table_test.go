@@ -23,9 +23,9 @@ func TestParseAlgorithms(t *testing.T) {
 	if ch, _ := a.Select("reduce", 4, 8); ch.Algorithm != "binomial" {
 		t.Fatalf("reduce without override = %+v, want the table's binomial", ch)
 	}
-	b, err := ParseAlgorithms("bcast=pipeline,bcast=auto")
-	if err != nil || b.String() != "" {
-		t.Fatalf("auto should drop the override: %q, %v", b.String(), err)
+	b, err := ParseAlgorithms("bcast=auto,allreduce=ring")
+	if err != nil || b.String() != "allreduce=ring" {
+		t.Fatalf("auto should leave bcast to the table: %q, %v", b.String(), err)
 	}
 	if ch, _ := mustParse(t, "reduce=pipeline").Select("reduce", 2, 1); ch.Segment != DefaultSegment {
 		t.Fatalf("pipeline without seg = %+v, want seg %d", ch, DefaultSegment)
@@ -60,13 +60,16 @@ func validList(t *testing.T, collective string, known ...string) string {
 
 func TestParseAlgorithmsErrors(t *testing.T) {
 	cases := map[string]string{
-		"bcst=linear":            "\"bcst=linear\": unknown collective \"bcst\" (valid: bcast, reduce, allreduce",
-		"bcast=ring":             "unknown bcast algorithm \"ring\" " + validList(t, "bcast", "linear", "binomial", "pipeline", "scatter_allgather"),
-		"bcast":                  "expected collective=algorithm[:seg=BYTES]",
-		"bcast=binomial:seg=100": "unknown option \"seg=100\"",
-		"bcast=pipeline:seg=-1":  "seg must be a positive number of bytes, got \"-1\"",
-		"bcast=pipeline:seg=x":   "got \"x\"",
-		"allreduce=pipeline":     "unknown allreduce algorithm \"pipeline\" " + validList(t, "allreduce", "recursive_doubling", "ring", "rabenseifner"),
+		"bcst=linear": "\"bcst=linear\": unknown collective \"bcst\" (valid: bcast, reduce, allreduce",
+		"bcast=binomial,allreduce=ring,bcast=linear": "bcast is given twice (bcast=binomial and bcast=linear); give each collective one algorithm",
+		"Bcast=auto,bcast=linear":                    "bcast is given twice (Bcast=auto and bcast=linear)",
+		"bcast=pipeline:seg=1024:seg=2048":           "\"bcast=pipeline:seg=1024:seg=2048\": seg is given twice; give one segment size",
+		"bcast=ring":                                 "unknown bcast algorithm \"ring\" " + validList(t, "bcast", "linear", "binomial", "pipeline", "scatter_allgather"),
+		"bcast":                                      "expected collective=algorithm[:seg=BYTES]",
+		"bcast=binomial:seg=100":                     "unknown option \"seg=100\"",
+		"bcast=pipeline:seg=-1":                      "seg must be a positive number of bytes, got \"-1\"",
+		"bcast=pipeline:seg=x":                       "got \"x\"",
+		"allreduce=pipeline":                         "unknown allreduce algorithm \"pipeline\" " + validList(t, "allreduce", "recursive_doubling", "ring", "rabenseifner"),
 	}
 	for in, want := range cases {
 		_, err := ParseAlgorithms(in)

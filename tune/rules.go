@@ -112,11 +112,18 @@ func WriteRules(w io.Writer, header []string, rs Rules) error {
 
 // ParseRules reads a rules file written by WriteRules (or by hand): blank
 // lines and "#" comments are skipped; every other line is "collective
-// ranks from_bytes algorithm". Errors name the line and what is wrong.
+// ranks from_bytes algorithm". Errors name the line and what is wrong; a
+// second line for the same collective, ranks and from_bytes is one (it
+// would otherwise replace the first silently).
 // Collective and algorithm names are not checked here (package coll
 // knows them).
 func ParseRules(r io.Reader, name string) (Rules, error) {
 	var rs Rules
+	type key struct {
+		collective  string
+		ranks, from int
+	}
+	seen := map[key]int{} // a rule's collective, ranks and from_bytes -> its line
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
@@ -138,7 +145,12 @@ func ParseRules(r io.Reader, name string) (Rules, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 		}
-		rs = append(rs, Rule{Collective: strings.ToLower(f[0]), Ranks: ranks, From: from, Config: c})
+		k := key{strings.ToLower(f[0]), ranks, from}
+		if first, twice := seen[k]; twice {
+			return nil, fmt.Errorf("%s:%d: %s at ranks %d from %d bytes is given twice (lines %d and %d); keep one algorithm per collective, ranks and from_bytes", name, line, k.collective, ranks, from, first, line)
+		}
+		seen[k] = line
+		rs = append(rs, Rule{Collective: k.collective, Ranks: ranks, From: from, Config: c})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

@@ -67,6 +67,10 @@ func TestRulesRoundTripAndLookup(t *testing.T) {
 }
 
 func TestParseRulesErrors(t *testing.T) {
+	_, err := ParseRules(strings.NewReader("bcast 4 0 binomial\nbcast 4 1024 linear\n# x\nBcast 4 0 linear\n"), "f")
+	if want := "f:4: bcast at ranks 4 from 0 bytes is given twice (lines 1 and 4); keep one algorithm per collective, ranks and from_bytes"; err == nil || err.Error() != want {
+		t.Errorf("a rule given twice: error %v, want %q", err, want)
+	}
 	for _, in := range []string{"", "# only a comment\n", "bcast 2 0\n", "bcast x 0 ring\n", "bcast 2 -1 ring\n", "bcast 2 0 ring:seg=x\n"} {
 		if _, err := ParseRules(strings.NewReader(in), "f"); err == nil {
 			t.Errorf("ParseRules(%q) succeeded", in)

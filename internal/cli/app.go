@@ -59,7 +59,7 @@ func addAppFlags(fs *pflag.FlagSet, f *appFlags) {
 	f.flags = fs
 	fs.IntVar(&f.np, "np", 1, "number of processes (ranks) to start, as mpirun -np")
 	fs.StringVar(&f.transport, "transport", "auto", transportHelp(false))
-	fs.StringVar(&f.coll, "coll", "", "collective algorithms, e.g. bcast=binomial,alltoall=pairwise (default: the decision table; see 'mpbench run --show-algorithms')")
+	collVar(fs, &f.coll, "collective algorithms, e.g. bcast=binomial,alltoall=pairwise (default: the decision table; see 'mpbench run --show-algorithms')")
 	fs.IntVar(&f.load, "load", 0, "start K CPU-consuming threads in each rank's process, to emulate a slower processor (the study's figures 4.120-4.123)")
 	fs.StringVar(&f.jsonFile, "json", "", "also write the run's row to FILE as JSON Lines")
 	fs.StringVar(&f.csvFile, "csv", "", "also write the run's row to FILE as CSV")

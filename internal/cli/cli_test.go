@@ -34,6 +34,10 @@ func TestBadInputExits2(t *testing.T) {
 	if err := os.WriteFile(goodLens, []byte("8\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	twiceRules := filepath.Join(dir, "twice.rules")
+	if err := os.WriteFile(twiceRules, []byte("bcast 2 0 binomial\nbcast 2 0 linear\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	notResult := filepath.Join(dir, "bad.txt")
 	if err := os.WriteFile(notResult, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -134,6 +138,14 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad value, two dashes", []string{"run", "--time", "abc"}, []string{"mpbench: --time abc: expected a number: IMB -time seconds"}},
 		{"missing value", []string{"run", "-np"}, []string{"mpbench: -np: expected an integer: number of processes"}},
 		{"missing value, two dashes", []string{"run", "pingpong", "--np"}, []string{"mpbench: --np: expected an integer: number of processes"}},
+		{"coll given twice in --coll", []string{"run", "--coll", "bcast=linear,bcast=binomial", "pingpong"},
+			[]string{"mpbench: --coll bcast=linear,bcast=binomial: bcast is given twice (bcast=linear and bcast=binomial); give each collective one algorithm\n"}},
+		{"seg given twice", []string{"run", "--coll", "bcast=pipeline:seg=8:seg=16", "pingpong"}, []string{"mpbench: --coll bcast=pipeline:seg=8:seg=16: seg is given twice; give one segment size\n"}},
+		{"--coll given twice", []string{"run", "--coll", "bcast=linear", "--coll", "allreduce=ring", "pingpong"},
+			[]string{"mpbench: --coll is given twice (bcast=linear and allreduce=ring); give one --coll with the collectives separated by commas, e.g. --coll bcast=linear,allreduce=ring\n"}},
+		{"app --coll given twice", []string{"app", "ep", "--coll", "bcast=linear", "--coll", "bcast=binomial"}, []string{"mpbench: --coll is given twice (bcast=linear and bcast=binomial)"}},
+		{"rule given twice", []string{"run", "--coll-rules", twiceRules, "pingpong"},
+			[]string{"mpbench: --coll-rules " + twiceRules + ":2: bcast at ranks 2 from 0 bytes is given twice (lines 1 and 2)"}},
 		{"bad seg named once", []string{"run", "--coll", "bcast=pipeline:seg=-1", "pingpong"}, []string{"mpbench: --coll bcast=pipeline:seg=-1: seg must be a positive number of bytes, got \"-1\"\n"}},
 		{"bad seg among overrides", []string{"run", "--coll", "allreduce=ring,bcast=pipeline:seg=-1", "pingpong"},
 			[]string{"mpbench: --coll allreduce=ring,bcast=pipeline:seg=-1: \"bcast=pipeline:seg=-1\": seg must be a positive number of bytes, got \"-1\"\n"}},

@@ -24,11 +24,39 @@ type collFlags struct {
 
 // addCollFlags defines the collective options on fs.
 func addCollFlags(fs *pflag.FlagSet, f *collFlags) {
-	fs.StringVar(&f.spec, "coll", "", "collective algorithms, e.g. bcast=pipeline:seg=16384,allreduce=ring (default: the decision table; see --show-algorithms)")
+	collVar(fs, &f.spec, "collective algorithms, e.g. bcast=pipeline:seg=16384,allreduce=ring (default: the decision table; see --show-algorithms)")
 	fs.StringVar(&f.rules, "coll-rules", "", "decision table file written by 'mpbench tune' (mpbench.rules): algorithm per collective, process count and size; --coll overrides it")
 	switchVar(fs, &f.rootShift, "root_shift", "0", "IMB -root_shift 1|0: rooted collectives move the root to the next rank every iteration")
 	fs.BoolVar(&f.show, "show-algorithms", false, "print every collective's algorithms and the default decision table by message size and process count, then exit")
 }
+
+// collVar defines --coll on fs, storing its value in *spec. Given twice
+// ("--coll bcast=ring --coll allreduce=ring"), it is a usage error rather
+// than the last value silently replacing the first's overrides.
+func collVar(fs *pflag.FlagSet, spec *string, usage string) {
+	fs.Var(&collValue{spec: spec}, "coll", usage)
+}
+
+// collValue is the value of --coll: a string that may be set once.
+type collValue struct {
+	spec *string
+	set  bool
+}
+
+// String returns the value as given.
+func (v *collValue) String() string { return *v.spec }
+
+// Set stores s; a second --coll is a usage error naming both values.
+func (v *collValue) Set(s string) error {
+	if v.set {
+		return usageErrorf("--coll is given twice (%s and %s); give one --coll with the collectives separated by commas, e.g. --coll %s,%s", *v.spec, s, *v.spec, s)
+	}
+	*v.spec, v.set = s, true
+	return nil
+}
+
+// Type names the kind of value in help texts, as for any string option.
+func (v *collValue) Type() string { return "string" }
 
 // parseColl parses the value of --coll (coll.ParseAlgorithms), for every
 // command that takes it; a bad value is a usage error naming the option
