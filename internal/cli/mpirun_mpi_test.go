@@ -432,3 +432,61 @@ func TestE2EMPIRedDataTypeChar(t *testing.T) {
 		}
 	}
 }
+
+// repetitionCounts maps "benchmark processes bytes" to the #repetitions
+// of every row of an IMB text.
+func repetitionCounts(text string) map[string]string {
+	counts := map[string]string{}
+	var name, procs string
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 3 && f[1] == "Benchmarking":
+			name = f[2]
+		case len(f) == 4 && f[1] == "#processes":
+			procs = f[3]
+		case len(f) >= 3 && line[0] == ' ':
+			if _, err := strconv.Atoi(f[1]); err == nil {
+				counts[name+" "+procs+" "+f[0]] = f[1]
+			}
+		}
+	}
+	return counts
+}
+
+// TestE2EMPIIterPolicyIMBCounts runs IMB-MPI1 2021.11's command lines of
+// bench/testdata/imb-2021.11-ompi-{multiple_np,auto}-np{2,4}.txt (`mpirun
+// -np P IMB-MPI1 -msglog 0:16 -npmin P -iter_policy POLICY PingPong
+// Allreduce Alltoall Bcast`) with the MPI build and compares every row's
+// #repetitions with IMB's. Under auto the unrooted benchmarks' counts come
+// from probes, which IMB's run left at their base counts: -time 10000 keeps
+// a loaded host's probes from capping them here; --all-sizes keeps IMB's
+// time-out from ending a block there.
+func TestE2EMPIIterPolicyIMBCounts(t *testing.T) {
+	bin := mpiBinary(t)
+	for _, policy := range []string{bench.IterMultipleNP, bench.IterAuto} {
+		for _, np := range []int{2, 4} {
+			file := filepath.Join("..", "..", "bench", "testdata", "imb-2021.11-ompi-"+policy+"-np"+strconv.Itoa(np)+".txt")
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := repetitionCounts(string(data))
+			argv := append(mpi.LauncherCommand(np), bin, "run", "-msglog", "0:16", "-npmin", strconv.Itoa(np), "-iter_policy", policy,
+				"-time", "10000", "--all-sizes", "PingPong", "Allreduce", "Alltoall", "Bcast")
+			out, errs, code := jobWithin(t, argv, 8*time.Minute)
+			if code != 0 {
+				t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
+			}
+			got := repetitionCounts(out)
+			if len(got) != len(want) || len(want) != 70 {
+				t.Errorf("%s: %d rows, IMB-MPI1 %d (want 70)", strings.Join(argv, " "), len(got), len(want))
+			}
+			for row, n := range want {
+				if got[row] != n {
+					t.Errorf("-iter_policy %s np %d: %s bytes: %q repetitions, IMB-MPI1 %s", policy, np, row, got[row], n)
+				}
+			}
+		}
+	}
+}
