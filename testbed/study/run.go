@@ -44,6 +44,31 @@ func NetSpecs(kinds []string, rate, scale float64) []NetSpec {
 	return out
 }
 
+// SwitchAggregateBps is the largest aggregate rate of the Multi-PingPong
+// at nodes/2 pairs on one switch (pairs x rate) at which the study's
+// switch findings were measured to hold on a 2-CPU host: 80 Mbit/s (8
+// nodes at 20 Mbit/s, quiet, every finding met) and 100 Mbit/s (4 nodes
+// at 50 Mbit/s, the short study, at load average 25). At 400 Mbit/s (8
+// nodes at 100 Mbit/s, --scale 1, load average 22-25) the ranks and the
+// forwarder could not carry the rate: one pair 0.75 of the model, four
+// pairs 0.60, PingPing / PingPong 0.73, Alltoall t(8)/t(4) 7.0
+// (docs/testbed-study.md).
+const SwitchAggregateBps = 100e6
+
+// HostBound returns one warning for each switch of nets whose
+// Multi-PingPong at nodes/2 pairs carries more than SwitchAggregateBps in
+// all: there the switch's findings measure the host, not the network.
+func HostBound(nets []NetSpec, nodes int) []string {
+	var out []string
+	for _, n := range nets {
+		if agg := n.RateBps * float64(nodes/2); n.Kind == "switch" && agg > SwitchAggregateBps {
+			out = append(out, fmt.Sprintf("%s at %s: %d pairs carry %s in all, more than the %s at which the switch's findings were measured to hold on a 2-CPU host; its findings may measure the host (docs/testbed-study.md)",
+				n.Name, medium.FormatRate(n.RateBps), nodes/2, medium.FormatRate(agg), medium.FormatRate(SwitchAggregateBps)))
+		}
+	}
+	return out
+}
+
 // p2pSizes are the message sizes of the study's point-to-point runs.
 const p2pSizes = "0,65536,262144,1048576"
 

@@ -26,6 +26,22 @@ func TestNetSpecs(t *testing.T) {
 	}
 }
 
+// TestHostBound: a switch whose pairs carry more than SwitchAggregateBps
+// in all is named (--scale 1 on 8 nodes: switch100, 400 Mbit/s), a slower
+// switch and shared media are not.
+func TestHostBound(t *testing.T) {
+	got := HostBound(NetSpecs(nil, 0, 1), 8)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "switch100 at 100mbit: 4 pairs carry 400mbit in all, more than the 100mbit ") {
+		t.Errorf("--scale 1, 8 nodes: %q", got)
+	}
+	if got := HostBound(NetSpecs([]string{"switch", "hub", "wifi"}, 20e6, 0), 8); len(got) != 0 {
+		t.Errorf("20 Mbit/s, 8 nodes (the default): %q, want none", got)
+	}
+	if got := HostBound(NetSpecs([]string{"switch", "hub"}, 50e6, 0), 4); len(got) != 0 {
+		t.Errorf("50 Mbit/s, 4 nodes (the short study): %q, want none", got)
+	}
+}
+
 // TestReanalyseNoResults: a directory without NET-p2p-1pairs.jsonl is a
 // *NoResultsError naming it, and nothing is written.
 func TestReanalyseNoResults(t *testing.T) {
