@@ -12,9 +12,11 @@ import "fmt"
 // Linux 6.18/x86_64 with Go 1.26 and one glibc malloc arena
 // (LimitMallocArenas): jobs of 2 to 16 ranks up to 4 MiB messages ran at
 // 1450000 KiB and above, at 1400000 the launcher or a rank aborted in the
-// runtime (pthread_create failed), and from 1200000 to 1300000 the
-// runtime aborts before main (docs/reliability.md, "Resource
-// exhaustion").
+// runtime (pthread_create failed), and from 100000 to 700000 and 1200000
+// to 1300000 the runtime aborts before main (docs/reliability.md,
+// "Resource exhaustion"): cgo builds check the limit when the program is
+// loaded too (cmd/mpbench's constructor, MPBENCH_MIN_AS_KIB, the same
+// value and words).
 const minAddressSpace = 1500000 << 10
 
 // addressSpaceError is the one-line refusal to run under the address-space

@@ -20,9 +20,9 @@ func addressSpaceLimit() uint64 {
 
 // checkAddressSpace returns addressSpaceError when this process runs under
 // an address-space limit below minAddressSpace, nil without a limit or
-// above it. From 1200000 to 1300000 KiB Go's runtime fails before any of
-// mpbench's code runs, and prints its own fatal error; below that it may
-// start only because it leaves a failed reservation unchecked.
+// above it. Where Go's runtime fails before main (100000-700000 and
+// 1200000-1300000 KiB) a cgo build has refused already, in the same line,
+// when the program was loaded; this check serves builds without cgo.
 func checkAddressSpace() error {
 	if lim := addressSpaceLimit(); lim > 0 && lim < minAddressSpace {
 		return addressSpaceError(lim)

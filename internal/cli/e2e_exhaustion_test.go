@@ -264,8 +264,8 @@ func TestE2ERankOutOfMemory(t *testing.T) {
 	}
 }
 
-// TestE2EAddressSpaceTooLow: under an address-space limit that lets Go's
-// runtime start but is below what a job needs (minAddressSpace), the
+// TestE2EAddressSpaceTooLow: under an address-space limit below what a
+// job needs (minAddressSpace), whether Go's runtime starts or not, the
 // launcher refuses in one line naming the limit and the minimum, and a rank
 // under such a limit (set by its launch agent) is named by the launcher
 // with the same line, instead of either aborting later with a Go stack
@@ -278,6 +278,13 @@ func TestE2EAddressSpaceTooLow(t *testing.T) {
 	agent := `AGENT=sh -c 'ulimit -v ` + low + ` && exec "$@"' {host}`
 	runExhausted(t, []string{agent}, `exec "$MPBENCH" run --host localhost,limited --launch-agent "$AGENT" --if 127.0.0.0/8 -msglog 0:0 --timeout 60s PingPong`,
 		"rank 1 on host limited: "+want, "(exited with status 1)")
+	// Limits under which Go's runtime fails before main (a fatal error and
+	// its stack): refused by the check that runs when the program is
+	// loaded, in the same line.
+	for _, low := range []string{"100000", "300000", "700000", "1250000", "1300000"} {
+		want := "mpbench: the address-space limit (ulimit -v " + low + ") is below the " + strconv.Itoa(minAddressSpace>>10) + " KiB mpbench needs"
+		runExhausted(t, nil, `ulimit -v `+low+` && exec "$MPBENCH" run -np 2 -msglog 0:0 --timeout 60s PingPong`, want, "raise the limit (ulimit -v")
+	}
 }
 
 // TestE2ENoLocalPort: TCP ranks in a network namespace with 4 local ports
