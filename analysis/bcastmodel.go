@@ -134,7 +134,11 @@ func (e BcastEstimator) Estimate(procs int, bytes int64) (BcastEstimate, error) 
 		return est, nil
 	}
 	if e.Model == nil {
-		return est, fmt.Errorf("no Bcast measured on %d ranks around %d bytes, and no model to fall back on", procs, bytes)
+		measured := "no Bcast measured on %d ranks"
+		if pts := e.Times.byProcs[procs]; len(pts) > 0 {
+			measured = fmt.Sprintf("Bcast on %%d ranks measured from %d to %d bytes only", pts[0].Bytes, pts[len(pts)-1].Bytes)
+		}
+		return est, fmt.Errorf(measured+", not around %d bytes, and no PingPong to fit a model on; give files with a Bcast on %d ranks up to %d bytes, or a PingPong (IMB PingPong, osu_latency) for the model", procs, bytes, procs, bytes)
 	}
 	u, alg, err := e.Model.Usec(procs, bytes)
 	if err != nil {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/mpbench/mpbench/result"
@@ -44,7 +45,8 @@ type BcastTimes struct {
 }
 
 // NewBcastTimes collects the Bcast rows (IMB Bcast, osu_bcast) with a
-// positive time (CallTime) of the plain benchmark (not Multi- layouts), by rank count;
+// positive time (CallTime) and a known process count of the plain
+// benchmark (not Multi- layouts), by rank count;
 // several rows of one size and rank count (several files) count as one,
 // with their median time.
 func NewBcastTimes(rows []result.Row) BcastTimes {
@@ -53,7 +55,7 @@ func NewBcastTimes(rows []result.Row) BcastTimes {
 		r := &rows[i]
 		// A Multi-Bcast layout is several Bcasts at once, not one on all
 		// its ranks: only the plain benchmark's series count.
-		if n := normBenchmark(r.Benchmark); (n == "bcast" || n == "osubcast") && r.Multi == result.MultiNone && r.Bytes > 0 && CallTime(r) > 0 {
+		if isBcastRow(r) && r.Processes > 0 {
 			bt.byProcs[r.Processes] = append(bt.byProcs[r.Processes], Point{r.Bytes, CallTime(r)})
 		}
 	}
@@ -61,6 +63,27 @@ func NewBcastTimes(rows []result.Row) BcastTimes {
 		bt.byProcs[p] = mergeSizes(pts)
 	}
 	return bt
+}
+
+// isBcastRow reports whether r is a row NewBcastTimes reads: the plain
+// Bcast (IMB Bcast, osu_bcast, mpbench's), with a size and a time.
+func isBcastRow(r *result.Row) bool {
+	n := normBenchmark(r.Benchmark)
+	return (n == "bcast" || n == "osubcast") && r.Multi == result.MultiNone && r.Bytes > 0 && CallTime(r) > 0
+}
+
+// BcastFilesWithoutProcs returns the files (Row.File, in order of first
+// row) of the Bcast rows that NewBcastTimes leaves out for want of a
+// process count: osu_bcast prints none, and the OSU reader takes it from
+// a launcher line above the table's title when the file keeps one.
+func BcastFilesWithoutProcs(rows []result.Row) []string {
+	var files []string
+	for i := range rows {
+		if r := &rows[i]; isBcastRow(r) && r.Processes <= 0 && !slices.Contains(files, r.File) {
+			files = append(files, r.File)
+		}
+	}
+	return files
 }
 
 // CallTime is the time of one call of r's benchmark as an application

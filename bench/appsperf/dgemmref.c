@@ -1,8 +1,9 @@
 /*
  * dgemmref: the C reference for mpbench's local block product. Times one
  * n x n double-precision product C = A B with the CBLAS dgemm of the BLAS it
- * is linked with (Debian's OpenBLAS: cc -O2 dgemmref.c -lopenblas) twice and
- * prints
+ * is linked with (Debian's OpenBLAS: cc -O2 dgemmref.c -l:libopenblas.so.0,
+ * which needs only the runtime package libopenblas0, or -lopenblas with
+ * libopenblas-dev) twice and prints
  *
  *   dgemm n=2000 seconds=0.512 GFLOP/s=31.25 first_seconds=0.6 first_GFLOP/s=26.7
  *
@@ -13,10 +14,19 @@
  * Matrix elements are in [-1, 1); the result's checksum is printed so that
  * the product cannot be skipped.
  */
-#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+/*
+ * The CBLAS interface, declared here so that no BLAS headers are needed:
+ * the enumerations' values are those of the reference cblas.h (netlib's
+ * CBLAS, which OpenBLAS's follows).
+ */
+enum { CblasRowMajor = 101 };
+enum { CblasNoTrans = 111 };
+void cblas_dgemm(int order, int transa, int transb, int m, int n, int k, double alpha, const double *a, int lda,
+                 const double *b, int ldb, double beta, double *c, int ldc);
 
 static double now(void) {
 	struct timespec ts;

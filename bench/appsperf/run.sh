@@ -31,9 +31,10 @@
 #   source. It is not packaged; get it with
 #     git clone https://github.com/mbdevpl/nas-parallel-benchmarks
 #     NPB_DIR=$PWD/nas-parallel-benchmarks/NPB3.4-MPI bench/appsperf/run.sh
-#   Without it part 1 is skipped. Part 2 needs libopenblas-dev (Debian: the
-#   C reference's headers; mpbench itself needs only libopenblas0);
-#   without it part 2 is skipped. Needs Open MPI's mpif90 for part 1.
+#   Without it part 1 is skipped. Part 2 needs a C compiler and OpenBLAS's
+#   shared library (Debian: libopenblas0, which mpbench loads too; the C
+#   reference declares the CBLAS call itself, so no -dev package is
+#   needed); without them part 2 is skipped. Part 1 needs Open MPI's mpif90.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-3}
@@ -98,6 +99,11 @@ elif [ -n "${NPB_DIR:-}" ] && [ -f "$NPB_DIR/EP/ep.f" ] && command -v mpif90.ope
 	stats "ratio mpbench/NPB (round by round)" <"$work/ep-ratio"
 	stats "ratio by CPU time, NPB/mpbench seconds" <"$work/ep-cpu"
 else
+	if [ -n "${NPB_DIR:-}" ] && [ ! -f "$NPB_DIR/EP/ep.f" ]; then
+		echo "## NPB_DIR=$NPB_DIR holds no EP/ep.f: it must name the NPB3.4-MPI directory itself"
+	elif [ -n "${NPB_DIR:-}" ]; then
+		echo "## no mpif90.openmpi: install Open MPI's Fortran compiler (Debian: libopenmpi-dev gfortran)"
+	fi
 	echo "## EP against NPB: skipped. Set NPB_DIR to the NPB3.4-MPI directory of the NPB 3.4 source"
 	echo "##   (git clone https://github.com/mbdevpl/nas-parallel-benchmarks) and install Open MPI's mpif90."
 fi
@@ -105,7 +111,8 @@ fi
 # --- 2. Local block product against OpenBLAS -----------------------------
 if ! part 2; then
 	:
-elif cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -lopenblas 2>"$work/cc.log"; then
+elif cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -l:libopenblas.so.0 2>"$work/cc.log" ||
+	cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -lopenblas 2>>"$work/cc.log"; then
 	# The default build as a user runs it (--blas auto: the host's OpenBLAS
 	# loaded at run time, one thread per rank) and the same binary with
 	# --blas gonum (gonum's pure Go BLAS), each against the reference in
@@ -136,7 +143,9 @@ elif cc -O2 -o "$work/dgemmref" bench/appsperf/dgemmref.c -lopenblas 2>"$work/cc
 	stats "ratio default/OpenBLAS first call" <"$work/mm-ratio1"
 	stats "ratio gonum/OpenBLAS" <"$work/mm-ratio-gonum"
 else
-	echo "## Block product against OpenBLAS: skipped (cc -lopenblas failed: apt-get install libopenblas-dev)"
+	echo "## Block product against OpenBLAS: skipped: building the C reference failed (needs cc and OpenBLAS's"
+	echo "##   shared library; Debian: apt-get install gcc libopenblas0):"
+	sed 's/^/##   /' "$work/cc.log" | tail -3
 fi
 
 # --- 3. EP and FT over shared memory ------------------------------------

@@ -120,7 +120,16 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 		est.Model = &m
 		modelNote = fmt.Sprintf("Hockney fit of %s (alpha %.4g us, %.4g MB/s) with coll's Bcast cost formulas", m.From, m.Fit.AlphaUsec, m.Fit.BandwidthMBps)
 	}
+	// osu_bcast prints no process count: without the launcher line above
+	// its title, its rows cannot be used.
+	noProcs := ""
+	if files := analysis.BcastFilesWithoutProcs(rows); len(files) > 0 {
+		noProcs = fmt.Sprintf("the Bcast table of %s has no process count (osu_bcast prints none), so it is left out: keep the launcher line that ran it (mpirun -np 4 osu_bcast) above its title", strings.Join(files, ", "))
+	}
 	if len(bt.Procs()) == 0 && est.Model == nil {
+		if noProcs != "" {
+			return usageErrorf("%s", noProcs)
+		}
 		return usageErrorf("%v: no Bcast or PingPong table; measure one with 'mpbench run -np 4 -npmin 2 Bcast PingPong --json FILE'", f.bench)
 	}
 	medium, verdict := analysis.Switched, "given (--net switch)"
@@ -157,6 +166,9 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 			pr, err = analysis.PredictMatmul(matrix, np, medium, est.Estimate)
 		}
 		if err != nil {
+			if noProcs != "" {
+				return usageErrorf("%v (%s)", err, noProcs)
+			}
 			return usageErrorf("%v", err)
 		}
 		m, ok := measured[np]
@@ -169,6 +181,9 @@ func runPredictMatmul(cmd *cobra.Command, f *predictFlags) error {
 	fmt.Fprintf(out, "# Block matrix product, n = %d (M = %d bytes), communication by expression 4.4\n", f.n, matrix)
 	fmt.Fprintf(out, "# Network: %s, %s\n", medium, verdict)
 	fmt.Fprintf(out, "# Bcast times measured on %v ranks; model: %s\n", bt.Procs(), modelNote)
+	if noProcs != "" {
+		fmt.Fprintf(out, "# Note: %s\n", noProcs)
+	}
 	if k := analysis.CallTimes(rows); k > 0 {
 		fmt.Fprintf(out, "# Bcast time per call: the slowest rank's time in each call, averaged (t_callmax_usec, mpbench run --sync-all) in %d rows, t_max in the others\n", k)
 	}

@@ -204,3 +204,70 @@ func TestPredictMatmulRefusals(t *testing.T) {
 		}
 	}
 }
+
+// osuBcast4 is osu_bcast's output on 4 ranks as OSU 7.3 prints it (times
+// of a published run, sizes 1 B to 1 MiB); OSU prints no process count.
+const osuBcast4 = `# OSU MPI Broadcast Latency Test v7.3
+# Datatype: MPI_CHAR.
+# Size       Avg Latency(us)
+1                       0.46
+2                       0.48
+4                       0.49
+8                       0.48
+16                      0.48
+32                      0.63
+64                      0.60
+128                     1.16
+256                     1.13
+512                     1.13
+1024                    1.50
+2048                    2.10
+4096                   15.08
+8192                    4.84
+16384                  13.38
+32768                  18.13
+65536                  27.00
+131072                 39.86
+262144                 69.12
+524288                142.41
+1048576               627.75
+`
+
+// TestPredictMatmulOSUBcast predicts from an osu_bcast file: with the
+// launcher line above its title the table is on 4 ranks, and n = 400 on
+// 16 ranks (4 x 4, blocks of 80000 B) interpolates between 65536 and
+// 131072 B: exp(log 27 + w log(39.86/27)), w = log2(80000/65536), 30.2
+// us, 8 Bcasts; a block beyond its largest size, with no PingPong to fit
+// a model on, is refused naming the measured range and the fix; without
+// the launcher line the file is named as one without a process count.
+func TestPredictMatmulOSUBcast(t *testing.T) {
+	dir := t.TempDir()
+	with, without := filepath.Join(dir, "osu-launcher.txt"), filepath.Join(dir, "osu.txt")
+	if err := os.WriteFile(with, []byte("mpirun -np 4 ./osu_bcast\n"+osuBcast4), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(without, []byte(osuBcast4), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"predict", "matmul", "--bench", with, "-n", "400", "--np", "16", "--net", "switch"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if r := predictRow(t, out.String(), "16"); r[1] != "4x4" || r[2] != "80000" || r[3] != "30.2" || r[4] != "interpolated" || r[7] != "0.0002416" {
+		t.Errorf("N = 16 from osu_bcast on 4 ranks: %v", r)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bench", with, "-n", "2000", "--np", "16"}, "mpbench: matrix product on 16 = 4x4 nodes: Bcast on 4 ranks measured from 1 to 1048576 bytes only, not around 2000000 bytes, and no PingPong to fit a model on; give files with a Bcast on 4 ranks up to 2000000 bytes, or a PingPong (IMB PingPong, osu_latency) for the model\n"},
+		{[]string{"--bench", without, "-n", "400", "--np", "16"}, "mpbench: the Bcast table of " + without + " has no process count (osu_bcast prints none), so it is left out: keep the launcher line that ran it (mpirun -np 4 osu_bcast) above its title\n"},
+	} {
+		out.Reset()
+		errb.Reset()
+		code := Main(append([]string{"predict", "matmul", "--net", "switch"}, tc.args...), &out, &errb)
+		if code != ExitUsage || errb.String() != tc.want || out.Len() > 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", tc.args, code, out.String(), errb.String(), tc.want)
+		}
+	}
+}
