@@ -69,7 +69,10 @@ static inline void mpb_lap(double *reps, int i, double *last) {
 }
 
 // mpb_p2p_rep runs repetition i of a point-to-point loop with slots s and
-// r (IMB_pingpong.c, IMB_pingping.c, IMB_sendrecv.c, IMB_exchange.c).
+// r (IMB_pingpong.c, IMB_pingping.c, IMB_sendrecv.c, IMB_exchange.c): sends
+// carry the loop's tag, receives take MPI_ANY_TAG, as IMB's do (its
+// select_tag is always 0), from l->src (the peer, or MPI_ANY_SOURCE) or
+// the neighbour.
 static inline int mpb_p2p_rep(const mpb_loop *l, char *s, char *r, MPI_Comm c) {
 	MPI_Status st;
 	MPI_Request q[2];
@@ -78,27 +81,27 @@ static inline int mpb_p2p_rep(const mpb_loop *l, char *s, char *r, MPI_Comm c) {
 	case MPB_PINGPONG:
 		if (l->starts) {
 			if ((rc = MPI_Send(s, l->size, MPI_BYTE, l->peer, l->tag, c)) != MPI_SUCCESS) return rc;
-			return MPI_Recv(r, l->size, MPI_BYTE, l->src, l->tag, c, &st);
+			return MPI_Recv(r, l->size, MPI_BYTE, l->src, MPI_ANY_TAG, c, &st);
 		}
-		if ((rc = MPI_Recv(r, l->size, MPI_BYTE, l->src, l->tag, c, &st)) != MPI_SUCCESS) return rc;
+		if ((rc = MPI_Recv(r, l->size, MPI_BYTE, l->src, MPI_ANY_TAG, c, &st)) != MPI_SUCCESS) return rc;
 		return MPI_Send(s, l->size, MPI_BYTE, l->peer, l->tag, c);
 	case MPB_PINGPING:
 		if ((rc = MPI_Isend(s, l->size, MPI_BYTE, l->peer, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
-		if ((rc = MPI_Recv(r, l->size, MPI_BYTE, l->src, l->tag, c, &st)) != MPI_SUCCESS) {
+		if ((rc = MPI_Recv(r, l->size, MPI_BYTE, l->src, MPI_ANY_TAG, c, &st)) != MPI_SUCCESS) {
 			MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 			return rc;
 		}
 		return MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 	case MPB_SENDRECV:
-		return MPI_Sendrecv(s, l->size, MPI_BYTE, l->right, l->tag, r, l->size, MPI_BYTE, l->left, l->tag, c, &st);
+		return MPI_Sendrecv(s, l->size, MPI_BYTE, l->right, l->tag, r, l->size, MPI_BYTE, l->left, MPI_ANY_TAG, c, &st);
 	case MPB_EXCHANGE:
 		if ((rc = MPI_Isend(s, l->size, MPI_BYTE, l->right, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
 		if ((rc = MPI_Isend(s + l->size, l->size, MPI_BYTE, l->left, l->tag, c, &q[1])) != MPI_SUCCESS) {
 			MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 			return rc;
 		}
-		rc = MPI_Recv(r, l->size, MPI_BYTE, l->left, l->tag, c, &st);
-		if (rc == MPI_SUCCESS) rc = MPI_Recv(r, l->size, MPI_BYTE, l->right, l->tag, c, &st);
+		rc = MPI_Recv(r, l->size, MPI_BYTE, l->left, MPI_ANY_TAG, c, &st);
+		if (rc == MPI_SUCCESS) rc = MPI_Recv(r, l->size, MPI_BYTE, l->right, MPI_ANY_TAG, c, &st);
 		int wrc = MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
 		return rc != MPI_SUCCESS ? rc : wrc;
 	}

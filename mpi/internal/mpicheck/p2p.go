@@ -49,6 +49,7 @@ func p2pChecks() []check {
 		{"100-outstanding-requests", checkManyRequests},
 		{"sendrecv-ring", checkSendrecvRing},
 		{"exchange-loop-layout", checkExchangeLoop},
+		{"p2p-loops-receive-any-tag", checkP2PLoopsAnyTag},
 		{"split", checkSplit},
 		{"collective-comm", checkCollectiveComm},
 	}
