@@ -68,6 +68,37 @@ type AnomalyOptions struct {
 	// time (osu_bw, osu_bibw, osu_mbw_mr, IMB Uniband/Biband) are checked
 	// with the time per message bytes / bandwidth.
 	MByte float64
+	// ReduceScatterPerRank says the rows' Reduce_scatter #bytes is each
+	// rank's block, so that more ranks reduce a longer vector and an
+	// inversion is flagged as for other collectives; otherwise #bytes is
+	// the whole vector split among the ranks and Reduce_scatter is exempt
+	// (see ReduceScatterPerRank for which files are which).
+	ReduceScatterPerRank bool
+}
+
+// ReduceScatterPerRank reports whether Reduce_scatter's #bytes is each
+// rank's block in a file of tool and version (result.Meta): in mpbench's
+// files and IMB's from 2019 Update 1 on (IMB_reduce_scatter.c: recvcounts
+// of size/s_size on every rank unless built with -DIMB2018); IMB 2019
+// (Update 0), 2018 and older (2017, 4.1, 3.2) split #bytes among the ranks
+// (IMB_get_rank_portion), and so does a file whose version is not known.
+func ReduceScatterPerRank(tool, version string) bool {
+	if tool == "mpbench" {
+		return true
+	}
+	if !strings.HasPrefix(tool, "IMB") {
+		return false
+	}
+	var year, update int
+	if n, _ := fmt.Sscanf(version, "%d Update %d", &year, &update); n >= 1 && year >= 2019 && year < 3000 {
+		if n == 2 || !strings.Contains(version, ".") {
+			return year > 2019 || update >= 1
+		}
+	}
+	if n, _ := fmt.Sscanf(version, "%d.%d", &year, &update); n == 2 && year >= 2019 && year < 3000 {
+		return year > 2019 || update >= 1
+	}
+	return false
 }
 
 func (o AnomalyOptions) withDefaults() AnomalyOptions {
@@ -332,13 +363,15 @@ func sizeText(b int64) string {
 // beyond 2 x Noise, comparing each series with the next smaller count of
 // its family (SeriesKey.Family: more ranks of a plain benchmark, more
 // simultaneous groups of one -multi group size). Reduce_scatter is
-// exempt: its size is the total vector, so each rank's share shrinks as
+// exempt unless opt.ReduceScatterPerRank: in files of IMB before 2019
+// Update 1 its size is the total vector, so each rank's share shrinks as
 // ranks are added.
 func inversions(keys []SeriesKey, pts map[SeriesKey][]Point, opt AnomalyOptions) []Flag {
 	groups := map[SeriesKey][]SeriesKey{}
 	var order []SeriesKey
 	for _, k := range keys {
-		if _, ok := pts[k]; !ok || strings.HasPrefix(normBenchmark(k.Benchmark), "reducescatter") || k.Processes <= 0 {
+		split := !opt.ReduceScatterPerRank && strings.HasPrefix(normBenchmark(k.Benchmark), "reducescatter")
+		if _, ok := pts[k]; !ok || split || k.Processes <= 0 {
 			continue
 		}
 		g := k.Family()

@@ -216,3 +216,29 @@ func TestAnomaliesBandwidthOnly(t *testing.T) {
 		t.Errorf("Uniband 4 MiB jump %v, osu_bw 2 MiB jump %v; flags %v", uniJump, bwJump, flags)
 	}
 }
+
+// TestReduceScatterInversionByVersion: a Reduce_scatter whose time falls
+// from 4 to 8 ranks at 1024 B is an inversion where #bytes is each rank's
+// block (mpbench, IMB 2019 Update 1 and later) and exempt where it is the
+// whole vector split among the ranks (IMB 2018, 2019 Update 0, 2017, 4.1).
+func TestReduceScatterInversionByVersion(t *testing.T) {
+	rows := []result.Row{result.NewRow("Reduce_scatter", 4, 1024), result.NewRow("Reduce_scatter", 8, 1024)}
+	rows[0].TMax, rows[1].TMax = 10, 6
+	for _, tc := range []struct {
+		tool, version string
+		perRank       bool
+	}{
+		{"IMB-MPI1", "2021.11", true}, {"IMB-MPI1", "2021.3", true}, {"IMB-MPI1", "2019 Update 6", true},
+		{"IMB-MPI1", "2019 Update 1", true}, {"IMB-MPI1", "2019.1", true}, {"mpbench", "0.1.0", true},
+		{"IMB-MPI1", "2019", false}, {"IMB-MPI1", "2018 Update 1", false}, {"IMB-MPI1", "2018", false},
+		{"IMB-MPI1", "2017", false}, {"IMB-MPI1", "4.1", false}, {"IMB-MPI1", "", false}, {"OSU", "7.2", false},
+	} {
+		if got := ReduceScatterPerRank(tc.tool, tc.version); got != tc.perRank {
+			t.Errorf("ReduceScatterPerRank(%q, %q) = %v, want %v", tc.tool, tc.version, got, tc.perRank)
+		}
+		flags := DetectAnomalies(rows, AnomalyOptions{ReduceScatterPerRank: ReduceScatterPerRank(tc.tool, tc.version)})
+		if inverted := len(flags) == 1 && flags[0].Kind == FlagInversion && flags[0].Processes == 8; inverted != tc.perRank || len(flags) > 1 {
+			t.Errorf("%s %s: flags %v; want an inversion at 8 ranks: %v", tc.tool, tc.version, flags, tc.perRank)
+		}
+	}
+}

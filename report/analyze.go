@@ -147,6 +147,7 @@ func Analyze(file string, index, runs int, run result.Run, opt Options) RunRepor
 	}
 	aopt := opt.Anomaly
 	aopt.MByte = mbyte
+	aopt.ReduceScatterPerRank = analysis.ReduceScatterPerRank(run.Meta.Tool, run.Meta.Version)
 	rep.Flags = analysis.DetectAnomalies(run.Rows, aopt)
 	if run.Aborted {
 		rep.Flags = append(rep.Flags, endedEarly(run))
