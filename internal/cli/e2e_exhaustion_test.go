@@ -233,6 +233,31 @@ func TestE2EOutOfDescriptors(t *testing.T) {
 	runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" scaling --np 1,2,8 -- app ep --class S`, "-np 8: this host cannot hold 8 ranks")
 }
 
+// TestE2EOutOfDescriptorsFiles: a launcher that runs out of open files
+// while it starts the ranks (ulimit -n 16, above the floor checked before)
+// leaves --json and --csv files with a header and the end record naming
+// the failure, where they were left empty.
+func TestE2EOutOfDescriptorsFiles(t *testing.T) {
+	cmd := runExhausted(t, nil, `ulimit -n 16 && exec "$MPBENCH" run -np 2 -msglog 0:3 -time 0.1 --timeout 60s PingPong --json r.jsonl --csv r.csv`,
+		"too many open files")
+	for _, name := range []string{"r.jsonl", "r.csv"} {
+		path := filepath.Join(cmd.Dir, name)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := rowfile.ReadJSONL
+		if strings.HasSuffix(name, ".csv") {
+			read = rowfile.ReadCSV
+		}
+		runs, err := read(f, path)
+		f.Close()
+		if err != nil || len(runs) != 1 || runs[0].Meta.Tool != "mpbench" || !runs[0].Aborted || !strings.Contains(runs[0].EndError, "too many open files") {
+			t.Errorf("%s: %v, %d runs %+v: want a header and the failed end record", name, err, len(runs), runs)
+		}
+	}
+}
+
 // TestE2ERankOutOfDescriptors: ranks whose open-file limit is too low for
 // their TCP connections (set on the ranks of a second "host" only, through
 // its launch agent) fail at wire-up in one line naming the rank, the lack

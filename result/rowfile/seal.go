@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
+
+	"github.com/mpbench/mpbench/result"
 )
 
 // Seal makes sure the JSON Lines (csv false) or CSV (csv true) result file
 // at path ends with an end record after a failed run: a writer that was
 // killed could not write one, and readers could not tell a finished file
-// from one still being written. When the file is not empty (the meta record
-// comes first) and its last line is not an end record, Seal appends a
+// from one still being written. An empty file (the job failed before its
+// header was written) gets a header (sealEmpty) and the end record. When the
+// file is not empty (the meta record comes first) and its last line is not an end record, Seal appends a
 // "failed" end record with runErr (JSON Lines:
 // {"type":"end","status":"failed","error":...}; CSV: "# end=failed:
 // <error>"), after a line break when the last record was cut short. Files
@@ -68,6 +72,9 @@ func seal(path string, csv bool, runErr error, replace bool) error {
 	}
 	defer f.Close()
 	tail, size, err := readTail(f)
+	if err == nil && size == 0 {
+		return sealEmpty(f, csv, runErr)
+	}
 	if err != nil || len(bytes.TrimSpace(tail)) == 0 {
 		return nil
 	}
@@ -136,4 +143,21 @@ func endRecordAt(tail []byte, whole, csv bool) int {
 		return start
 	}
 	return -1
+}
+
+// sealEmpty writes into f, an empty result file (the job failed before
+// rank 0 wrote its header: e.g. the launcher ran out of open files while
+// it started the ranks), a header of what the launcher knows (tool
+// mpbench, this host, the time) and the end record of runErr, so that the
+// file reads as a run that failed and says why.
+func sealEmpty(f *os.File, csv bool, runErr error) error {
+	var w Writer = NewJSONLWriter(f)
+	if csv {
+		w = NewCSVWriter(f)
+	}
+	host, _ := os.Hostname()
+	if err := w.WriteMeta(result.Meta{Tool: "mpbench", Date: time.Now().UTC().Format(time.RFC3339), Host: host}); err != nil {
+		return err
+	}
+	return w.WriteEnd(runErr)
 }

@@ -23,7 +23,6 @@ func TestSeal(t *testing.T) {
 			`{"type":"meta"}` + "\n" + `{"type":"row"}` + "\n" + `{"type":"end","status":"failed","error":"launch: rank 0: killed by signal SIGKILL"}` + "\n"},
 		{"ended.jsonl", `{"type":"meta"}` + "\n" + `{"type":"end","status":"failed","error":"x"}` + "\n", false,
 			`{"type":"meta"}` + "\n" + `{"type":"end","status":"failed","error":"x"}` + "\n"},
-		{"empty.jsonl", "", false, ""},
 		{"rows.csv", "# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n", true,
 			"# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n# end=failed: launch: rank 0: killed by signal SIGKILL\n"},
 		{"ended.csv", "# format=mpbench-csv\n# end=ok\n", true, "# format=mpbench-csv\n# end=ok\n"},
@@ -63,7 +62,6 @@ func TestReseal(t *testing.T) {
 			`{"type":"meta"}` + "\n" + `{"type":"row","bench` + "\n" + `{"type":"end","status":"failed","error":"run failed: launch: rank 2: killed by signal SIGKILL"}` + "\n"},
 		{"ended.csv", "# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n# end=failed: interrupted; rows measured so far were kept\n", true,
 			"# format=mpbench-csv\nbenchmark,processes\nPingPong,2\n# end=failed: run failed: launch: rank 2: killed by signal SIGKILL\n"},
-		{"empty.csv", "", true, ""},
 	} {
 		path := filepath.Join(dir, tc.name)
 		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
@@ -154,5 +152,39 @@ func TestFiles(t *testing.T) {
 	}
 	if err := (Files{}).Seal(runErr); err != nil {
 		t.Errorf("no files: %v", err)
+	}
+}
+
+// TestSealEmpty: a result file left empty by a job that failed before its
+// header was written (the launcher out of open files while it started the
+// ranks) gets a header and the end record naming the failure, and reads as
+// a failed run of mpbench.
+func TestSealEmpty(t *testing.T) {
+	runErr := errors.New("launch: rank 0: starting mpbench: fork/exec mpbench: too many open files")
+	for _, csv := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "r")
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := Seal(path, csv, runErr); err != nil {
+			t.Fatalf("csv %v: %v", csv, err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := ReadJSONL
+		if csv {
+			read = ReadCSV
+		}
+		runs, err := read(f, path)
+		f.Close()
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("csv %v: %v, %d runs", csv, err, len(runs))
+		}
+		r := runs[0]
+		if r.Meta.Tool != "mpbench" || !r.Aborted || r.EndError != runErr.Error() || len(r.Rows) != 0 {
+			t.Errorf("csv %v: tool %q, aborted %v, end %q, %d rows; want mpbench, the failure, no rows", csv, r.Meta.Tool, r.Aborted, r.EndError, len(r.Rows))
+		}
 	}
 }
