@@ -126,6 +126,11 @@ func checkAppArgs(cmd *cobra.Command, args []string) error {
 		strings.Join(subcommandNames(appCmd), ", "), appCmd.CommandPath())
 }
 
+// maxLoadThreads bounds --load: beyond a few dozen busy threads per rank
+// the emulated processor is slower than any the study measured, and
+// thousands would reach Go's limit of 10000 threads per process.
+const maxLoadThreads = 64
+
 // checkAppFlags validates the shared options of application name.
 func checkAppFlags(f *appFlags, name string) error {
 	if err := bench.CheckNP(f.np); err != nil {
@@ -134,8 +139,8 @@ func checkAppFlags(f *appFlags, name string) error {
 	if err := checkTimeout(f.timeout); err != nil {
 		return err
 	}
-	if f.load < 0 {
-		return usageErrorf("--load %d: the number of load threads per rank must be >= 0", f.load)
+	if f.load < 0 || f.load > maxLoadThreads {
+		return usageErrorf("--load %d: the number of load threads per rank must be 0 to %d (each is a busy thread beside the rank's own; a few per core emulate a processor several times slower)", f.load, maxLoadThreads)
 	}
 	if f.transport == "mpi" {
 		return usageErrorf("--transport mpi: mpbench app does not start an MPI library's launcher; start a binary built with -tags mpi under it (e.g. mpirun -np 4 mpbench app %s), or give one of %s", name, strings.Join(transportModes(false), ", "))

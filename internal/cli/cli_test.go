@@ -103,6 +103,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"unknown transfer command", []string{"transfer", "nosuch"}, []string{`mpbench: unknown transfer command "nosuch"; expected one of send, serve; see 'mpbench transfer --help'`}},
 		{"file given to predict", []string{"predict", "/nonexistent"}, []string{`mpbench: unknown application "/nonexistent"; expected one of matmul; see 'mpbench predict --help'`}},
 		{"misspelt application", []string{"app", "matmull", "-n", "100"}, []string{`unknown application "matmull" (did you mean matmul?)`}},
+		{"load out of range", []string{"app", "matmul", "-n", "100", "--load", "99999999"}, []string{"--load 99999999: the number of load threads per rank must be 0 to 64"}},
+		{"negative load", []string{"app", "ep", "--load", "-1"}, []string{"--load -1: the number of load threads per rank must be 0 to 64"}},
 		{"transfer send without host", []string{"transfer", "send"}, []string{"mpbench: missing HOST[:PORT]: expected mpbench transfer send HOST[:PORT]; see 'mpbench transfer send --help'"}},
 		{"transfer send two hosts", []string{"transfer", "send", "a", "b"}, []string{`mpbench: unexpected argument "b": expected mpbench transfer send HOST[:PORT]`}},
 		{"testbed exec without command", []string{"testbed", "exec", "--node", "1"}, []string{"mpbench: missing COMMAND: expected mpbench testbed exec --node K -- COMMAND [ARGS...]; see 'mpbench testbed exec --help'"}},
