@@ -107,7 +107,7 @@ type BcastEstimate struct {
 	Procs  int
 	Bytes  int64
 	Usec   float64
-	Source string // "measured", "interpolated", or "model (<algorithm>)"
+	Source string // "measured", "interpolated", "model (<algorithm>)" or "measured at <S> B + model (<algorithm>)"
 }
 
 // BcastEstimator gives Bcast times from measured tables where it can and
@@ -119,7 +119,10 @@ type BcastEstimator struct {
 
 // Estimate returns the Bcast time of bytes on procs ranks: 0 on one rank;
 // the measured time, or one interpolated on a log scale between measured
-// sizes (Interp); else the model's. Error when neither applies.
+// sizes (Interp); else the model's, anchored past the largest size
+// measured on procs ranks to the time measured there (that time plus the
+// model's growth from it, source "measured at S B + model (alg)"). Error
+// when neither applies.
 func (e BcastEstimator) Estimate(procs int, bytes int64) (BcastEstimate, error) {
 	est := BcastEstimate{Procs: procs, Bytes: bytes}
 	if procs <= 1 {
@@ -145,6 +148,16 @@ func (e BcastEstimator) Estimate(procs int, bytes int64) (BcastEstimate, error) 
 		return est, fmt.Errorf("no Bcast measured on %d ranks around %d bytes, and the model cannot estimate it: %w", procs, bytes, err)
 	}
 	est.Usec, est.Source = u, "model ("+alg+")"
+	if pts := e.Times.byProcs[procs]; len(pts) > 0 && bytes > pts[len(pts)-1].Bytes {
+		// Past the largest size measured on procs ranks: the measured
+		// time there plus the model's growth from it, so that a larger
+		// block never costs less than the largest one measured.
+		last := pts[len(pts)-1]
+		if ul, _, err := e.Model.Usec(procs, last.Bytes); err == nil {
+			est.Usec = last.Usec + max(0, u-ul)
+			est.Source = fmt.Sprintf("measured at %d B + model (%s)", last.Bytes, alg)
+		}
+	}
 	return est, nil
 }
 

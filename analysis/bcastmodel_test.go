@@ -121,7 +121,7 @@ func TestFitBcastModelAndEstimate(t *testing.T) {
 		b      int64
 		source string
 		usec   float64
-	}{{2, 1024, "measured", 7}, {2, 2048, "interpolated", 7 * math.Pow(11.0/7, 0.5)}, {2, 1 << 20, "model (binomial)", 5 + 0.001*(1<<20)}, {1, 5, "none (1 rank)", 0}} {
+	}{{2, 1024, "measured", 7}, {2, 2048, "interpolated", 7 * math.Pow(11.0/7, 0.5)}, {2, 1 << 20, "measured at 4096 B + model (binomial)", 11 + 0.001*((1<<20)-4096)}, {4, 1 << 20, "model (binomial)", 2 * (5 + 0.001*(1<<20))}, {1, 5, "none (1 rank)", 0}} {
 		got, err := e.Estimate(c.p, c.b)
 		if err != nil || got.Source != c.source || math.Abs(got.Usec-c.usec) > 1e-6*math.Max(1, c.usec) {
 			t.Errorf("%d ranks, %d B: %+v %v; want %s %g", c.p, c.b, got, err, c.source, c.usec)
