@@ -34,19 +34,14 @@ func TestAppMatmulE2E(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
-	f, err := os.Open(jsonPath)
-	if err != nil {
-		t.Fatal(err)
+	run := readOneRun(t, jsonPath)
+	if len(run.Rows) != 1 || run.Aborted {
+		t.Fatalf("JSON: %+v", run)
 	}
-	defer f.Close()
-	runs, err := rowfile.ReadJSONL(f, jsonPath)
-	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted {
-		t.Fatalf("JSON: %v, runs %+v", err, runs)
-	}
-	if got := runs[0].Meta.Options["load"]; got != "1" {
+	if got := run.Meta.Options["load"]; got != "1" {
 		t.Errorf("options.load %q, want 1", got)
 	}
-	row := runs[0].Rows[0]
+	row := run.Rows[0]
 	if row.Benchmark != "matmul" || row.Processes != 4 || row.Bytes != 120 || row.Extra["verified"] != 1 {
 		t.Errorf("row %+v", row)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/mpbench/mpbench/coll"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2ECollectives runs "mpbench run -np 4 Bcast Allreduce Alltoall"
@@ -55,16 +53,8 @@ func TestE2ECollectives(t *testing.T) {
 			if n := len(runs[0].Rows); n != 14+12+14 {
 				t.Errorf("IMB reader: %d rows, want 40", n)
 			}
-			f, err := os.Open(jf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			jruns, err := rowfile.ReadJSONL(f, jf)
-			if err != nil || len(jruns) != 1 {
-				t.Fatalf("JSON: %v", err)
-			}
-			for i, r := range jruns[0].Rows {
+			run := readOneRun(t, jf)
+			for i, r := range run.Rows {
 				want := tc.want[r.Benchmark]
 				if r.Benchmark == "Allreduce" && tc.coll == "" {
 					want = "recursive_doubling"
@@ -137,19 +127,14 @@ func TestE2ERedDataTypeChar(t *testing.T) {
 					t.Errorf("%s: %d rows, want 7 (0, 1, 2, ..., 32 bytes):\n%s", name, n, text)
 				}
 			}
-			f, err := os.Open(jf)
-			if err != nil {
-				t.Fatal(err)
+			run := readOneRun(t, jf)
+			if len(run.Rows) != 7*len(names) {
+				t.Fatalf("JSON: %d rows, want %d", len(run.Rows), 7*len(names))
 			}
-			defer f.Close()
-			runs, err := rowfile.ReadJSONL(f, jf)
-			if err != nil || len(runs) != 1 || len(runs[0].Rows) != 7*len(names) {
-				t.Fatalf("JSON: %v, %d runs", err, len(runs))
-			}
-			if v := runs[0].Meta.Options["red_data_type"]; v != "char" {
+			if v := run.Meta.Options["red_data_type"]; v != "char" {
 				t.Errorf("JSON options red_data_type %q, want char", v)
 			}
-			for _, r := range runs[0].Rows {
+			for _, r := range run.Rows {
 				if r.Defects != 0 {
 					t.Errorf("%s %d bytes: %v defects", r.Benchmark, r.Bytes, r.Defects)
 				}

@@ -126,16 +126,7 @@ func TestE2EResultDiskFullPartWay(t *testing.T) {
 		rows = append(rows, r.Rows...)
 	}
 	jf := filepath.Join(cmd.Dir, "r.jsonl")
-	f, err := os.Open(jf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runs, err := rowfile.ReadJSONL(f, jf)
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("%s: %v, %d runs", jf, err, len(runs))
-	}
-	kept := runs[0]
+	kept := readOneRun(t, jf)
 	// 48 rows in all (24 sizes of each benchmark); the CSV's 8 KiB hold far fewer.
 	if len(rows) == 0 || len(kept.Rows) < len(rows) || len(kept.Rows) >= 48 {
 		t.Errorf("%d rows printed, %d in %s: want every printed row kept, the run stopped part-way", len(rows), len(kept.Rows), jf)

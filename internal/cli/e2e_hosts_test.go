@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/mpbench/mpbench/internal/netnstest"
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2EHostsNetns: np 8 over 4 namespace hosts with 2 slots each. The
@@ -48,18 +47,13 @@ func TestE2EHostsNetns(t *testing.T) {
 					t.Errorf("no -multi 1 PingPong table over 4 groups:\n%s", text)
 				}
 			}
-			f, err := os.Open(jf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			runs, err := rowfile.ReadJSONL(f, jf)
-			if err != nil || len(runs) != 1 || len(runs[0].Rows) == 0 {
-				t.Fatalf("%s: %v %+v", jf, err, runs)
+			run := readOneRun(t, jf)
+			if len(run.Rows) == 0 {
+				t.Fatalf("%s: no rows: %+v", jf, run)
 			}
 			if tc.mapBy == "node" {
 				groups := map[int]int{}
-				for _, r := range runs[0].Rows {
+				for _, r := range run.Rows {
 					if r.Groups == 4 {
 						groups[r.Group]++
 					}
@@ -68,7 +62,7 @@ func TestE2EHostsNetns(t *testing.T) {
 					t.Errorf("rows per group %v, want 4 (sizes 0-4) for each of groups 0-3", groups)
 				}
 			}
-			m := runs[0].Meta
+			m := run.Meta
 			if m.Info["hosts"] != tc.wantMap || len(strings.Split(m.Info["rank_hosts"], ",")) != 8 || m.Info["wireup"] != "mpbench launcher" || m.Options["np"] != "8" {
 				t.Errorf("meta info %v options np %q", m.Info, m.Options["np"])
 			}

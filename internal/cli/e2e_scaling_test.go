@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestScalingE2E sweeps the matrix product over 1 and 2 ranks and checks
@@ -29,25 +27,20 @@ func TestScalingE2E(t *testing.T) {
 	if len(rows) != 2 || strings.Count(errb.String(), "scaling: N = ") != 4 {
 		t.Errorf("table rows %v, progress:\n%s\noutput:\n%s", rows, errb, out)
 	}
-	f, err := os.Open(jsonPath)
-	if err != nil {
-		t.Fatal(err)
+	run := readOneRun(t, jsonPath)
+	if len(run.Rows) != 4 || run.Aborted {
+		t.Fatalf("JSON: %+v", run)
 	}
-	defer f.Close()
-	runs, err := rowfile.ReadJSONL(f, jsonPath)
-	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 4 || runs[0].Aborted {
-		t.Fatalf("JSON: %v %+v", err, runs)
-	}
-	r := runs[0].Rows[1]
+	r := run.Rows[1]
 	if r.Benchmark != "matmul" || r.Processes != 2 || !(r.Extra["comm_max_s"] > 0) || !(r.Extra["comm_calls_max_s"] >= r.Extra["comm_max_s"]) {
 		t.Errorf("second run's row %+v", r)
 	}
 	if line := fmt.Sprintf("scaling: N = 2, run 1 of 2: T = %.4g s, communication %.4g s\n", r.TMax/1e6, r.Extra["comm_calls_max_s"]); !strings.Contains(errb.String(), line) {
 		t.Errorf("progress lacks %q (comm_calls_max_s):\n%s", line, errb)
 	}
-	info := runs[0].Meta.Info
-	if b := info["blas"]; b != "gonum" && !strings.HasPrefix(b, "OpenBLAS ") || info["blas_threads"] == "" || runs[0].Meta.Transport == "" {
-		t.Errorf("meta lacks the application's BLAS or transport: transport %q, info %v", runs[0].Meta.Transport, info)
+	info := run.Meta.Info
+	if b := info["blas"]; b != "gonum" && !strings.HasPrefix(b, "OpenBLAS ") || info["blas_threads"] == "" || run.Meta.Transport == "" {
+		t.Errorf("meta lacks the application's BLAS or transport: transport %q, info %v", run.Meta.Transport, info)
 	}
 }
 
@@ -109,14 +102,9 @@ func TestScalingCommandAnalyzed(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("exit %d: %v\n%s%s", exitCode(err), err, out, errb)
 	}
-	f, err := os.Open(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runs, err := rowfile.ReadJSONL(f, jsonPath)
-	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 2 || runs[0].Rows[0].Benchmark != "true" || runs[0].Meta.Info["scaling_command"] != "env RANKS={np} true" {
-		t.Fatalf("JSON: %v %+v", err, runs)
+	run := readOneRun(t, jsonPath)
+	if len(run.Rows) != 2 || run.Rows[0].Benchmark != "true" || run.Meta.Info["scaling_command"] != "env RANKS={np} true" {
+		t.Fatalf("JSON: %+v", run)
 	}
 	code, aout, aerr := runMain(t, "analyze", jsonPath)
 	if code != 0 || !strings.Contains(aout, "-- Application true: scaling") || strings.Contains(aout, "without a message size") {

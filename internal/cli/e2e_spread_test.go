@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2ERepetitionTimes runs with PerfKitBenchmarker's -show_tail and
@@ -67,16 +66,11 @@ func TestE2ERepetitionTimes(t *testing.T) {
 	if len(dl) != 6*20 || !strings.HasPrefix(dl[0], "0 ") || !strings.HasPrefix(dl[20], "1 ") || !strings.HasPrefix(dl[119], "4 ") {
 		t.Errorf("dump file: %d lines (want 120 of \"BYTES USEC\", sizes in row order):\n%s", len(dl), data)
 	}
-	f, err := os.Open(jf)
-	if err != nil {
-		t.Fatal(err)
+	jrun := readOneRun(t, jf)
+	if len(jrun.Rows) != 6 {
+		t.Fatalf("JSON: %+v", jrun)
 	}
-	defer f.Close()
-	jruns, err := rowfile.ReadJSONL(f, jf)
-	if err != nil || len(jruns) != 1 || len(jruns[0].Rows) != 6 {
-		t.Fatalf("JSON: %v %+v", err, jruns)
-	}
-	for _, r := range jruns[0].Rows {
+	for _, r := range jrun.Rows {
 		if s := r.Spread; s == nil || s.N != 20 || !(s.Min <= s.P50 && s.P50 <= s.Max) {
 			t.Errorf("JSON %s %d bytes: spread %+v", r.Benchmark, r.Bytes, s)
 		}

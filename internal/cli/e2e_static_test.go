@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/mpbench/mpbench/internal/proctest"
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestStaticBuild checks README's static build: the default build's
@@ -60,14 +59,9 @@ func TestStaticBuild(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "SUCCESSFUL") || !strings.Contains(string(out), "Local products  = gonum (pure Go); no OpenBLAS library loaded") {
 		t.Fatalf("static build, app matmul: %v\n%s", err, out)
 	}
-	file, err := os.Open(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	runs, err := rowfile.ReadJSONL(file, jsonPath)
-	if err != nil || len(runs) != 1 || runs[0].Meta.Info["blas"] != "gonum" || runs[0].Meta.Info["blas_fallback"] == "" {
-		t.Errorf("static build's --json metadata: %v, %+v", err, runs)
+	run := readOneRun(t, jsonPath)
+	if run.Meta.Info["blas"] != "gonum" || run.Meta.Info["blas_fallback"] == "" {
+		t.Errorf("static build's --json metadata: %+v", run.Meta)
 	}
 	cmd = proctest.Command(t, bin, "app", "matmul", "-n", "40", "-np", "2", "--blas", "openblas")
 	out, err = cmd.CombinedOutput()

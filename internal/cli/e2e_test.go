@@ -342,9 +342,10 @@ func checkGone(t *testing.T, pids []int) {
 	}
 }
 
-// checkKeptRows verifies the JSON file kept the measured rows and reads as
-// an aborted run.
-func checkKeptRows(t *testing.T, path string) {
+// readOneRun reads the JSON Lines result file path (rowfile.ReadJSONL)
+// and returns its one run; a file that cannot be opened or read, or that
+// holds other than one run, fails the test.
+func readOneRun(t *testing.T, path string) result.Run {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -352,8 +353,18 @@ func checkKeptRows(t *testing.T, path string) {
 	}
 	defer f.Close()
 	runs, err := rowfile.ReadJSONL(f, path)
-	if err != nil || len(runs) != 1 || len(runs[0].Rows) < 1 || !runs[0].Aborted {
-		t.Errorf("want one aborted run with the rows measured, got %v %+v", err, runs)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%s: %v, %d runs; want one run", path, err, len(runs))
+	}
+	return runs[0]
+}
+
+// checkKeptRows verifies the JSON file kept the measured rows and reads as
+// an aborted run.
+func checkKeptRows(t *testing.T, path string) {
+	t.Helper()
+	if run := readOneRun(t, path); len(run.Rows) < 1 || !run.Aborted {
+		t.Errorf("want one aborted run with the rows measured, got %+v", run)
 	}
 }
 

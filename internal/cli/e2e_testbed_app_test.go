@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/rowfile"
 	"github.com/mpbench/mpbench/testbed/medium"
 )
 
@@ -70,16 +69,11 @@ func TestE2ETestbedApps(t *testing.T) {
 				t.Errorf("%v: output lacks %q:\n%s", c.args, want, text)
 			}
 		}
-		f, err := os.Open(js)
-		if err != nil {
-			t.Fatal(err)
+		run := readOneRun(t, js)
+		if len(run.Rows) != 1 || run.Aborted {
+			t.Fatalf("%v: JSON: %+v", c.args, run)
 		}
-		runs, err := rowfile.ReadJSONL(f, js)
-		f.Close()
-		if err != nil || len(runs) != 1 || len(runs[0].Rows) != 1 || runs[0].Aborted {
-			t.Fatalf("%v: JSON: %v, runs %+v", c.args, err, runs)
-		}
-		meta, row := runs[0].Meta, runs[0].Rows[0]
+		meta, row := run.Meta, run.Rows[0]
 		if !strings.HasPrefix(meta.Info["network"], "switch: full duplex") || len(strings.Split(meta.Info["rank_hosts"], ",")) != c.np {
 			t.Errorf("%v: JSON metadata network %q, rank_hosts %q", c.args, meta.Info["network"], meta.Info["rank_hosts"])
 		}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpbench/mpbench/result/rowfile"
 	"github.com/mpbench/mpbench/tune"
 )
 
@@ -26,17 +25,9 @@ func TestE2ECollRules(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("run --coll-rules: %v\n%s", err, errb)
 	}
-	f, err := os.Open(jf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	runs, err := rowfile.ReadJSONL(f, jf)
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("reading %s: %v", jf, err)
-	}
+	run := readOneRun(t, jf)
 	want := map[int64]string{0: "linear", 512: "linear", 1024: "pipeline:seg=512", 2048: "pipeline:seg=512"}
-	for _, r := range runs[0].Rows {
+	for _, r := range run.Rows {
 		if w, ok := want[r.Bytes]; !ok || r.Algorithm != w {
 			t.Errorf("%d bytes: algorithm %q, want %q", r.Bytes, r.Algorithm, w)
 		}
@@ -44,8 +35,8 @@ func TestE2ECollRules(t *testing.T) {
 			t.Errorf("%d bytes: %v defects under -check", r.Bytes, r.Defects)
 		}
 	}
-	if len(runs[0].Rows) != len(want) {
-		t.Errorf("%d rows, want %d", len(runs[0].Rows), len(want))
+	if len(run.Rows) != len(want) {
+		t.Errorf("%d rows, want %d", len(run.Rows), len(want))
 	}
 }
 

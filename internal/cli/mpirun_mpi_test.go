@@ -17,7 +17,6 @@ import (
 	"github.com/mpbench/mpbench/internal/proctest"
 	"github.com/mpbench/mpbench/mpi"
 	"github.com/mpbench/mpbench/result/imb"
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 var (
@@ -188,16 +187,11 @@ func TestE2EMPILaunch(t *testing.T) {
 		t.Fatalf("%s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(argv, " "), code, out, errs)
 	}
 	checkMPIText(t, out, 2, []string{"PingPong"})
-	f, err := os.Open(jf)
-	if err != nil {
-		t.Fatal(err)
+	run := readOneRun(t, jf)
+	if len(run.Rows) != 5 {
+		t.Fatalf("--json: %+v", run)
 	}
-	defer f.Close()
-	runs, err := rowfile.ReadJSONL(f, jf)
-	if err != nil || len(runs) != 1 || len(runs[0].Rows) != 5 {
-		t.Fatalf("--json: %v, %+v", err, runs)
-	}
-	m := runs[0].Meta
+	m := run.Meta
 	if !strings.HasPrefix(m.Transport, "mpi (") || !strings.HasPrefix(m.Info["mpi_thread_environment"], "MPI_THREAD_") || m.Info["np"] != "2" {
 		t.Errorf("--json meta: transport %q, info %v; want the MPI library, its thread level and np 2", m.Transport, m.Info)
 	}

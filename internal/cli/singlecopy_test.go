@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/mpbench/mpbench/result/rowfile"
 )
 
 // TestE2ESingleCopyHeader: a job on shared memory says in its header and
@@ -43,16 +41,8 @@ func TestE2ESingleCopyHeader(t *testing.T) {
 					line = strings.TrimSpace(strings.TrimLeft(v, " :"))
 				}
 			}
-			f, err := os.Open(jf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			runs, err := rowfile.ReadJSONL(f, jf)
-			if err != nil || len(runs) != 1 {
-				t.Fatalf("%s: %v, %d runs", jf, err, len(runs))
-			}
-			if meta := runs[0].Meta.Info["single_copy"]; meta != line {
+			run := readOneRun(t, jf)
+			if meta := run.Meta.Info["single_copy"]; meta != line {
 				t.Errorf("metadata single_copy %q, header %q", meta, line)
 			}
 			if c.want == nil {
