@@ -31,7 +31,7 @@ func HostCapacity() Capacity {
 	if unix.Getrlimit(unix.RLIMIT_NOFILE, &r) == nil && r.Cur != unix.RLIM_INFINITY {
 		c.Files = int64(r.Cur)
 	}
-	if m := memAvailable("/proc/meminfo"); m >= 0 {
+	if m := MemAvailable(); m >= 0 {
 		c.Memory = m
 		c.MemoryLimit = fmt.Sprintf("the host has %s available (MemAvailable)", mib(m))
 	}
@@ -127,6 +127,11 @@ func readInt(path string) (int64, error) {
 	}
 	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 }
+
+// MemAvailable is the host's available memory in bytes, MemAvailable of
+// /proc/meminfo (the one place mpbench reads it: HostCapacity, and the
+// applications' checks of their problem size), -1 when it cannot be read.
+func MemAvailable() int64 { return memAvailable("/proc/meminfo") }
 
 // memAvailable returns MemAvailable of the meminfo file at path in bytes,
 // -1 when it cannot be read.

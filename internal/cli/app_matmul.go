@@ -63,7 +63,7 @@ and the file it came from. --blas gonum or --blas openblas insists on one.`,
 			}
 			f.info = blas.Fields()
 			cfg := matmul.Config{N: n, Square: square, Verify: !noVerify && n <= matmul.MaxVerify, Sync: sync, Cold: cold, BLAS: blas.String()}
-			if err := checkMatmulMemory(cfg, f.np, memAvailable()); err != nil && !launch.IsWorker() {
+			if err := checkMatmulMemory(cfg, f.np, launch.MemAvailable()); err != nil && !launch.IsWorker() {
 				return err
 			}
 			f.memoryFix = "lower -n"
@@ -109,8 +109,8 @@ func useBLAS(name, lib string, threads int) (hostblas.Info, error) {
 }
 
 // checkMatmulMemory refuses a product cfg on np ranks whose memory
-// (matmul.Bytes) exceeds avail, the host's available memory in bytes (0:
-// unknown, not checked), with the largest -n that fits.
+// (matmul.Bytes) exceeds avail, the host's available memory in bytes (<=
+// 0: unknown, not checked), with the largest -n that fits.
 func checkMatmulMemory(cfg matmul.Config, np int, avail int64) error {
 	need := matmul.Bytes(cfg, np)
 	if avail <= 0 || need <= avail {

@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"os"
-	"strconv"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/mpbench/mpbench/app"
@@ -69,7 +65,7 @@ needs is checked against the host's available memory before ranks start.`,
 			if np < 1 || cl.NY%np != 0 || cl.NZ%np != 0 {
 				return usageErrorf("-np %d: FT class %s (%dx%dx%d) needs a process count dividing %d; use 1, 2, 4, ...", f.np, cl.Name, cl.NX, cl.NY, cl.NZ, min(cl.NY, cl.NZ))
 			}
-			if need, avail := npb.FTBytes(cl.NX, cl.NY, cl.NZ, 1), memAvailable(); avail > 0 && need > avail && !launch.IsWorker() {
+			if need, avail := npb.FTBytes(cl.NX, cl.NY, cl.NZ, 1), launch.MemAvailable(); avail > 0 && need > avail && !launch.IsWorker() {
 				return usageErrorf("FT class %s needs %.1f GiB over all ranks, the host has %.1f GiB available; use a smaller class", cl.Name, float64(need)/(1<<30), float64(avail)/(1<<30))
 			}
 			f.memoryFix = "use a smaller --class"
@@ -81,25 +77,4 @@ needs is checked against the host's available memory before ranks start.`,
 	cmd.Flags().StringVar(&class, "class", "S", "problem class: S, W, A or B")
 	addAppFlags(cmd.Flags(), &f)
 	return cmd
-}
-
-// memAvailable is the host's available memory in bytes (MemAvailable of
-// /proc/meminfo), 0 when unknown.
-func memAvailable() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			f := strings.Fields(rest)
-			if len(f) >= 1 {
-				kb, err := strconv.ParseInt(f[0], 10, 64)
-				if err == nil {
-					return kb * 1024
-				}
-			}
-		}
-	}
-	return 0
 }
