@@ -46,6 +46,17 @@ func parseSize(what, s string) (int64, error) {
 	return n, checkSize(what, n)
 }
 
+// ParseMsgSizeAlone is ParseMsgSize for a run that may also have been
+// given -msglen (msglen), which lists message sizes too: both are an
+// *OptionError ("-msgsize and -msglen both list message sizes; give
+// one").
+func ParseMsgSizeAlone(s string, msglen bool) ([]int64, error) {
+	if msglen {
+		return nil, optionErrorf("-msgsize and -msglen both list message sizes; give one")
+	}
+	return ParseMsgSize(s)
+}
+
 // ParseMsgSize parses IMB's -msgsize list: message sizes in bytes,
 // 0..MaxMsgLen, separated by commas, in run order. The error names the
 // size: `-msgsize 8,1k: "1k": expected a size in bytes 0..1073741824`.
@@ -89,6 +100,20 @@ func ParseThreadLevel(s string) (int, error) {
 		}
 	}
 	return 0, optionErrorf("-thread_level %q: expected -thread_level single, funneled, serialized or multiple", s)
+}
+
+// CheckThreadLevel checks IMB's -thread_level s (ParseThreadLevel) for a
+// run on an MPI library (library) or on mpbench's own runtime, which has
+// no thread levels: there a valid level is an *OptionError too, naming
+// where it belongs.
+func CheckThreadLevel(s string, library bool) error {
+	if _, err := ParseThreadLevel(s); err != nil {
+		return err
+	}
+	if !library {
+		return optionErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", s)
+	}
+	return nil
 }
 
 // Canonical returns the registered spelling of benchmark name (names match

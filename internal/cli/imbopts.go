@@ -48,10 +48,7 @@ func addIMBFlags(fs *pflag.FlagSet, f *imbFlags) {
 func (f *imbFlags) apply(o *bench.Options, np int, msglenGiven bool) error {
 	var err error
 	if f.msgsize != "" {
-		if msglenGiven {
-			return usageErrorf("-msgsize and -msglen both list message sizes; give one")
-		}
-		if o.MsgLens, err = bench.ParseMsgSize(f.msgsize); err != nil {
+		if o.MsgLens, err = bench.ParseMsgSizeAlone(f.msgsize, msglenGiven); err != nil {
 			return err
 		}
 	}

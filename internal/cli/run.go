@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/mpbench/mpbench/bench"
 	"github.com/mpbench/mpbench/launch"
 	"github.com/mpbench/mpbench/launch/supervise"
 	"github.com/mpbench/mpbench/result/rowfile"
@@ -103,8 +104,10 @@ func runRun(cmd *cobra.Command, f *runFlags, inv *invocation) error {
 			return err
 		}
 	}
-	if f.transport != "mpi" && f.given("thread_level") {
-		return usageErrorf("-thread_level %s: thread levels belong to MPI libraries; mpbench's own runtime has none. Give it to an mpi build run with --transport mpi or under mpirun", f.threadLevel)
+	if f.given("thread_level") {
+		if err := bench.CheckThreadLevel(f.threadLevel, f.transport == "mpi"); err != nil {
+			return err
+		}
 	}
 	if err := emptyOutputs(f.jsonFile, f.csvFile, f.imb.dumpfile); err != nil {
 		return err
