@@ -85,23 +85,7 @@ func userTasks(uid int) int64 {
 // start: the least pids.max less pids.current, and the directory of the
 // cgroup that sets it; -1 when no cgroup limits tasks.
 func pidsFree(procFile, root string) (int64, string) {
-	b, err := os.ReadFile(procFile)
-	if err != nil {
-		return -1, ""
-	}
-	var dir string
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.SplitN(line, ":", 3)
-		if len(f) != 3 {
-			continue
-		}
-		switch {
-		case f[1] == "pids" || strings.Contains(","+f[1]+",", ",pids,"):
-			dir = filepath.Join(root, "pids", f[2])
-		case f[0] == "0" && f[1] == "" && dir == "":
-			dir = filepath.Join(root, f[2])
-		}
-	}
+	dir, _ := cgroupDir(procFile, root, "pids")
 	if dir == "" {
 		return -1, ""
 	}

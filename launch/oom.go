@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,28 +35,14 @@ func newOOMWatch() *oomWatch { return oomWatchAt("/proc/self/cgroup", "/sys/fs/c
 // the memory controller.
 func oomWatchAt(procFile, root string) *oomWatch {
 	w := &oomWatch{start: -1}
-	b, err := os.ReadFile(procFile)
-	if err != nil {
-		return w
-	}
-	var v2 string
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.SplitN(line, ":", 3)
-		if len(f) != 3 {
-			continue
-		}
-		switch {
-		case slices.Contains(strings.Split(f[1], ","), "memory"):
-			w.dir = filepath.Join(root, "memory", f[2])
-			w.counter, w.limit = filepath.Join(w.dir, "memory.oom_control"), filepath.Join(w.dir, "memory.limit_in_bytes")
-		case f[0] == "0" && f[1] == "":
-			v2 = filepath.Join(root, f[2])
-		}
-	}
-	if w.dir == "" && v2 != "" {
-		if _, err := os.Stat(filepath.Join(v2, "memory.events")); err == nil {
-			w.dir = v2
-			w.counter, w.limit = filepath.Join(v2, "memory.events"), filepath.Join(v2, "memory.max")
+	switch dir, v1 := cgroupDir(procFile, root, "memory"); {
+	case v1:
+		w.dir = dir
+		w.counter, w.limit = filepath.Join(dir, "memory.oom_control"), filepath.Join(dir, "memory.limit_in_bytes")
+	case dir != "":
+		if _, err := os.Stat(filepath.Join(dir, "memory.events")); err == nil {
+			w.dir = dir
+			w.counter, w.limit = filepath.Join(dir, "memory.events"), filepath.Join(dir, "memory.max")
 		}
 	}
 	w.start = w.kills()
