@@ -261,8 +261,24 @@ func (r *blockRun) verdictErr(v record) error {
 	if r.world.Rank() == 0 && r.fail != nil {
 		return r.fail
 	}
-	return errors.New(v.note)
+	return &RelayedError{Note: v.note}
 }
+
+// RelayedError is what a rank other than 0 returns from Run when rank 0
+// ended the block for a failure of its own (a sink error such as a full
+// disk, a -check defect): Note is rank 0's account, word for word. Its
+// Relayed method tells the launcher (launch.ReportError) that the failure
+// began elsewhere, so that the job's summary names rank 0, not the rank
+// that happened to exit first.
+type RelayedError struct {
+	Note string // rank 0's error message
+}
+
+// Error returns rank 0's account.
+func (e *RelayedError) Error() string { return e.Note }
+
+// Relayed reports true: the failure is rank 0's.
+func (e *RelayedError) Relayed() bool { return true }
 
 // sizes measures every message size of the block; it returns the final
 // verdict (done, stop or abort) or a communication error.

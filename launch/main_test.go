@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -153,6 +154,15 @@ func testWorker(mode string) int {
 			time.Sleep(150 * time.Millisecond)
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
+	case "relayed": // ranks 1, 2 relay rank 0's failure at once; rank 0 reports its own 150 ms later
+		if rank != 0 {
+			ReportError(os.Stderr, relayedErr{"csv: write: no space left on device"})
+			return 1
+		}
+		signal.Ignore(syscall.SIGTERM) // still closing its files when the others end
+		time.Sleep(150 * time.Millisecond)
+		ReportError(os.Stderr, errors.New("csv: write: no space left on device"))
+		return 1
 	case "crash": // rank 1 dereferences a nil pointer
 		if rank == 1 {
 			fmt.Fprintln(os.Stderr, "rank 1: about to crash")
@@ -174,6 +184,13 @@ func testWorker(mode string) int {
 	}
 	select {}
 }
+
+// relayedErr is another rank's failure relayed to this one, as bench's
+// *RelayedError.
+type relayedErr struct{ note string }
+
+func (e relayedErr) Error() string { return e.note }
+func (e relayedErr) Relayed() bool { return true }
 
 func writePidFile(dir string, rank int) {
 	name := filepath.Join(dir, fmt.Sprintf("rank-%d.pid", rank))

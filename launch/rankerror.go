@@ -83,6 +83,7 @@ type exitError struct {
 	crash    string // the rank's crash report in one phrase (crashReport.summary), "" if none
 	oom      string // who most likely sent its SIGKILL (oomWatch.note), "" if not known
 	emfile   bool   // the rank had no file descriptor left: its report's code, or its crash
+	relayed  bool   // its report is another rank's failure (codeRelayed)
 }
 
 // newExitError is how a rank's process ended (err, from Wait), with what
@@ -90,7 +91,7 @@ type exitError struct {
 func newExitError(err error, s *stderrCopier) *exitError {
 	rep := s.report()
 	return &exitError{err: err, lastLine: s.lastLine(), reported: rep.msg, crash: s.crash.summary(),
-		emfile: rep.code == codeEMFILE || s.crash.outOfDescriptors()}
+		emfile: rep.code == codeEMFILE || s.crash.outOfDescriptors(), relayed: rep.code == codeRelayed}
 }
 
 // Is reports whether target is syscall.EMFILE and the rank ran out of
@@ -119,6 +120,10 @@ func (e *exitError) Error() string {
 	}
 	return msg
 }
+
+// Relayed reports whether the rank's own report is another rank's failure
+// relayed to it (codeRelayed).
+func (e *exitError) Relayed() bool { return e.relayed }
 
 // Unwrap returns the Wait error (an *exec.ExitError).
 func (e *exitError) Unwrap() error { return e.err }

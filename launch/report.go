@@ -17,6 +17,20 @@ const reportPrefix = "mpbench-rank-error"
 // rank had no file descriptor left.
 const codeEMFILE = "EMFILE"
 
+// codeRelayed is the code of a report whose error is another rank's,
+// relayed to this one (an error with a Relayed method returning true,
+// such as bench's *RelayedError): the launcher prefers the report of the
+// rank where the failure began (exitEvent.outranks).
+const codeRelayed = "RELAYED"
+
+// relayed reports whether err (or an error it wraps) says it is another
+// rank's failure relayed to this one: it has a method Relayed() bool
+// that returns true.
+func relayed(err error) bool {
+	var r interface{ Relayed() bool }
+	return errors.As(err, &r) && r.Relayed()
+}
+
 // ReportError writes err, the reason this rank of a job started by Run is
 // about to exit with a non-zero status, to w (the rank's stderr) as one
 // line. The launcher keeps that line out of the job's stderr and puts the
@@ -32,7 +46,9 @@ const codeEMFILE = "EMFILE"
 // Newlines in the message are replaced by "; ". When err is (or wraps)
 // syscall.EMFILE the line carries that as a code, so that the launcher's
 // *RankError matches it too (errors.Is) and names the fix:
-// "mpbench-rank-error[EMFILE]: tcp: ... too many open files".
+// "mpbench-rank-error[EMFILE]: tcp: ... too many open files". When err
+// is another rank's failure relayed to this one (relayed), the code
+// RELAYED tells the launcher to name the rank where it began.
 func ReportError(w io.Writer, err error) {
 	msg := err.Error()
 	var we *WorkerError
@@ -41,8 +57,11 @@ func ReportError(w io.Writer, err error) {
 	}
 	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ; ")), " ")
 	code := ""
-	if errors.Is(err, syscall.EMFILE) {
+	switch {
+	case errors.Is(err, syscall.EMFILE):
 		code = "[" + codeEMFILE + "]"
+	case relayed(err):
+		code = "[" + codeRelayed + "]"
 	}
 	io.WriteString(w, reportPrefix+code+": "+msg+"\n")
 }
@@ -50,7 +69,7 @@ func ReportError(w io.Writer, err error) {
 // rankReport is a rank's account of why it fails, as ReportError wrote it.
 type rankReport struct {
 	msg  string // the message, "" if the rank reported nothing
-	code string // codeEMFILE, or "" for any other error
+	code string // codeEMFILE, codeRelayed, or "" for any other error
 }
 
 // reportLine matches a ReportError line: its code and message.

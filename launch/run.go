@@ -223,10 +223,16 @@ type exitEvent struct {
 // launcher did not send (kill -9, the OOM killer, a crash) is a cause,
 // whereas a rank that exits with an error status may be reporting that
 // peer's loss, and the reaper may see the consequence first on a busy
-// host; otherwise the rank that ended first.
+// host; then a rank that exited with its own error over one whose report
+// is another rank's failure relayed to it (a sink error at rank 0 that
+// every rank stops with: the relaying ranks end first, rank 0 still
+// closing its files); otherwise the rank that ended first.
 func (ev exitEvent) outranks(cur exitEvent) bool {
 	if ev.external != cur.external {
 		return ev.external
+	}
+	if evR, curR := relayed(ev.err), relayed(cur.err); evR != curR {
+		return !evR && ev.sig == 0
 	}
 	return ev.at.Before(cur.at)
 }

@@ -241,6 +241,26 @@ func TestRunKilledRankOutranksCollateral(t *testing.T) {
 	}
 }
 
+// TestRunRelayedFailureNamesOrigin: ranks 1 and 2 stop with rank 0's
+// failure relayed to them (a full disk under rank 0's result file) and
+// end first; rank 0, ending 150 ms later with its own report, is the rank
+// named, and a relayed report alone never outranks it.
+func TestRunRelayedFailureNamesOrigin(t *testing.T) {
+	ch := startJob(context.Background(), Spec{NP: 3, Argv: []string{testExe(t)}, Env: []string{quickExit, envMode + "=relayed"}})
+	err := await(t, ch, 15*time.Second)
+	var re *RankError
+	if !errors.As(err, &re) || re.Rank != 0 || err.Error() != "launch: rank 0: csv: write: no space left on device (exited with status 1)" {
+		t.Fatalf("got %v, want rank 0's own report", err)
+	}
+	own := exitEvent{err: &RankError{Err: &exitError{err: errors.New("x")}}, at: time.Unix(2, 0)}
+	relay := exitEvent{err: &RankError{Err: &exitError{err: errors.New("x"), relayed: true}}, at: time.Unix(1, 0)}
+	killed := exitEvent{err: own.err, at: time.Unix(3, 0), sig: syscall.SIGTERM}
+	if !own.outranks(relay) || relay.outranks(own) || killed.outranks(relay) {
+		t.Errorf("outranks: own over relayed %v (want true), relayed over own %v, stopped over relayed %v (want false)",
+			own.outranks(relay), relay.outranks(own), killed.outranks(relay))
+	}
+}
+
 // TestRunCrashedRank: a rank's Go crash report goes to a file, not to the
 // job's stderr; the failure names the signal, the report's first line and
 // the file.

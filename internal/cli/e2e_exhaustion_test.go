@@ -110,13 +110,14 @@ func TestE2EResultDiskFull(t *testing.T) {
 
 // TestE2EResultDiskFullPartWay: the disk of the --csv file (a private
 // 8 KiB tmpfs) fills in the middle of a run: the run fails in one line
-// naming the file and the full disk, and the --json file on another disk
+// naming rank 0 (whose writer failed, not a rank that stopped with it),
+// the file and the full disk, and the --json file on another disk
 // keeps every row printed before the failure, closed by the launcher's end
 // record with the same account.
 func TestE2EResultDiskFullPartWay(t *testing.T) {
 	needRootUnshare(t)
 	cmd := runExhausted(t, nil, `mkdir small && exec unshare -m sh -c 'mount -t tmpfs -o size=8k none small && exec "$MPBENCH" run -np 2 -msglog 0:22 -iter 5 -iter_policy off --settle 0 --timeout 60s PingPong Sendrecv --json r.jsonl --csv small/r.csv'`,
-		"csv: write: write small/r.csv: no space left on device", "the job was at ")
+		"launch: rank 0: bench: ", "csv: write: write small/r.csv: no space left on device", "the job was at ")
 	printed, err := imb.Read(strings.NewReader(cmd.Stdout.(*strings.Builder).String()), "stdout")
 	if err != nil || len(printed) == 0 {
 		t.Fatalf("stdout: %v, %d runs", err, len(printed))
