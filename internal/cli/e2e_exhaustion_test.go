@@ -213,8 +213,8 @@ func TestE2EFewerCPUsThanRanks(t *testing.T) {
 // TestE2EOutOfDescriptors: an open-file limit too low for -np (the
 // launcher holds 3 descriptors per rank) is refused before any rank starts
 // or any result file is made, in one line naming the limit, the fix and
-// the largest -np it holds; so is it by app, and by scaling before its
-// first run.
+// the largest -np it holds; so is it by app, by scaling before its first
+// run, and by testbed run before it builds a testbed.
 func TestE2EOutOfDescriptors(t *testing.T) {
 	want := "mpbench: -np 8: this host cannot hold 8 ranks: 8 ranks need about 32 open files per process, and the limit is 24; raise it (ulimit -n 32); the largest -np that fits is 5 "
 	cmd := runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" run -np 8 -msglog 0:3 -time 0.1 --timeout 60s Sendrecv --json r.jsonl`, want)
@@ -223,6 +223,8 @@ func TestE2EOutOfDescriptors(t *testing.T) {
 	}
 	runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" app ep --class S -np 8 --timeout 60s`, want)
 	runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" scaling --np 1,2,8 -- app ep --class S`, "-np 8: this host cannot hold 8 ranks")
+	// A testbed's nodes are namespaces of this host: refused before one is built.
+	runEnding(t, ExitUsage, nil, `ulimit -n 24 && exec "$MPBENCH" testbed run --net switch --nodes 8 --rate 10mbit -- -msglog 0:3 Sendrecv`, want)
 }
 
 // TestE2EOutOfDescriptorsFiles: a launcher that runs out of open files

@@ -93,8 +93,20 @@ tune's own --np; testbed and build options as for mpbench testbed run.`,
 // testbedRanks returns the testbed to run on (runTestbed) and the rank
 // count, one rank per node: np when --np was given, else every node; a
 // count outside 2..nodes is a usage error (and the testbed built for the
-// run is removed again).
+// run is removed again). The nodes are namespaces of this host, so the
+// ranks count against its limits like those of mpbench run
+// (launch.CheckCapacity over TCP): a job they cannot hold is refused, before
+// a testbed is built for it when --net asks for one.
 func testbedRanks(cmd *cobra.Command, f *testbedFlags, np int) (testbed.State, func(), int, error) {
+	if cmd.Flags().Changed("net") {
+		want := f.nodes
+		if cmd.Flags().Changed("np") {
+			want = min(np, f.nodes)
+		}
+		if err := checkCapacity(want, nil, "tcp"); err != nil {
+			return testbed.State{}, nil, 0, err
+		}
+	}
 	st, cleanup, err := runTestbed(cmd, f)
 	if err != nil {
 		return st, nil, 0, err
@@ -105,6 +117,10 @@ func testbedRanks(cmd *cobra.Command, f *testbedFlags, np int) (testbed.State, f
 	if np < 2 || np > st.Nodes {
 		cleanup()
 		return st, nil, 0, usageErrorf("--np %d: testbed %s has %d nodes, one rank per node: give 2..%d", np, st.Name, st.Nodes, st.Nodes)
+	}
+	if err := checkCapacity(np, nil, "tcp"); err != nil {
+		cleanup()
+		return st, nil, 0, err
 	}
 	return st, cleanup, np, nil
 }
