@@ -20,23 +20,6 @@ import (
 // about 1 point in 126.
 const verifyRounds = 5
 
-// tunedConfig marks the points of the tuned configuration in a
-// verification (the zero Config is the default).
-var tunedConfig = tune.Config{Algorithm: "tuned"}
-
-// verifyPoint is one row of the verification: the default's and the tuned
-// configuration's rounds at one point, and the verdict.
-type verifyPoint struct {
-	Collective string     `json:"collective"`
-	Ranks      int        `json:"ranks"`
-	Bytes      int        `json:"bytes"`
-	Rule       string     `json:"rule"` // the configuration the tuning file gives this point
-	Default    tune.Stats `json:"default"`
-	Tuned      tune.Stats `json:"tuned"`
-	Speedup    float64    `json:"speedup"` // default median / tuned median
-	Verdict    string     `json:"verdict"` // "faster", "slower", "same" (within noise), "default rule" (both ran the default algorithm)
-}
-
 // runTuneVerify runs the tuned configuration of DIR against the default in
 // interleaved rounds and reports the speedup at every point.
 func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
@@ -76,7 +59,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 			tuned := tuneJob{np: np, round: round, label: "tuned (" + m.RulesFile + ")", colls: m.Colls,
 				configs: map[string]tune.Config{}, args: targs, env: tenv}
 			for _, c := range m.Colls {
-				tuned.configs[c] = tunedConfig
+				tuned.configs[c] = tune.Tuned
 			}
 			// Alternate which goes first, so that neither always runs on a
 			// machine the other has just warmed up.
@@ -110,7 +93,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 			return err
 		}
 	}
-	vps := verifyPoints(set.Points(), dec, m.MinGain)
+	vps := tune.Verify(set.Points(), dec.Tables, m.MinGain)
 	if err := writeTuneJSON(dir, "verify.json", vps); err != nil {
 		return err
 	}
@@ -132,51 +115,9 @@ func readDecisions(dir string) (tuneDecisions, error) {
 	return d, readTuneFile(dir, "decisions.json", &d)
 }
 
-// verifyPoints pairs the default's and the tuned configuration's points
-// and gives each a verdict: "faster" when the tuned one beats the default
-// beyond noise (tune.Stats.Beats), "slower" when the default beats it,
-// "same" otherwise. Where the tuned rule keeps the default algorithm both
-// configurations ran the same code, so any difference is the machine's
-// (an oversubscribed host's rounds can differ beyond their own spread):
-// the verdict is "default rule", neither faster nor slower.
-func verifyPoints(ps []tune.Point, dec tuneDecisions, minGain float64) []verifyPoint {
-	type key struct {
-		coll         string
-		ranks, bytes int
-	}
-	def := map[key]tune.Stats{}
-	for _, p := range ps {
-		if p.Config.IsDefault() {
-			def[key{p.Collective, p.Ranks, p.Bytes}] = tune.Summarize(p.Times)
-		}
-	}
-	rules := tune.RulesFromTables(dec.Tables)
-	var out []verifyPoint
-	for _, p := range ps {
-		if p.Config != tunedConfig {
-			continue
-		}
-		d := def[key{p.Collective, p.Ranks, p.Bytes}]
-		t := tune.Summarize(p.Times)
-		rule, _ := rules.Lookup(p.Collective, p.Ranks, p.Bytes)
-		v := verifyPoint{Collective: p.Collective, Ranks: p.Ranks, Bytes: p.Bytes, Rule: rule.String(),
-			Default: d, Tuned: t, Speedup: d.Median / t.Median, Verdict: "same"}
-		switch {
-		case rule.IsDefault():
-			v.Verdict = "default rule"
-		case t.Beats(d, minGain):
-			v.Verdict = "faster"
-		case d.Beats(t, minGain):
-			v.Verdict = "slower"
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
 // printVerify prints the verification table and returns the number of
 // points where the tuned configuration is slower beyond noise.
-func printVerify(b *strings.Builder, vps []verifyPoint) int {
+func printVerify(b *strings.Builder, vps []tune.VerifyPoint) int {
 	fmt.Fprintf(b, "%-12s %5s %9s  %-28s %22s %22s %8s  %s\n", "collective", "procs", "bytes", "rule", "default usec", "tuned usec", "speedup", "verdict")
 	slower, faster, kept := 0, 0, 0
 	for _, v := range vps {
