@@ -59,6 +59,13 @@ func (s *loopSpy) Alltoallv(send []byte, scounts, sdispls []int, recv []byte, rc
 func (s *loopSpy) ReduceScatterBlock(send, recv []byte, op comm.Op, dt comm.Datatype) error {
 	return coll.ReduceScatterBlock(s.Comm, send, recv, dt, op)
 }
+func (s *loopSpy) ReduceScatter(send, recv []byte, counts []int, op comm.Op, dt comm.Datatype) error {
+	bytes := make([]int, len(counts)) // the native interface counts elements, coll's bytes
+	for i, n := range counts {
+		bytes[i] = n * dt.Size()
+	}
+	return coll.ReduceScatter(s.Comm, send, recv, bytes, dt, op)
+}
 
 func (s *loopSpy) Split(color, key int) (comm.Comm, error) {
 	c, err := s.Comm.Split(color, key)
@@ -76,7 +83,7 @@ func (s *loopSpy) Split(color, key int) (comm.Comm, error) {
 func TestKernelsOfferTheirLoops(t *testing.T) {
 	o := quick("PingPong", "PingPongAnySource", "PingPing", "Sendrecv", "Exchange", "Uniband", "Biband", "Allreduce", "Bcast", "Barrier",
 		"Reduce", "Gather", "Scatter", "Allgather", "Alltoall", "Reduce_scatter_block",
-		"Allgatherv", "Gatherv", "Scatterv", "Alltoallv", "Reduce_local")
+		"Reduce_scatter", "Allgatherv", "Gatherv", "Scatterv", "Alltoallv", "Reduce_local")
 	o.NPMin, o.Check, o.OffCache, o.RootShift, o.Params = 4, true, 4096, true, map[string]int{WindowSize.Name: 3}
 	var mu sync.Mutex
 	offered := map[[2]int]comm.Loop{}
@@ -117,6 +124,7 @@ func TestKernelsOfferTheirLoops(t *testing.T) {
 			comm.LoopScatterv:           {Sync: true, RootShift: true},
 			comm.LoopAlltoallv:          {Sync: true, RootShift: true},
 			comm.LoopReduceLocal:        {Datatype: comm.Float32, Op: comm.Sum, Sync: true, RootShift: true},
+			comm.LoopReduceScatter:      {Datatype: comm.Float32, Op: comm.Sum, Sync: true, RootShift: true},
 		}
 		if rank < 2 {
 			want[comm.LoopPingPong] = comm.Loop{Peer: 1 - rank, Starts: rank == 0}
@@ -139,7 +147,7 @@ func TestKernelsOfferTheirLoops(t *testing.T) {
 				sendBytes = 16
 			case comm.LoopGather, comm.LoopAllgather, comm.LoopGatherv, comm.LoopAllgatherv:
 				recvBytes = 4 * 8
-			case comm.LoopScatter, comm.LoopReduceScatterBlock, comm.LoopScatterv:
+			case comm.LoopScatter, comm.LoopReduceScatterBlock, comm.LoopReduceScatter, comm.LoopScatterv:
 				sendBytes = 4 * 8
 			case comm.LoopAlltoall, comm.LoopAlltoallv:
 				sendBytes, recvBytes = 4*8, 4*8

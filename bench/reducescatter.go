@@ -1,6 +1,10 @@
 package bench
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/mpbench/mpbench/comm"
+)
 
 // Reduce_scatter (IMB_reduce_scatter.c as IMB-MPI1 2021.x builds it, from
 // src_cpp without IMB2018): MPI_Reduce_scatter with MPI_SUM where every
@@ -22,8 +26,12 @@ func init() {
 
 // reduceScatterKernel times n calls (timeCalls) with every rank's count
 // e.Bytes (in bytes, whole elements of e.RedType, as the reductions'
-// sizes are).
+// sizes are); a communicator that runs loops itself runs them as
+// comm.LoopReduceScatter when its own collective is the one to measure.
 func reduceScatterKernel(e *Env, n int) (float64, error) {
+	if secs, ran, err := e.collectiveLoop(comm.Loop{Kind: comm.LoopReduceScatter, Datatype: e.RedType, Op: reductionOp}, "reduce_scatter", n); ran {
+		return secs, err
+	}
 	counts := slices.Repeat([]int{int(e.Bytes)}, e.Comm.Size())
 	return timeCalls(e, n, func(i int) error {
 		return e.Algorithms.ReduceScatter(e.Comm, e.Send(i), e.Recv(i), counts, e.RedType, reductionOp)

@@ -112,6 +112,12 @@ const (
 	// combined with Op into the receive slot, on every rank without
 	// communication; timed and synchronised as LoopAllreduce.
 	LoopReduceLocal
+	// LoopReduceScatter is IMB_reduce_scatter.c (IMB-MPI1 2021.x) with the
+	// library's own Reduce_scatter: Size()*Bytes of Datatype combined with
+	// Op, every rank's receive count Bytes/Datatype.Size() elements, so it
+	// moves what LoopReduceScatterBlock moves; timed and synchronised as
+	// LoopAllreduce.
+	LoopReduceScatter
 )
 
 // Slots is a buffer cut into Count slots Stride bytes apart, used

@@ -36,6 +36,7 @@ var loopKinds = map[comm.LoopKind]C.int{
 	comm.LoopScatterv:           C.MPB_SCATTERV,
 	comm.LoopAlltoallv:          C.MPB_ALLTOALLV,
 	comm.LoopReduceLocal:        C.MPB_REDUCE_LOCAL,
+	comm.LoopReduceScatter:      C.MPB_REDUCE_SCATTER,
 }
 
 // RunLoop runs the timed loop l in C, inside one call into the library
@@ -91,6 +92,7 @@ var loopCalls = map[comm.LoopKind]string{
 	comm.LoopScatterv:           "Scatterv loop (MPI_Scatterv)",
 	comm.LoopAlltoallv:          "Alltoallv loop (MPI_Alltoallv)",
 	comm.LoopReduceLocal:        "Reduce_local loop (MPI_Reduce_local)",
+	comm.LoopReduceScatter:      "Reduce_scatter loop (MPI_Reduce_scatter)",
 }
 
 // vectorLoops are the kinds whose calls take counts and displacements.
@@ -133,13 +135,13 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 		if l.Kind == comm.LoopExchange {
 			sendBytes = 2 * l.Bytes
 		}
-	case comm.LoopAllreduce, comm.LoopReduce, comm.LoopReduceScatterBlock, comm.LoopReduceLocal:
+	case comm.LoopAllreduce, comm.LoopReduce, comm.LoopReduceScatterBlock, comm.LoopReduceScatter, comm.LoopReduceLocal:
 		d := l.Datatype.Size()
 		if !validOp(l.Op) || d == 0 || l.Bytes%d != 0 {
 			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32, Int64 or Char elements and Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
 		}
 		a.count = C.int(l.Bytes / d)
-		if l.Kind == comm.LoopReduceScatterBlock {
+		if l.Kind == comm.LoopReduceScatterBlock || l.Kind == comm.LoopReduceScatter {
 			sendBytes = c.size * l.Bytes
 		}
 	case comm.LoopGather, comm.LoopAllgather, comm.LoopGatherv, comm.LoopAllgatherv:

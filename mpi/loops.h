@@ -30,6 +30,7 @@ enum {
 	MPB_SCATTERV,
 	MPB_ALLTOALLV,
 	MPB_REDUCE_LOCAL,
+	MPB_REDUCE_SCATTER,
 };
 
 // mpb_loop is one checked comm.Loop. Buffer addresses are integers (see
@@ -154,10 +155,12 @@ static inline int mpb_window_rep(const mpb_loop *l, MPI_Request *q, MPI_Status *
 // mpb_coll_rep runs repetition i's call of a collective loop with slots s
 // and r (IMB_allreduce.c, IMB_bcast.c, IMB_barrier.c, IMB_reduce.c,
 // IMB_gather.c, IMB_scatter.c, IMB_allgather.c, IMB_alltoall.c,
-// IMB_reduce_scatter_block.c, the v variants' files, IMB_reduce_local.c).
+// IMB_reduce_scatter_block.c, the v variants' files, IMB_reduce_local.c,
+// IMB_reduce_scatter.c).
 // Rooted calls take the root of repetition i: 0, or (first + i) mod procs
 // under root_shift. The v variants take counts and displs, procs ints each
-// (IMB's: every count size, displacements packed).
+// (IMB's: every count size, displacements packed); Reduce_scatter takes
+// counts, every rank's count l->count elements.
 static inline int mpb_coll_rep(const mpb_loop *l, int i, char *s, char *r, const int *counts, const int *displs, MPI_Comm c) {
 	int root = l->root_shift ? (l->first + i) % l->procs : 0;
 	switch (l->kind) {
@@ -187,6 +190,8 @@ static inline int mpb_coll_rep(const mpb_loop *l, int i, char *s, char *r, const
 		return MPI_Alltoallv(s, counts, displs, MPI_BYTE, r, counts, displs, MPI_BYTE, c);
 	case MPB_REDUCE_LOCAL:
 		return MPI_Reduce_local(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op));
+	case MPB_REDUCE_SCATTER:
+		return MPI_Reduce_scatter(s, r, counts, mpb_dtype(l->dtype), mpb_op(l->op), c);
 	}
 	return MPI_Barrier(c);
 }
@@ -201,12 +206,12 @@ static inline int mpb_run_loop(mpb_loop *l, MPI_Comm c) {
 	int rc = MPI_SUCCESS;
 	if (l->kind >= MPB_ALLREDUCE) {
 		int *counts = NULL, *displs = NULL;
-		if (l->kind >= MPB_ALLGATHERV && l->kind <= MPB_ALLTOALLV) {
+		if ((l->kind >= MPB_ALLGATHERV && l->kind <= MPB_ALLTOALLV) || l->kind == MPB_REDUCE_SCATTER) {
 			counts = malloc(2 * (size_t)l->procs * sizeof(int));
 			if (counts == NULL) return MPI_ERR_NO_MEM;
 			displs = counts + l->procs;
 			for (int j = 0; j < l->procs; j++) {
-				counts[j] = l->size;
+				counts[j] = l->kind == MPB_REDUCE_SCATTER ? l->count : l->size;
 				displs[j] = j * l->size;
 			}
 		}

@@ -18,7 +18,7 @@ import (
 var loopBenchmarks = [][]string{
 	{"PingPong", "PingPongAnySource", "PingPing", "PingPingAnySource", "Sendrecv", "Exchange", "Uniband", "Biband"},
 	{"Allreduce", "Bcast", "Barrier", "Reduce", "Gather", "Scatter", "Allgather", "Alltoall", "Reduce_scatter_block"},
-	{"Allgatherv", "Gatherv", "Scatterv", "Alltoallv", "Reduce_local"},
+	{"Allgatherv", "Gatherv", "Scatterv", "Alltoallv", "Reduce_local", "Reduce_scatter"},
 }
 
 // TestE2EMPILoopsCheck runs the benchmarks whose loops run in C under
