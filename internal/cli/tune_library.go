@@ -222,7 +222,7 @@ func (o *ompiLibrary) loadCheck(ctx context.Context, r *tuneRunner, dir string, 
 		return "", err
 	}
 	abs, _ := filepath.Abs(path)
-	job := tuneJob{np: np, label: "load check", colls: []string{c},
+	job := tuneJob{np: np, Job: tune.Job{Label: "load check", Colls: []string{c}},
 		env: []string{"OMPI_MCA_coll_tuned_use_dynamic_rules=1", "OMPI_MCA_coll_tuned_dynamic_rules_filename=" + abs}}
 	_, err := r.run(ctx, job)
 	if ctx.Err() != nil {

@@ -18,56 +18,43 @@ import (
 	"github.com/mpbench/mpbench/tune"
 )
 
-// tuneJob is one "mpbench run" of a tuning or verification round: the
-// collectives it measures on np ranks, each with its configuration (absent
-// or zero: the default), and the extra arguments and environment that
-// select them.
+// tuneJob is one "mpbench run" of a tuning or verification round: a
+// tune.Job on np ranks with the extra arguments and environment that
+// force its configurations.
 type tuneJob struct {
-	np      int
-	round   int
-	label   string // what the job runs, for progress and errors
-	colls   []string
-	configs map[string]tune.Config
-	args    []string
-	env     []string
+	tune.Job
+	np    int
+	round int
+	args  []string
+	env   []string
 }
 
-// tuneJobs builds one round of jobs on np ranks: job k forcing the k-th
-// configuration of each collective that has one, with the default (every
-// collective) first and again halfway, so that the default has twice the
-// rounds of any configuration it is compared with. Error when lib does not
-// know a collective of p.
+// tuneJobs builds one round of jobs on np ranks (tune.Round over the
+// configurations lib can force); error when lib does not know a
+// collective of p.
 func tuneJobs(lib tuneLibrary, p tunePlan, np, round int) ([]tuneJob, error) {
-	def := tuneJob{np: np, round: round, label: "default", colls: p.colls}
 	per := map[string][]tune.Config{}
-	most := 0
 	for _, c := range p.colls {
 		cs, err := lib.configs(c, np, p.segments)
 		if err != nil {
 			return nil, err
 		}
 		per[c] = cs
-		most = max(most, len(per[c]))
 	}
-	jobs := []tuneJob{def}
-	for k := 0; k < most; k++ {
-		if k == most/2 {
-			jobs = append(jobs, def)
+	return forced(lib, tune.Round(p.colls, per), np, round), nil
+}
+
+// forced gives each of jobs, on np ranks in round, the arguments and
+// environment that make lib run its configurations.
+func forced(lib tuneLibrary, jobs []tune.Job, np, round int) []tuneJob {
+	out := make([]tuneJob, len(jobs))
+	for i, j := range jobs {
+		out[i] = tuneJob{Job: j, np: np, round: round}
+		if j.Configs != nil {
+			out[i].args, out[i].env = lib.force(j.Configs)
 		}
-		j := tuneJob{np: np, round: round, configs: map[string]tune.Config{}}
-		var label []string
-		for _, c := range p.colls {
-			if k < len(per[c]) {
-				j.colls = append(j.colls, c)
-				j.configs[c] = per[c][k]
-				label = append(label, c+"="+per[c][k].String())
-			}
-		}
-		j.label = strings.Join(label, ",")
-		j.args, j.env = lib.force(j.configs)
-		jobs = append(jobs, j)
 	}
-	return jobs, nil
+	return out
 }
 
 // tuneRunner runs measuring jobs as "mpbench run" processes of this
@@ -97,7 +84,7 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 		"--transport", r.transport, "--timeout", jobTimeout.String()}
 	argv = append(argv, r.hostArgs...)
 	argv = append(argv, job.args...)
-	for _, c := range job.colls {
+	for _, c := range job.Colls {
 		argv = append(argv, tuneBench[c])
 	}
 	os.Remove(r.tmp)
@@ -108,11 +95,11 @@ func (r *tuneRunner) run(ctx context.Context, job tuneJob) ([]result.Row, error)
 		return nil, cancelCause(ctx, errInterrupted)
 	}
 	if err != nil {
-		return nil, &tuneJobError{np: job.np, label: job.label, reason: jobFailure(r.tmp, stderr.String(), err)}
+		return nil, &tuneJobError{np: job.np, label: job.Label, reason: jobFailure(r.tmp, stderr.String(), err)}
 	}
 	runs, err := read.File(r.tmp)
 	if err != nil || len(runs) == 0 {
-		return nil, fmt.Errorf("%d processes, %s: reading its results: %v", job.np, job.label, err)
+		return nil, fmt.Errorf("%d processes, %s: reading its results: %v", job.np, job.Label, err)
 	}
 	if r.meta == nil {
 		m := runs[0].Meta
@@ -173,21 +160,6 @@ func childReason(stderr string) (reason string, ok bool) {
 	return "", false
 }
 
-// alone splits a job into one job per collective, forced through lib, to
-// find which configuration made a job of several fail.
-func (j tuneJob) alone(lib tuneLibrary) []tuneJob {
-	var jobs []tuneJob
-	for _, c := range j.colls {
-		one := j
-		one.colls = []string{c}
-		one.configs = map[string]tune.Config{c: j.configs[c]}
-		one.label = c + "=" + j.configs[c].String() + " (alone)"
-		one.args, one.env = lib.force(one.configs)
-		jobs = append(jobs, one)
-	}
-	return jobs
-}
-
 // jsonIndent is json.MarshalIndent with a final newline.
 func jsonIndent(v any) ([]byte, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
@@ -226,7 +198,7 @@ func progressLine(w io.Writer, i, n int, job tuneJob, rounds int, took, elapsed 
 	if err != nil {
 		status = "FAILED: " + err.Error()
 	}
-	label := job.label
+	label := job.Label
 	if len(label) > 90 {
 		label = label[:87] + "..."
 	}

@@ -121,7 +121,7 @@ func (l *mpichLibrary) loadCheck(ctx context.Context, r *tuneRunner, dir string,
 	if err := l.write(path, []string{"Probe: " + l.rulesFile() + " with " + c + " naming an algorithm MPICH does not have."}, probe); err != nil {
 		return "", err
 	}
-	job := tuneJob{np: np, label: "load check", colls: []string{c},
+	job := tuneJob{np: np, Job: tune.Job{Label: "load check", Colls: []string{c}},
 		env: []string{"MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=" + absPath(path)}}
 	_, err := r.run(ctx, job)
 	if ctx.Err() != nil {

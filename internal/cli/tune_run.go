@@ -99,22 +99,22 @@ func runTune(cmd *cobra.Command, f *tuneFlags, inv *invocation) error {
 			_ = writeTuneJSON(p.dir, "points.json", tune.JSONPoints(set.Points()))
 			return fmt.Errorf("%w (the points of %d finished jobs are in %s)", err, i, filepath.Join(p.dir, "points.json"))
 		}
-		if err != nil && len(job.colls) > 1 && len(job.configs) > 0 {
+		if err != nil && len(job.Colls) > 1 && len(job.Configs) > 0 {
 			// Run its collectives one by one, so that one configuration
 			// that cannot run does not lose the others.
-			rest := append(job.alone(lib), jobs[i+1:]...)
+			rest := append(forced(lib, job.Alone(), job.np, job.round), jobs[i+1:]...)
 			jobs = append(jobs[:i+1], rest...)
 		}
 		if err != nil {
 			failed++
-			if len(job.configs) == 0 {
+			if len(job.Configs) == 0 {
 				failedDefault++
-			} else if len(job.colls) == 1 {
-				c := job.colls[0]
-				leftOut[c+"="+job.configs[c].String()] = true
+			} else if len(job.Colls) == 1 {
+				c := job.Colls[0]
+				leftOut[c+"="+job.Configs[c].String()] = true
 			}
 		} else {
-			set.Add(job.np, job.colls, job.configs, rows)
+			set.Add(job.np, job.Colls, job.Configs, rows)
 		}
 		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, p.rounds, time.Since(t0), time.Since(start), err)
 		if err := writeTuneJSON(p.dir, "points.json", tune.JSONPoints(set.Points())); err != nil {

@@ -55,11 +55,11 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 	var jobs []tuneJob
 	for round := 0; round < rounds; round++ {
 		for _, np := range m.Procs {
-			def := tuneJob{np: np, round: round, label: "default", colls: m.Colls}
-			tuned := tuneJob{np: np, round: round, label: "tuned (" + m.RulesFile + ")", colls: m.Colls,
-				configs: map[string]tune.Config{}, args: targs, env: tenv}
+			def := tuneJob{np: np, round: round, Job: tune.Job{Label: "default", Colls: m.Colls}}
+			tuned := tuneJob{np: np, round: round, Job: tune.Job{Label: "tuned (" + m.RulesFile + ")", Colls: m.Colls,
+				Configs: map[string]tune.Config{}}, args: targs, env: tenv}
 			for _, c := range m.Colls {
-				tuned.configs[c] = tune.Tuned
+				tuned.Configs[c] = tune.Tuned
 			}
 			// Alternate which goes first, so that neither always runs on a
 			// machine the other has just warmed up.
@@ -84,7 +84,7 @@ func runTuneVerify(cmd *cobra.Command, f *tuneFlags) error {
 			progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, rounds, time.Since(t0), time.Since(start), err)
 			return fmt.Errorf("verification job failed: %w", err)
 		}
-		set.Add(job.np, job.colls, job.configs, rows)
+		set.Add(job.np, job.Colls, job.Configs, rows)
 		progressLine(cmd.ErrOrStderr(), i+1, len(jobs), job, rounds, time.Since(t0), time.Since(start), nil)
 	}
 	loaded := ""
