@@ -53,15 +53,25 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 // communicator's own (not -imb_barrier's). A loop without a collective
 // name ("": Reduce_local, which communicates nothing) is offered whatever
 // --coll says. It fills in Sync and RootShift from e.
+//
+// A loop kept from such a communicator under a -data_type other than
+// MPI_BYTE is an *OptionError: the kernel's own loop would move
+// MPI_BYTE through the library, not the datatype the header names.
 func (e *Env) collectiveLoop(l comm.Loop, collective string, n int) (secs float64, ran bool, err error) {
 	l.Sync = e.Sync && l.Kind != comm.LoopBarrier
+	why := ""
 	if l.Sync && (e.IMBBarrier || e.syncComm != nil) {
-		return 0, false, nil
-	}
-	if collective != "" {
+		why = "-sync's barriers are mpbench's (-imb_barrier or --sync-all)"
+	} else if collective != "" {
 		if ch, err := e.Algorithms.For(e.Comm, collective, int(e.Bytes)); err != nil || ch.Algorithm != coll.AlgNative {
-			return 0, false, nil
+			why = "--coll chooses mpbench's " + collective + " algorithm"
 		}
+	}
+	if why != "" {
+		if _, lib := e.Comm.(comm.LoopRunner); lib && e.DataType != 0 && !l.Kind.Reduces() && l.Kind != comm.LoopBarrier {
+			return 0, true, optionErrorf("-data_type %s: the library's datatypes reach only its own timed loops, and here %s, which move MPI_BYTE; drop -data_type or that option", dataTypeMPIName(e.DataType), why)
+		}
+		return 0, false, nil
 	}
 	l.RootShift = e.RootShift
 	return e.runLoop(l, n)

@@ -6,14 +6,17 @@ import (
 	"strings"
 
 	"github.com/mpbench/mpbench/coll"
+	"github.com/mpbench/mpbench/comm"
 )
 
-// dataTypes are IMB's -data_type names with the MPI datatype and its size
-// in bytes, in the order the errors list them.
+// dataTypes are IMB's -data_type names with the MPI datatype, its size in
+// bytes and comm's Datatype for a runtime that runs timed loops itself
+// (comm.Loop.Datatype; 0 is MPI_BYTE), in the order the errors list them.
 var dataTypes = []struct {
 	name, mpi string
 	size      int
-}{{"byte", "MPI_BYTE", 1}, {"char", "MPI_CHAR", 1}, {"int", "MPI_INT", 4}, {"float", "MPI_FLOAT", 4}, {"double", "MPI_DOUBLE", 8}}
+	t         comm.Datatype
+}{{"byte", "MPI_BYTE", 1, 0}, {"char", "MPI_CHAR", 1, comm.Char}, {"int", "MPI_INT", 4, comm.Int32}, {"float", "MPI_FLOAT", 4, comm.Float32}, {"double", "MPI_DOUBLE", 8, comm.Float64}}
 
 // redDataTypes are IMB's -red_data_type names mpbench's reductions offer,
 // with the MPI datatype's name, in the order the errors list them.
@@ -110,6 +113,27 @@ func (o *Options) DataTypeName() string {
 		return "MPI_BYTE"
 	}
 	return o.DataType
+}
+
+// dataType is comm's Datatype of o's -data_type, for the loops of a
+// runtime that runs them itself: 0 (MPI_BYTE) by default.
+func (o *Options) dataType() comm.Datatype {
+	for _, t := range dataTypes {
+		if t.mpi == o.DataType {
+			return t.t
+		}
+	}
+	return 0
+}
+
+// dataTypeMPIName is the MPI name of -data_type's Datatype t.
+func dataTypeMPIName(t comm.Datatype) string {
+	for _, d := range dataTypes {
+		if d.t == t {
+			return d.mpi
+		}
+	}
+	return t.String()
 }
 
 // RedDataTypeName is the MPI name of o's -red_data_type, for output

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -251,5 +252,91 @@ func TestKernelUsesRunnersResult(t *testing.T) {
 		if _, err := spec.Kernel(e, 10); !errors.Is(err, boom) {
 			t.Errorf("%s: kernel returned %v; want the runtime's error", name, err)
 		}
+	}
+}
+
+// TestDataTypeReachesLoops checks that -data_type double is offered to a
+// runtime that runs loops itself as the messages' Datatype of every loop
+// that does not reduce, while the reductions keep -red_data_type's, and
+// that the message sizes are whole doubles.
+func TestDataTypeReachesLoops(t *testing.T) {
+	o := quick("PingPong", "Exchange", "Uniband", "Bcast", "Gatherv", "Alltoall", "Allreduce", "Reduce_scatter")
+	o.NPMin = 2
+	o.DataType, o.DataTypeSize = mustDataType(t, "double")
+	var mu sync.Mutex
+	offered := map[[2]int]comm.Loop{}
+	_, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
+		return &loopSpy{Comm: c, mu: &mu, offered: offered, world: c.Rank()}
+	})
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	want := map[comm.LoopKind]comm.Datatype{
+		comm.LoopPingPong: comm.Float64, comm.LoopExchange: comm.Float64, comm.LoopUniband: comm.Float64,
+		comm.LoopBcast: comm.Float64, comm.LoopGatherv: comm.Float64, comm.LoopAlltoall: comm.Float64,
+		comm.LoopAllreduce: comm.Float32, comm.LoopReduceScatter: comm.Float32,
+	}
+	for kind, dt := range want {
+		got, ok := offered[[2]int{0, int(kind)}]
+		if !ok {
+			t.Errorf("loop %d never offered", kind)
+			continue
+		}
+		if got.Datatype != dt || got.Bytes%8 != 0 {
+			t.Errorf("loop %d offered with %v and %d bytes; want %v and a whole number of doubles", kind, got.Datatype, got.Bytes, dt)
+		}
+	}
+}
+
+// mustDataType is ParseDataType that fails t on an error.
+func mustDataType(t *testing.T, s string) (string, int) {
+	t.Helper()
+	name, size, err := ParseDataType(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name, size
+}
+
+// TestDataTypeLoopKept checks that a collective loop kept from a runtime
+// that runs loops itself (-sync with -imb_barrier, or --coll choosing one
+// of coll's algorithms) under -data_type int is refused with an
+// *OptionError naming both options, since the kernel's own loop would
+// move MPI_BYTE; without -data_type the kernel's loop runs.
+func TestDataTypeLoopKept(t *testing.T) {
+	over, err := coll.ParseAlgorithms("bcast=binomial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, want string
+		set        func(o *Options)
+	}{
+		{"imb_barrier", "-imb_barrier", func(o *Options) { o.IMBBarrier = true }},
+		{"coll", "--coll", func(o *Options) { o.Algorithms = over }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, dt := range []string{"byte", "int"} {
+				o := quick("Bcast")
+				o.NPMin = 2
+				o.DataType, o.DataTypeSize = mustDataType(t, dt)
+				tc.set(&o)
+				var mu sync.Mutex
+				_, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
+					return &loopSpy{Comm: c, mu: &mu, offered: map[[2]int]comm.Loop{}, world: c.Rank()}
+				})
+				err := errors.Join(errs...)
+				if dt == "byte" {
+					if err != nil {
+						t.Fatalf("-data_type byte: %v", err)
+					}
+					continue
+				}
+				var oe *OptionError
+				if !errors.As(err, &oe) || !strings.Contains(err.Error(), "-data_type MPI_INT") || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("-data_type int: got %v; want an *OptionError naming -data_type MPI_INT and %s", err, tc.want)
+				}
+			}
+		})
 	}
 }

@@ -41,7 +41,7 @@ func (r *blockRun) measure(bytes int64, prev int) (res record, n int, err error)
 func (r *blockRun) measureOn(bufs *buffers, bytes int64, prev int, collect bool) (record, int, error) {
 	spec := &r.plan.spec
 	env := &Env{Comm: r.group, Bytes: bytes, IMBBarrier: r.opts.IMBBarrier, Sync: r.opts.Sync, RootShift: r.opts.RootShift,
-		Algorithms: r.opts.Algorithms, Params: r.plan.block.Params, RedType: r.opts.redType(), bufs: bufs}
+		Algorithms: r.opts.Algorithms, Params: r.plan.block.Params, RedType: r.opts.redType(), DataType: r.opts.dataType(), bufs: bufs}
 
 	if r.opts.SyncAll {
 		env.syncComm = r.active

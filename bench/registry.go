@@ -184,6 +184,11 @@ type Env struct {
 	Algorithms coll.Algorithms
 	// RedType is the element type of reductions (Options.RedType).
 	RedType coll.Datatype
+	// DataType is the datatype of the messages of the benchmarks that do
+	// not reduce (Options.DataType), for a runtime that runs timed loops
+	// itself (comm.Loop.Datatype); 0 is MPI_BYTE. Bytes is a whole number
+	// of its elements.
+	DataType comm.Datatype
 	// Params are the block's class parameters by name (Block.Params),
 	// e.g. WindowSize's "window_size": the messages Uniband and Biband
 	// keep in flight per iteration.

@@ -27,7 +27,8 @@ type LoopKind int
 
 // The loops. Every kind runs Loop.Reps repetitions on the Loop's slots
 // (repetition i on slot First+i) and returns the seconds described at
-// LoopRunner.RunLoop. Messages are Bytes bytes of MPI_BYTE with tag Tag.
+// LoopRunner.RunLoop. Messages are Bytes bytes of Loop.Datatype (MPI_BYTE
+// by default) with tag Tag.
 const (
 	// LoopPingPong is IMB_pingpong.c: the rank with Starts sends to Peer,
 	// then receives from Peer; the other receives, then sends. Receives
@@ -120,6 +121,18 @@ const (
 	LoopReduceScatter
 )
 
+// Reduces reports whether loops of kind k combine elements with an Op
+// (Allreduce, Reduce, Reduce_scatter_block, Reduce_local, Reduce_scatter):
+// their Loop.Datatype is the reduction's element type, not IMB's
+// -data_type.
+func (k LoopKind) Reduces() bool {
+	switch k {
+	case LoopAllreduce, LoopReduce, LoopReduceScatterBlock, LoopReduceLocal, LoopReduceScatter:
+		return true
+	}
+	return false
+}
+
 // Slots is a buffer cut into Count slots Stride bytes apart, used
 // cyclically: repetition r uses the bytes from (r mod Count)*Stride on.
 // Without IMB's -off_cache it is one slot, so every repetition reuses the
@@ -147,10 +160,14 @@ type Loop struct {
 	Starts            bool // PingPong: this rank sends first; Uniband, Biband: this rank receives the acknowledgement
 	Window            int  // Uniband and Biband: messages in flight per repetition, at least 1
 	// Collectives.
-	RootShift bool     // rooted collectives: the root moves every repetition
-	Datatype  Datatype // the reductions' element type (Allreduce, Reduce, Reduce_scatter_block, Reduce_local)
-	Op        Op       // the reductions' operation
-	Sync      bool     // collectives but Barrier: the communicator's Barrier after every timed call
+	RootShift bool // rooted collectives: the root moves every repetition
+	// Datatype is the reductions' element type (the kinds whose Reduces
+	// is true); for the other kinds, the datatype of their messages, 0
+	// meaning MPI_BYTE (IMB's -data_type), Bytes then being a whole
+	// number of its elements. Barrier ignores it.
+	Datatype Datatype
+	Op       Op   // the reductions' operation
+	Sync     bool // collectives but Barrier: the communicator's Barrier after every timed call
 	// Times, when not nil (len >= Reps), gets each repetition's seconds:
 	// Times[i] for repetition i.
 	Times []float64

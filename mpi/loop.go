@@ -136,11 +136,6 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 			sendBytes = 2 * l.Bytes
 		}
 	case comm.LoopAllreduce, comm.LoopReduce, comm.LoopReduceScatterBlock, comm.LoopReduceScatter, comm.LoopReduceLocal:
-		d := l.Datatype.Size()
-		if !validOp(l.Op) || d == 0 || l.Bytes%d != 0 {
-			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32, Int64 or Char elements and Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
-		}
-		a.count = C.int(l.Bytes / d)
 		if l.Kind == comm.LoopReduceScatterBlock || l.Kind == comm.LoopReduceScatter {
 			sendBytes = c.size * l.Bytes
 		}
@@ -152,6 +147,16 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 		sendBytes, recvBytes = c.size*l.Bytes, c.size*l.Bytes
 	case comm.LoopBarrier:
 		sendBytes, recvBytes = 0, 0
+	}
+	if l.Kind != comm.LoopBarrier {
+		d := l.Datatype.Size()
+		if l.Datatype == 0 && !l.Kind.Reduces() {
+			d = 1 // MPI_BYTE
+		}
+		if l.Kind.Reduces() && !validOp(l.Op) || d == 0 || l.Bytes%d != 0 {
+			return a, fmt.Errorf("mpi: %s: %d bytes of %v with %v: expected a whole number of Float32, Float64, Int32, Int64 or Char elements (or of MPI_BYTE, Datatype 0, where nothing is reduced) and, for a reduction, Sum, Prod, Min or Max", op, l.Bytes, l.Datatype, l.Op)
+		}
+		a.count = C.int(l.Bytes / d)
 	}
 	if vectorLoops[l.Kind] {
 		// The last displacement is an int in the library's interface.

@@ -48,7 +48,7 @@ typedef struct {
 	int starts, window;     // PingPong: sends first; Uniband, Biband: receives the acknowledgement; window size
 	int rank, procs;        // this rank and the communicator's size
 	int root_shift, sync;   // Bcast's moving root; barrier after every timed call
-	int dtype, op, count;   // reductions: mpbench's Datatype and Op enums, elements per block
+	int dtype, op, count;   // mpbench's Datatype (0: MPI_BYTE where nothing is reduced) and Op enums; elements per message or block
 	uintptr_t reps;
 	double secs;
 } mpb_loop;
@@ -75,34 +75,35 @@ static inline void mpb_lap(double *reps, int i, double *last) {
 // select_tag is always 0), from l->src (the peer, or MPI_ANY_SOURCE) or
 // the neighbour.
 static inline int mpb_p2p_rep(const mpb_loop *l, char *s, char *r, MPI_Comm c) {
+	MPI_Datatype t = mpb_mtype(l->dtype);
 	MPI_Status st;
 	MPI_Request q[2];
 	int rc;
 	switch (l->kind) {
 	case MPB_PINGPONG:
 		if (l->starts) {
-			if ((rc = MPI_Send(s, l->size, MPI_BYTE, l->peer, l->tag, c)) != MPI_SUCCESS) return rc;
-			return MPI_Recv(r, l->size, MPI_BYTE, l->src, MPI_ANY_TAG, c, &st);
+			if ((rc = MPI_Send(s, l->count, t, l->peer, l->tag, c)) != MPI_SUCCESS) return rc;
+			return MPI_Recv(r, l->count, t, l->src, MPI_ANY_TAG, c, &st);
 		}
-		if ((rc = MPI_Recv(r, l->size, MPI_BYTE, l->src, MPI_ANY_TAG, c, &st)) != MPI_SUCCESS) return rc;
-		return MPI_Send(s, l->size, MPI_BYTE, l->peer, l->tag, c);
+		if ((rc = MPI_Recv(r, l->count, t, l->src, MPI_ANY_TAG, c, &st)) != MPI_SUCCESS) return rc;
+		return MPI_Send(s, l->count, t, l->peer, l->tag, c);
 	case MPB_PINGPING:
-		if ((rc = MPI_Isend(s, l->size, MPI_BYTE, l->peer, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
-		if ((rc = MPI_Recv(r, l->size, MPI_BYTE, l->src, MPI_ANY_TAG, c, &st)) != MPI_SUCCESS) {
+		if ((rc = MPI_Isend(s, l->count, t, l->peer, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
+		if ((rc = MPI_Recv(r, l->count, t, l->src, MPI_ANY_TAG, c, &st)) != MPI_SUCCESS) {
 			MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 			return rc;
 		}
 		return MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 	case MPB_SENDRECV:
-		return MPI_Sendrecv(s, l->size, MPI_BYTE, l->right, l->tag, r, l->size, MPI_BYTE, l->left, MPI_ANY_TAG, c, &st);
+		return MPI_Sendrecv(s, l->count, t, l->right, l->tag, r, l->count, t, l->left, MPI_ANY_TAG, c, &st);
 	case MPB_EXCHANGE:
-		if ((rc = MPI_Isend(s, l->size, MPI_BYTE, l->right, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
-		if ((rc = MPI_Isend(s + l->size, l->size, MPI_BYTE, l->left, l->tag, c, &q[1])) != MPI_SUCCESS) {
+		if ((rc = MPI_Isend(s, l->count, t, l->right, l->tag, c, &q[0])) != MPI_SUCCESS) return rc;
+		if ((rc = MPI_Isend(s + l->size, l->count, t, l->left, l->tag, c, &q[1])) != MPI_SUCCESS) {
 			MPI_Wait(&q[0], MPI_STATUS_IGNORE);
 			return rc;
 		}
-		rc = MPI_Recv(r, l->size, MPI_BYTE, l->left, MPI_ANY_TAG, c, &st);
-		if (rc == MPI_SUCCESS) rc = MPI_Recv(r, l->size, MPI_BYTE, l->right, MPI_ANY_TAG, c, &st);
+		rc = MPI_Recv(r, l->count, t, l->left, MPI_ANY_TAG, c, &st);
+		if (rc == MPI_SUCCESS) rc = MPI_Recv(r, l->count, t, l->right, MPI_ANY_TAG, c, &st);
 		int wrc = MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
 		return rc != MPI_SUCCESS ? rc : wrc;
 	}
@@ -112,11 +113,12 @@ static inline int mpb_p2p_rep(const mpb_loop *l, char *s, char *r, MPI_Comm c) {
 // mpb_post starts w non-blocking receives (recv) or sends of size bytes
 // with peer into q[0..w-1], message k in slot (first + k) mod slots.
 static inline int mpb_post(int recv, uintptr_t buf, long stride, int slots, const mpb_loop *l, MPI_Comm c, MPI_Request *q) {
+	MPI_Datatype t = mpb_mtype(l->dtype);
 	int rc;
 	for (int k = 0; k < l->window; k++) {
 		char *b = mpb_slot(buf, stride, slots, l->first + k);
-		rc = recv ? MPI_Irecv(b, l->size, MPI_BYTE, l->peer, l->tag, c, &q[k])
-			  : MPI_Isend(b, l->size, MPI_BYTE, l->peer, l->tag, c, &q[k]);
+		rc = recv ? MPI_Irecv(b, l->count, t, l->peer, l->tag, c, &q[k])
+			  : MPI_Isend(b, l->count, t, l->peer, l->tag, c, &q[k]);
 		if (rc != MPI_SUCCESS) {
 			MPI_Waitall(k, q, MPI_STATUSES_IGNORE);
 			return rc;
@@ -159,35 +161,38 @@ static inline int mpb_window_rep(const mpb_loop *l, MPI_Request *q, MPI_Status *
 // IMB_reduce_scatter.c).
 // Rooted calls take the root of repetition i: 0, or (first + i) mod procs
 // under root_shift. The v variants take counts and displs, procs ints each
-// (IMB's: every count size, displacements packed); Reduce_scatter takes
-// counts, every rank's count l->count elements.
+// (IMB's: every count l->count elements, displacements packed, in
+// elements); Reduce_scatter takes counts, every rank's count l->count.
+// Messages that are not reduced are l->count elements of mpb_mtype(l->dtype)
+// (IMB's -data_type, MPI_BYTE by default).
 static inline int mpb_coll_rep(const mpb_loop *l, int i, char *s, char *r, const int *counts, const int *displs, MPI_Comm c) {
 	int root = l->root_shift ? (l->first + i) % l->procs : 0;
+	MPI_Datatype t = mpb_mtype(l->dtype);
 	switch (l->kind) {
 	case MPB_ALLREDUCE:
 		return MPI_Allreduce(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op), c);
 	case MPB_BCAST:
-		return MPI_Bcast(l->rank == root ? s : r, l->size, MPI_BYTE, root, c);
+		return MPI_Bcast(l->rank == root ? s : r, l->count, t, root, c);
 	case MPB_REDUCE:
 		return MPI_Reduce(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op), root, c);
 	case MPB_GATHER:
-		return MPI_Gather(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, root, c);
+		return MPI_Gather(s, l->count, t, r, l->count, t, root, c);
 	case MPB_SCATTER:
-		return MPI_Scatter(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, root, c);
+		return MPI_Scatter(s, l->count, t, r, l->count, t, root, c);
 	case MPB_ALLGATHER:
-		return MPI_Allgather(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, c);
+		return MPI_Allgather(s, l->count, t, r, l->count, t, c);
 	case MPB_ALLTOALL:
-		return MPI_Alltoall(s, l->size, MPI_BYTE, r, l->size, MPI_BYTE, c);
+		return MPI_Alltoall(s, l->count, t, r, l->count, t, c);
 	case MPB_REDUCE_SCATTER_BLOCK:
 		return MPI_Reduce_scatter_block(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op), c);
 	case MPB_ALLGATHERV:
-		return MPI_Allgatherv(s, l->size, MPI_BYTE, r, counts, displs, MPI_BYTE, c);
+		return MPI_Allgatherv(s, l->count, t, r, counts, displs, t, c);
 	case MPB_GATHERV:
-		return MPI_Gatherv(s, l->size, MPI_BYTE, r, counts, displs, MPI_BYTE, root, c);
+		return MPI_Gatherv(s, l->count, t, r, counts, displs, t, root, c);
 	case MPB_SCATTERV:
-		return MPI_Scatterv(s, counts, displs, MPI_BYTE, r, l->size, MPI_BYTE, root, c);
+		return MPI_Scatterv(s, counts, displs, t, r, l->count, t, root, c);
 	case MPB_ALLTOALLV:
-		return MPI_Alltoallv(s, counts, displs, MPI_BYTE, r, counts, displs, MPI_BYTE, c);
+		return MPI_Alltoallv(s, counts, displs, t, r, counts, displs, t, c);
 	case MPB_REDUCE_LOCAL:
 		return MPI_Reduce_local(s, r, l->count, mpb_dtype(l->dtype), mpb_op(l->op));
 	case MPB_REDUCE_SCATTER:
@@ -211,8 +216,8 @@ static inline int mpb_run_loop(mpb_loop *l, MPI_Comm c) {
 			if (counts == NULL) return MPI_ERR_NO_MEM;
 			displs = counts + l->procs;
 			for (int j = 0; j < l->procs; j++) {
-				counts[j] = l->kind == MPB_REDUCE_SCATTER ? l->count : l->size;
-				displs[j] = j * l->size;
+				counts[j] = l->count;
+				displs[j] = j * l->count;
 			}
 		}
 		double total = 0;

@@ -52,6 +52,17 @@ static inline MPI_Datatype mpb_dtype(int d) {
 	return MPI_DATATYPE_NULL;
 }
 
+// mpb_mtype maps the Datatype of messages that are not reduced (IMB's
+// -data_type) to the library's datatype: 0 is MPI_BYTE, Int32 MPI_INT as
+// IMB's -data_type int names it, the others as mpb_dtype.
+static inline MPI_Datatype mpb_mtype(int d) {
+	switch (d) {
+	case 0: return MPI_BYTE;
+	case 3: return MPI_INT;
+	}
+	return mpb_dtype(d);
+}
+
 // mpb_op maps mpbench's Op enum (values fixed in types.go) to the library's
 // predefined reduction operations.
 static inline MPI_Op mpb_op(int o) {

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/mpbench/mpbench/comm"
 	"github.com/mpbench/mpbench/mpi"
@@ -104,4 +105,57 @@ func answerWithOtherTag(c *mpi.Comm, kind comm.LoopKind, s, r []byte, tag, other
 		}
 	}
 	return nil
+}
+
+// checkDataTypeLoops runs timed loops with a message Datatype other than
+// MPI_BYTE (IMB's -data_type) and checks that counts and displacements
+// are in elements: a PingPong of 64 bytes as 16 MPI_INT between ranks 0
+// and 1 (rank 1 receives 64 MPI_BYTE, so a count in bytes, 64 MPI_INT,
+// would not fit its receive and the library reports truncation), then an
+// Allgatherv of 48 bytes as 6 MPI_DOUBLE on every rank (a displacement in
+// bytes would put rank j's block at 8*j*48 and past the buffer's end), and
+// that a size that is not a whole number of elements is refused before
+// anything is sent.
+func checkDataTypeLoops(c *mpi.Comm) error {
+	const n = 64
+	me, p := c.Rank(), c.Size()
+	slots := func(b []byte) comm.Slots { return comm.Slots{Buf: b, Stride: len(b), Count: 1} }
+	send, recv := pattern(n, 7+me), make([]byte, n)
+	switch me {
+	case 0:
+		if _, err := c.RunLoop(comm.Loop{Kind: comm.LoopPingPong, Datatype: comm.Int32, Bytes: n, Reps: 1, Tag: 5, Peer: 1, Starts: true,
+			Send: slots(send), Recv: slots(recv)}); err != nil {
+			return fmt.Errorf("PingPong of MPI_INT: %w", err)
+		}
+		if !bytes.Equal(recv, pattern(n, 8)) {
+			return fmt.Errorf("PingPong of MPI_INT: rank 0 did not receive rank 1's %d bytes", n)
+		}
+	case 1:
+		st, err := c.Recv(recv, 0, 5)
+		if err != nil {
+			return fmt.Errorf("receiving rank 0's PingPong of MPI_INT as MPI_BYTE: %w", err)
+		}
+		if st.Count != n || !bytes.Equal(recv, pattern(n, 7)) {
+			return fmt.Errorf("PingPong of MPI_INT: rank 1 received %d bytes, want rank 0's %d", st.Count, n)
+		}
+		if err := c.Send(send, 0, 5); err != nil {
+			return err
+		}
+	}
+	const m = 48
+	all := bytes.Repeat([]byte{0xa5}, p*m+8)
+	if _, err := c.RunLoop(comm.Loop{Kind: comm.LoopAllgatherv, Datatype: comm.Float64, Bytes: m, Reps: 1,
+		Send: slots(pattern(m, 50+me)), Recv: slots(all)}); err != nil {
+		return fmt.Errorf("Allgatherv of MPI_DOUBLE: %w", err)
+	}
+	for j := range p {
+		if !bytes.Equal(all[j*m:(j+1)*m], pattern(m, 50+j)) {
+			return fmt.Errorf("Allgatherv of MPI_DOUBLE: block %d is not rank %d's %d bytes at byte %d", j, j, m, j*m)
+		}
+	}
+	if _, err := c.RunLoop(comm.Loop{Kind: comm.LoopAllgather, Datatype: comm.Float64, Bytes: m + 4, Reps: 1,
+		Send: slots(make([]byte, m+4)), Recv: slots(make([]byte, p*(m+4)))}); err == nil || !strings.Contains(err.Error(), "whole number") {
+		return fmt.Errorf("Allgather of %d bytes of MPI_DOUBLE: got %v, want an error naming a whole number of elements", m+4, err)
+	}
+	return c.Barrier()
 }

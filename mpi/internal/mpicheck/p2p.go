@@ -50,6 +50,7 @@ func p2pChecks() []check {
 		{"sendrecv-ring", checkSendrecvRing},
 		{"exchange-loop-layout", checkExchangeLoop},
 		{"p2p-loops-receive-any-tag", checkP2PLoopsAnyTag},
+		{"data-type-loops", checkDataTypeLoops},
 		{"split", checkSplit},
 		{"collective-comm", checkCollectiveComm},
 	}
