@@ -50,31 +50,82 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 // that runs timed loops itself (see runLoop) when the collective, coll's
 // name for it, runs natively there (coll.Algorithms.For chooses
 // coll.AlgNative: no --coll override) and the barriers of -sync are the
-// communicator's own (not -imb_barrier's). A loop without a collective
-// name ("": Reduce_local, which communicates nothing) is offered whatever
-// --coll says. It fills in Sync and RootShift from e.
-//
-// A loop kept from such a communicator under a -data_type other than
-// MPI_BYTE is an *OptionError: the kernel's own loop would move
-// MPI_BYTE through the library, not the datatype the header names.
+// communicator's own (not -imb_barrier's, nor --sync-all's, which join
+// every group). A loop without a collective name ("": Reduce_local, which
+// communicates nothing) is offered whatever --coll says. It fills in Sync
+// and RootShift from e. Run refuses beforehand a -data_type that such a
+// kept loop could not honour (checkLoopDataType); a kernel reaching one
+// anyway gets the same *OptionError.
 func (e *Env) collectiveLoop(l comm.Loop, collective string, n int) (secs float64, ran bool, err error) {
 	l.Sync = e.Sync && l.Kind != comm.LoopBarrier
-	why := ""
-	if l.Sync && (e.IMBBarrier || e.syncComm != nil) {
-		why = "-sync's barriers are mpbench's (-imb_barrier or --sync-all)"
-	} else if collective != "" {
-		if ch, err := e.Algorithms.For(e.Comm, collective, int(e.Bytes)); err != nil || ch.Algorithm != coll.AlgNative {
-			why = "--coll chooses mpbench's " + collective + " algorithm"
-		}
+	opt, effect, err := keptFromLibrary(e.Comm, e.Algorithms, collective, l.Sync, e.IMBBarrier, e.syncComm != nil)
+	if err != nil {
+		return 0, true, err
 	}
-	if why != "" {
+	if opt != "" {
 		if _, lib := e.Comm.(comm.LoopRunner); lib && e.DataType != 0 && !l.Kind.Reduces() && l.Kind != comm.LoopBarrier {
-			return 0, true, optionErrorf("-data_type %s: the library's datatypes reach only its own timed loops, and here %s, which move MPI_BYTE; drop -data_type or that option", dataTypeMPIName(e.DataType), why)
+			return 0, true, keptLoopError(e.DataType, collective, opt, effect)
 		}
 		return 0, false, nil
 	}
 	l.RootShift = e.RootShift
 	return e.runLoop(l, n)
+}
+
+// keptFromLibrary says why a collective's timed loop cannot run in a
+// runtime that runs loops itself: the option responsible and its effect
+// (opt "" when the loop can run there). -sync's barriers are mpbench's
+// (imbBarrier) or join every group (syncAll), or algs (--coll) choose one
+// of mpbench's algorithms for collective (coll's name; "" for none). The
+// error is coll's for an unknown collective.
+func keptFromLibrary(c comm.Comm, algs coll.Algorithms, collective string, sync, imbBarrier, syncAll bool) (opt, effect string, err error) {
+	switch {
+	case sync && imbBarrier:
+		return "-imb_barrier", "-sync's barriers are then mpbench's", nil
+	case sync && syncAll:
+		return "--sync-all", "-sync's barrier then joins every group", nil
+	case collective == "":
+		return "", "", nil
+	}
+	ch, err := algs.For(c, collective, 0)
+	if err != nil || ch.Algorithm == coll.AlgNative {
+		return "", "", err
+	}
+	return "--coll", "it chooses mpbench's " + ch.Algorithm + " algorithm", nil
+}
+
+// keptLoopError is the *OptionError for collective (coll's name) running
+// its loop from Go on an MPI library under -data_type t because of opt
+// (see keptFromLibrary): that loop moves MPI_BYTE.
+func keptLoopError(t comm.Datatype, collective, opt, effect string) error {
+	return optionErrorf("-data_type %s with %s: %s, so %s runs mpbench's loop, which moves MPI_BYTE (only the library's own timed loops take a datatype); drop -data_type or %s",
+		dataTypeMPIName(t), opt, effect, collective, opt)
+}
+
+// checkLoopDataType refuses, before anything runs and alike on every
+// rank, a -data_type other than MPI_BYTE on a runtime that runs timed
+// loops itself (c is a comm.LoopRunner) when a planned collective that
+// does not reduce would keep its loop from the runtime
+// (keptFromLibrary): an *OptionError naming both options.
+func checkLoopDataType(c comm.Comm, o *Options, plan []blockPlan) error {
+	t := o.dataType()
+	if _, lib := c.(comm.LoopRunner); !lib || t == 0 {
+		return nil
+	}
+	for _, p := range plan {
+		s := &p.spec
+		if s.Collective == "" || s.Reduction || s.Collective == "barrier" {
+			continue
+		}
+		opt, effect, err := keptFromLibrary(c, o.Algorithms, s.Collective, o.Sync, o.IMBBarrier, o.SyncAll)
+		if err != nil {
+			return err
+		}
+		if opt != "" {
+			return keptLoopError(t, s.Collective, opt, effect)
+		}
+	}
+	return nil
 }
 
 // Root returns the root of the kernel's iteration i: 0, or under

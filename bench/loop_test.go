@@ -282,8 +282,8 @@ func TestDataTypeReachesLoops(t *testing.T) {
 			t.Errorf("loop %d never offered", kind)
 			continue
 		}
-		if got.Datatype != dt || got.Bytes%8 != 0 {
-			t.Errorf("loop %d offered with %v and %d bytes; want %v and a whole number of doubles", kind, got.Datatype, got.Bytes, dt)
+		if got.Datatype != dt || got.Bytes%dt.Size() != 0 || got.Bytes == 0 {
+			t.Errorf("loop %d offered with %v and %d bytes; want %v and a whole number of its elements", kind, got.Datatype, got.Bytes, dt)
 		}
 	}
 }
@@ -299,10 +299,11 @@ func mustDataType(t *testing.T, s string) (string, int) {
 }
 
 // TestDataTypeLoopKept checks that a collective loop kept from a runtime
-// that runs loops itself (-sync with -imb_barrier, or --coll choosing one
-// of coll's algorithms) under -data_type int is refused with an
-// *OptionError naming both options, since the kernel's own loop would
-// move MPI_BYTE; without -data_type the kernel's loop runs.
+// that runs loops itself (-sync with -imb_barrier or --sync-all, or --coll
+// choosing one of coll's algorithms) under -data_type int is refused
+// before any row, PingPong's first, with an *OptionError naming both
+// options, since the kernel's own loop would move MPI_BYTE; with
+// -data_type byte the kernel's loop runs.
 func TestDataTypeLoopKept(t *testing.T) {
 	over, err := coll.ParseAlgorithms("bcast=binomial")
 	if err != nil {
@@ -313,16 +314,17 @@ func TestDataTypeLoopKept(t *testing.T) {
 		set        func(o *Options)
 	}{
 		{"imb_barrier", "-imb_barrier", func(o *Options) { o.IMBBarrier = true }},
+		{"sync_all", "--sync-all", func(o *Options) { o.SyncAll = true }},
 		{"coll", "--coll", func(o *Options) { o.Algorithms = over }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, dt := range []string{"byte", "int"} {
-				o := quick("Bcast")
+				o := quick("PingPong", "Bcast")
 				o.NPMin = 2
 				o.DataType, o.DataTypeSize = mustDataType(t, dt)
 				tc.set(&o)
 				var mu sync.Mutex
-				_, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
+				sink, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
 					return &loopSpy{Comm: c, mu: &mu, offered: map[[2]int]comm.Loop{}, world: c.Rank()}
 				})
 				err := errors.Join(errs...)
@@ -335,6 +337,9 @@ func TestDataTypeLoopKept(t *testing.T) {
 				var oe *OptionError
 				if !errors.As(err, &oe) || !strings.Contains(err.Error(), "-data_type MPI_INT") || !strings.Contains(err.Error(), tc.want) {
 					t.Fatalf("-data_type int: got %v; want an *OptionError naming -data_type MPI_INT and %s", err, tc.want)
+				}
+				if len(sink.rows) != 0 {
+					t.Fatalf("-data_type int: %d rows measured before the refusal; want none", len(sink.rows))
 				}
 			}
 		})

@@ -87,6 +87,9 @@ func Run(ctx context.Context, c comm.Comm, opts Options, sink Sink) error {
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
+	if err := checkLoopDataType(c, &opts, plan); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
 	if c.Rank() != 0 {
 		sink = nil
 	}

@@ -101,9 +101,10 @@ const (
 	// LoopAllgatherv, LoopGatherv, LoopScatterv and LoopAlltoallv are
 	// IMB_allgatherv.c, IMB_gatherv.c, IMB_scatterv.c and IMB_alltoallv.c
 	// with the library's own vector collectives and IMB's arguments: every
-	// count Bytes, displacements packed (j*Bytes), so each moves what its
-	// non-vector form moves; slots, roots, timing and synchronisation as
-	// that form's.
+	// count Bytes bytes (Bytes/Datatype.Size() elements of a -data_type),
+	// displacements packed (rank j's at j*Bytes bytes), so each moves what
+	// its non-vector form moves; slots, roots, timing and synchronisation
+	// as that form's.
 	LoopAllgatherv
 	LoopGatherv
 	LoopScatterv

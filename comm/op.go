@@ -17,7 +17,7 @@ type Datatype int
 const (
 	Float32 Datatype = iota + 1 // 4-byte IEEE 754 binary32 (MPI_FLOAT, IMB's default -red_data_type)
 	Float64                     // 8-byte IEEE 754 binary64 (MPI_DOUBLE)
-	Int32                       // 4-byte two's complement (MPI_INT32_T)
+	Int32                       // 4-byte two's complement (MPI_INT32_T in reductions; MPI_INT as the datatype of messages, IMB's -data_type int)
 	Int64                       // 8-byte two's complement (MPI_INT64_T)
 	// Char is C's 1-byte char (MPI_CHAR, IMB's -red_data_type char): an
 	// 8-bit two's complement integer whose Sum and Prod wrap modulo 2^8 as

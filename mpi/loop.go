@@ -159,8 +159,9 @@ func (c *Comm) loopC(l comm.Loop) (C.mpb_loop, error) {
 		a.count = C.int(l.Bytes / d)
 	}
 	if vectorLoops[l.Kind] {
-		// The last displacement is an int in the library's interface.
-		if _, err := count(op+": displacements", (c.size-1)*l.Bytes); err != nil {
+		// The last displacement, in elements, is an int in the
+		// library's interface.
+		if _, err := count(op+": displacements", (c.size-1)*int(a.count)); err != nil {
 			return a, err
 		}
 	}

@@ -12,8 +12,8 @@ import (
 // kernel pushing what it queued, so the receiver copies the first piece
 // out while the sender copies the next in; a frame written in one call
 // reached the receiver only once the whole call had been copied in, which
-// made a 1 MiB PingPong over loopback take 3.6 times a 512 KiB one where
-// the libraries take 1.7 (docs/runtime-progress.md, "TCP: long frames in
+// made a 1 MiB PingPong over loopback take 4 times a 512 KiB one where
+// the libraries take 1.7-1.8 (docs/runtime-progress.md, "TCP: long frames in
 // pieces").
 const writeChunk = 512 << 10
 

@@ -111,7 +111,9 @@ func answerWithOtherTag(c *mpi.Comm, kind comm.LoopKind, s, r []byte, tag, other
 // MPI_BYTE (IMB's -data_type) and checks that counts and displacements
 // are in elements: a PingPong of 64 bytes as 16 MPI_INT between ranks 0
 // and 1 (rank 1 receives 64 MPI_BYTE, so a count in bytes, 64 MPI_INT,
-// would not fit its receive and the library reports truncation), then an
+// would not fit its receive and the library reports truncation; MPI_INT
+// against MPI_BYTE breaks MPI's type matching rule, which Open MPI and
+// MPICH do not check, and it is what lets the byte count be seen), then an
 // Allgatherv of 48 bytes as 6 MPI_DOUBLE on every rank (a displacement in
 // bytes would put rank j's block at 8*j*48 and past the buffer's end), and
 // that a size that is not a whole number of elements is refused before
