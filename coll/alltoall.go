@@ -16,8 +16,16 @@ import (
 // waited for. Cost (p-1)(alpha + b beta) if the network sustains all
 // transfers at once, more under contention. MPICH's medium-message
 // alltoall and its alltoallv (Thakur, Rabenseifner & Gropp 2005, 4.7).
+//
+// With 2 ranks the one receive and one send are a Sendrecv, which costs
+// no request allocated per call (at 8 bytes, 1.46 usec per call instead
+// of Sendrecv's 0.54 over shared memory, a third of it allocating).
 func alltoallLinear(c comm.Comm, sendbuf []byte, sl layout, recvbuf []byte, rl layout) error {
 	p, me := c.Size(), c.Rank()
+	if p == 2 {
+		copy(rl.block(recvbuf, me), sl.block(sendbuf, me))
+		return sendrecv(c, sl.block(sendbuf, 1-me), 1-me, rl.block(recvbuf, 1-me), 1-me, tagAlltoall)
+	}
 	var q pending
 	for i := 1; i < p; i++ {
 		src := (me - i + p) % p
