@@ -97,7 +97,10 @@ func (w *waker) clearNote() { *(*uint32)(unsafe.Pointer(&w.note)) = 0 }
 func (w *waker) noted() bool { return w.note.Load() != 0 }
 
 // reqPool holds requests of blocking calls; they never escape to users.
-var reqPool = sync.Pool{New: func() any { return newReq() }}
+var reqPool = sync.Pool{New: func() any {
+	w := newWaker()
+	return &request{own: w, w: w}
+}}
 
 // getReq returns a pooled request for a blocking call.
 func getReq() *request {
@@ -113,11 +116,22 @@ func putReq(r *request) {
 	reqPool.Put(r)
 }
 
+// ownedRequest is a non-blocking call's request with its waker in the
+// same allocation.
+type ownedRequest struct {
+	request
+	wk waker
+}
+
 // newReq returns a request for a non-blocking call (Isend, Irecv), owned
-// by the caller until garbage collected.
+// by the caller until garbage collected: one allocation, the waker's
+// poll function made by its first wait that polls and its channel by its
+// first that parks (block), so a request that completes before its Wait
+// costs one allocation, one that is polled for two (four before).
 func newReq() *request {
-	w := newWaker()
-	return &request{own: w, w: w}
+	r := &ownedRequest{}
+	r.own, r.w = &r.wk, &r.wk
+	return &r.request
 }
 
 // newRequest returns a request of kind for buf with peer (send: destination
@@ -278,6 +292,9 @@ func (e *engine) look(a, b *request, joinA, joinB bool) bool {
 // (W2).
 func (e *engine) block(w *waker) {
 	yieldPoint("wait: before polling")
+	if w.ready == nil {
+		w.ready = w.noted // a non-blocking request's first wait (see newReq)
+	}
 	if e.prog != nil {
 		e.prog.Progress(w.ready)
 	} else {
@@ -290,6 +307,11 @@ func (e *engine) block(w *waker) {
 	if w.noted() {
 		e.mu.Unlock()
 		return
+	}
+	if w.ch == nil {
+		// A non-blocking request's first park (see newReq): a wake
+		// reads ch only under e.mu after seeing parked.
+		w.ch = make(chan struct{}, 1)
 	}
 	w.parked = true
 	e.mu.Unlock()

@@ -146,3 +146,59 @@ func TestSmallMessagesAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestIrecvAllocations: a non-blocking receive over shared memory
+// allocates its request with its waker in one allocation, and the
+// waker's poll function when its Wait polls: 2 per Irecv that waits, 4
+// per round trip of Send and Irecv+Wait each way (the request, its waker,
+// the waker's channel and poll function made up front cost 8). The
+// channel is made only if the wait parks, which a message already in the
+// ring never makes it do. It runs once, in the shm pass.
+func TestIrecvAllocations(t *testing.T) {
+	if commtest.Transport != "shm" {
+		t.Skip("builds its own shm job: runs once, in the shm pass")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops pooled requests at random")
+	}
+	t.Setenv(transport.EnvVerify, "")
+	eps := commtest.Endpoints(t, "shm", 2)
+	ws := make([]*comm.World, 2)
+	for i, ep := range eps {
+		w, err := comm.NewWorld(ep, comm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Close() })
+		ws[i] = w
+	}
+	buf := make([]byte, 8)
+	var err error
+	leg := func(from, to int) error {
+		if err := ws[from].Send(buf, to, 1); err != nil {
+			return err
+		}
+		q, err := ws[to].Irecv(buf, from, 1)
+		if err != nil {
+			return err
+		}
+		_, err = q.Wait()
+		return err
+	}
+	round := func() {
+		if err == nil {
+			err = leg(0, 1)
+		}
+		if err == nil {
+			err = leg(1, 0)
+		}
+	}
+	round()
+	allocs := testing.AllocsPerRun(500, round)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocs > 4 {
+		t.Errorf("%.2f heap allocations per round trip of Send and Irecv+Wait each way, want at most 4", allocs)
+	}
+}
