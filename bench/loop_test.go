@@ -22,6 +22,19 @@ type loopSpy struct {
 	world   int                  // the rank in the communicator the spy was made for
 }
 
+// runSpied runs o on np ranks whose communicators are loopSpies and
+// returns the loops offered (by world rank and kind) and every rank's
+// errors joined.
+func runSpied(t *testing.T, np int, o Options) (map[[2]int]comm.Loop, error) {
+	t.Helper()
+	var mu sync.Mutex
+	offered := map[[2]int]comm.Loop{}
+	_, errs := runAll(t, np, o, func(c comm.Comm) comm.Comm {
+		return &loopSpy{Comm: c, mu: &mu, offered: offered, world: c.Rank()}
+	})
+	return offered, errors.Join(errs...)
+}
+
 func (s *loopSpy) RunLoop(l comm.Loop) (float64, error) {
 	s.mu.Lock()
 	s.offered[[2]int{s.world, int(l.Kind)}] = l
@@ -199,12 +212,8 @@ func TestCollectiveLoopOnlyForNative(t *testing.T) {
 				"Reduce", "Gather", "Scatter", "Allgather", "Alltoall", "Reduce_scatter_block")
 			o.NPMin = 2
 			tc.set(&o)
-			var mu sync.Mutex
-			offered := map[[2]int]comm.Loop{}
-			_, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
-				return &loopSpy{Comm: c, mu: &mu, offered: offered, world: c.Rank()}
-			})
-			if err := errors.Join(errs...); err != nil {
+			offered, err := runSpied(t, 2, o)
+			if err != nil {
 				t.Fatal(err)
 			}
 			kinds := 0
@@ -263,12 +272,8 @@ func TestDataTypeReachesLoops(t *testing.T) {
 	o := quick("PingPong", "Exchange", "Uniband", "Bcast", "Gatherv", "Alltoall", "Allreduce", "Reduce_scatter")
 	o.NPMin = 2
 	o.DataType, o.DataTypeSize = mustDataType(t, "double")
-	var mu sync.Mutex
-	offered := map[[2]int]comm.Loop{}
-	_, errs := runAll(t, 2, o, func(c comm.Comm) comm.Comm {
-		return &loopSpy{Comm: c, mu: &mu, offered: offered, world: c.Rank()}
-	})
-	if err := errors.Join(errs...); err != nil {
+	offered, err := runSpied(t, 2, o)
+	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[comm.LoopKind]comm.Datatype{

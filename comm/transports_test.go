@@ -83,12 +83,9 @@ func BenchmarkPathShm(b *testing.B) {
 	}
 }
 
-// shmPath returns one round of BenchmarkPathShm over a new two-rank
-// shared-memory job (closed at the end of t): rank 0 sends n bytes to
-// rank 1 with a blocking Send, rank 1 receives them with a blocking Recv
-// and sends them back, rank 0 receives them; every call runs on the
-// calling goroutine.
-func shmPath(t testing.TB, n int) func() error {
+// shmWorlds returns the worlds of a new two-rank shared-memory job,
+// closed at the end of t.
+func shmWorlds(t testing.TB) []*comm.World {
 	eps := commtest.Endpoints(t, "shm", 2)
 	ws := make([]*comm.World, 2)
 	for i, ep := range eps {
@@ -99,6 +96,16 @@ func shmPath(t testing.TB, n int) func() error {
 		t.Cleanup(func() { w.Close() })
 		ws[i] = w
 	}
+	return ws
+}
+
+// shmPath returns one round of BenchmarkPathShm over a new two-rank
+// shared-memory job (closed at the end of t): rank 0 sends n bytes to
+// rank 1 with a blocking Send, rank 1 receives them with a blocking Recv
+// and sends them back, rank 0 receives them; every call runs on the
+// calling goroutine.
+func shmPath(t testing.TB, n int) func() error {
+	ws := shmWorlds(t)
 	buf := make([]byte, n)
 	return func() error {
 		if err := ws[0].Send(buf, 1, 1); err != nil {
@@ -162,16 +169,7 @@ func TestIrecvAllocations(t *testing.T) {
 		t.Skip("the race detector's sync.Pool drops pooled requests at random")
 	}
 	t.Setenv(transport.EnvVerify, "")
-	eps := commtest.Endpoints(t, "shm", 2)
-	ws := make([]*comm.World, 2)
-	for i, ep := range eps {
-		w, err := comm.NewWorld(ep, comm.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { w.Close() })
-		ws[i] = w
-	}
+	ws := shmWorlds(t)
 	buf := make([]byte, 8)
 	var err error
 	leg := func(from, to int) error {
