@@ -402,7 +402,8 @@ type studyFinding struct {
 //     35-51, commit 3263e1a). A hub that carried two transfers at once (as
 //     a switch does) exceeds them by 1.8 and 2 times, unless the host
 //     slowed those runs by 45% or more.
-//   - Alltoall of 64 KiB at N = 2 and 4 no faster than 0.95 of its floor
+//   - Alltoall of 64 KiB at N = 2 and 4 no faster than alltoallFloorShare
+//     (0.8) of its floor
 //     (alltoallFloor): every block's data frames given to the model at
 //     once, the least time its busiest line or medium needs. The hub's
 //     medium carries every block, N(N-1): 2 and 12, so its floors are
@@ -457,6 +458,12 @@ func studyVerdicts(t *testing.T, dir string, fs []studyFinding, out string) stri
 const (
 	studyAlltoallHub    = 4.5
 	studyAlltoallSwitch = 5.0
+	// alltoallFloorShare is the least share of its floor an Alltoall's
+	// t_max may take: t_max is the slowest rank's own time per call,
+	// shorter than the call's span when the barrier released the ranks
+	// apart (0.88 seen once on a quiet host, 1.0 on the rerun); a medium
+	// that let two transfers through at once gives about half.
+	alltoallFloorShare = 0.8
 )
 
 // studyNetVerdicts checks the findings of network cfg (its 7 findings in
@@ -510,7 +517,7 @@ func studyNetVerdicts(t *testing.T, dir string, cfg testbed.Config, fs []studyFi
 		n       int
 		t, ceil float64
 	}{{2, t2, f2}, {4, t4, f4}} {
-		if c.t < 0.95*c.ceil {
+		if c.t < alltoallFloorShare*c.ceil {
 			t.Errorf("%s: Alltoall of 64 KiB at %d ranks took %.1f ms, %.2f of the %.1f ms its model needs at the least for the blocks' frames", net, c.n, c.t, c.t/c.ceil, c.ceil)
 		}
 	}
@@ -543,22 +550,22 @@ func studyNetVerdicts(t *testing.T, dir string, cfg testbed.Config, fs []studyFi
 		miss(class == analysis.SharedMedium.String(), fmt.Sprintf("mpbench analyze classifies its Multi-PingPong as %s (ABG growth %.3f), want %s", class, growth, analysis.SharedMedium),
 			rate(one), 1.1*model.pairs/math.Sqrt2, true)
 		miss(t4/t2 >= studyAlltoallHub, fmt.Sprintf("Alltoall t(4)/t(2) = %.2f at 64 KiB, a shared medium's is at least %.1f", t4/t2, studyAlltoallHub),
-			t2, 0.95*f4/studyAlltoallHub, false)
+			t2, alltoallFloorShare*f4/studyAlltoallHub, false)
 		return slowed
 	}
 	// A switch: the ABG and its class divide the two pairs' ABG by one
 	// pair's rate, at most 1.1 of the model; a lower limit on that ratio
 	// can be missed only when the two pairs (each with a model rate of
 	// model.one) ran below limit x 1.1 x model.one / 2. The Alltoall's
-	// upper limit can be missed only when t(4) ran above limit x 0.95 x
-	// the floor of t(2).
+	// upper limit can be missed only when t(4) ran above limit x
+	// alltoallFloorShare x the floor of t(2).
 	switchLike := math.Pow(2, analysis.SwitchSlope)
 	miss(fs[0].Value >= 1.6, fmt.Sprintf("%s = %.3f, a switch gives at least 1.6", fs[0].Finding, fs[0].Value),
 		rate(two), 1.6*1.1*model.one/2, true)
 	miss(class == analysis.SwitchLike.String(), fmt.Sprintf("mpbench analyze classifies its Multi-PingPong as %s (ABG growth %.3f), want %s", class, growth, analysis.SwitchLike),
 		rate(two), switchLike*1.1*model.one/2, true)
 	miss(t4/t2 < studyAlltoallSwitch, fmt.Sprintf("Alltoall t(4)/t(2) = %.2f at 64 KiB, a switch's is below %.1f", t4/t2, studyAlltoallSwitch),
-		t4, studyAlltoallSwitch*0.95*f2, false)
+		t4, studyAlltoallSwitch*alltoallFloorShare*f2, false)
 	return slowed
 }
 
