@@ -53,19 +53,15 @@ func timeCalls(e *Env, n int, call func(i int) error) (float64, error) {
 // communicator's own (not -imb_barrier's, nor --sync-all's, which join
 // every group). A loop without a collective name ("": Reduce_local, which
 // communicates nothing) is offered whatever --coll says. It fills in Sync
-// and RootShift from e. Run refuses beforehand a -data_type that such a
-// kept loop could not honour (checkLoopDataType); a kernel reaching one
-// anyway gets the same *OptionError.
+// and RootShift from e. Run has refused beforehand a -data_type that such
+// a kept loop could not honour (checkLoopDataType).
 func (e *Env) collectiveLoop(l comm.Loop, collective string, n int) (secs float64, ran bool, err error) {
 	l.Sync = e.Sync && l.Kind != comm.LoopBarrier
-	opt, effect, err := keptFromLibrary(e.Comm, e.Algorithms, collective, l.Sync, e.IMBBarrier, e.syncComm != nil)
+	opt, _, err := keptFromLibrary(e.Comm, e.Algorithms, collective, l.Sync, e.IMBBarrier, e.syncComm != nil)
 	if err != nil {
 		return 0, true, err
 	}
 	if opt != "" {
-		if _, lib := e.Comm.(comm.LoopRunner); lib && e.DataType != 0 && !l.Kind.Reduces() && l.Kind != comm.LoopBarrier {
-			return 0, true, keptLoopError(e.DataType, collective, opt, effect)
-		}
 		return 0, false, nil
 	}
 	l.RootShift = e.RootShift
