@@ -2,8 +2,6 @@ package launch
 
 import (
 	"fmt"
-
-	"github.com/mpbench/mpbench/transport/shm"
 )
 
 // Capacity is what this host lets the ranks of a job that start on it use,
@@ -75,8 +73,9 @@ type limit struct {
 }
 
 // limits returns the bounds of c on local ranks of a job of np ranks that
-// runs on transport mode (shm rings for "shm", "hybrid", "auto" and "",
-// the default, which is auto).
+// runs on transport mode (TransportAuto, "" for auto, or a transport's
+// name); the shared-memory file system bounds the job when a transport of
+// the mode takes space there (transport.Properties.HostShmBytes).
 func (c Capacity) limits(np int, mode string) []limit {
 	var ls []limit
 	if c.Tasks >= 0 {
@@ -98,20 +97,21 @@ func (c Capacity) limits(np int, mode string) []limit {
 			},
 		})
 	}
-	shm := mode == "shm" || mode == "hybrid" || mode == TransportAuto || mode == ""
+	shmBytes := hostShmBytes(mode)
+	shm := shmBytes != nil
 	if c.Memory >= 0 {
 		ls = append(ls, limit{
-			fits: func(n int) bool { return memoryNeed(n, shm) <= c.Memory },
+			fits: func(n int) bool { return memoryNeed(n, shmBytes) <= c.Memory },
 			why: func(n int) string {
-				return fmt.Sprintf("%d ranks need at least %s of memory (%s per rank%s), and %s", n, mib(memoryNeed(n, shm)), mib(rankMemory), ringsNote(shm), c.MemoryLimit)
+				return fmt.Sprintf("%d ranks need at least %s of memory (%s per rank%s), and %s", n, mib(memoryNeed(n, shmBytes)), mib(rankMemory), ringsNote(shm), c.MemoryLimit)
 			},
 		})
 	}
 	if shm && c.Shm >= 0 {
 		ls = append(ls, limit{
-			fits: func(n int) bool { return ShmBytes(n) <= c.Shm },
+			fits: func(n int) bool { return shmBytes(n) <= c.Shm },
 			why: func(n int) string {
-				return fmt.Sprintf("%d ranks' shared-memory rings need %s in /dev/shm, which has %s free; free space there or mount it larger (mount -o remount,size=%dm /dev/shm), or run with --transport tcp", n, mib(ShmBytes(n)), mib(c.Shm), (ShmBytes(n)>>20)+1)
+				return fmt.Sprintf("%d ranks' shared-memory rings need %s in /dev/shm, which has %s free; free space there or mount it larger (mount -o remount,size=%dm /dev/shm), or run with --transport tcp", n, mib(shmBytes(n)), mib(c.Shm), (shmBytes(n)>>20)+1)
 			},
 		})
 	}
@@ -127,22 +127,35 @@ func ringsNote(shm bool) string {
 }
 
 // memoryNeed is the least memory n ranks need, bytes: rankMemory each, and
-// their rings in /dev/shm (memory too: tmpfs) when shm is set.
-func memoryNeed(n int, shm bool) int64 {
+// their space in /dev/shm (memory too: tmpfs) when shmBytes is not nil.
+func memoryNeed(n int, shmBytes func(n int) int64) int64 {
 	m := int64(n) * rankMemory
-	if shm {
-		m += ShmBytes(n)
+	if shmBytes != nil {
+		m += shmBytes(n)
 	}
 	return m
 }
 
-// ShmBytes is the space n ranks of one host take in /dev/shm for their
-// rings: n segments of shm.SegmentBytes(n) bytes.
-func ShmBytes(n int) int64 {
-	if n < 2 {
-		return 0
+// hostShmBytes returns the space n ranks of one host take in /dev/shm on
+// transport mode: the sum of HostShmBytes over the mode's transports
+// (modeDrivers), nil when none of them takes any.
+func hostShmBytes(mode string) func(n int) int64 {
+	var fs []func(int) int64
+	for _, d := range modeDrivers(mode) {
+		if f := d.Properties().HostShmBytes; f != nil {
+			fs = append(fs, f)
+		}
 	}
-	return int64(n) * shm.SegmentBytes(n)
+	if len(fs) == 0 {
+		return nil
+	}
+	return func(n int) int64 {
+		var b int64
+		for _, f := range fs {
+			b += f(n)
+		}
+		return b
+	}
 }
 
 // mib formats bytes in KiB, MiB, GiB or TiB.

@@ -62,6 +62,14 @@ func TestCapacityRefusesEachLimit(t *testing.T) {
 	if err := unlimited.Check(100000, 100000, "shm"); err != nil {
 		t.Errorf("no limits: %v", err)
 	}
+	// tcp takes nothing in /dev/shm (no HostShmBytes), auto takes shm's.
+	full := Capacity{Tasks: -1, Files: -1, Memory: -1, Shm: 0}
+	if err := full.Check(64, 64, "tcp"); err != nil {
+		t.Errorf("tcp bounded by /dev/shm: %v", err)
+	}
+	if err := full.Check(64, 64, TransportAuto); err == nil || !strings.Contains(err.Error(), "/dev/shm") {
+		t.Errorf("auto with /dev/shm full: %v, want the /dev/shm refusal", err)
+	}
 }
 
 // TestCapacityTightestLimit: when several limits are too low, the refusal

@@ -117,13 +117,18 @@ func (w *workerEnv) readSettings(getenv func(string) string) error {
 
 // drivers returns the transports w's transport mode allows, in the order
 // the rank prefers them; none for an unknown mode.
-func (w *workerEnv) drivers() []transport.ProcessDriver {
+func (w *workerEnv) drivers() []transport.ProcessDriver { return modeDrivers(w.transport) }
+
+// modeDrivers returns the transports transport mode allows (every
+// launchable one for TransportAuto or "", else the one of that name), in
+// the order a rank prefers them; none for an unknown mode.
+func modeDrivers(mode string) []transport.ProcessDriver {
 	all := transport.ProcessDrivers()
-	if w.transport == TransportAuto {
+	if mode == TransportAuto || mode == "" {
 		return all
 	}
 	for _, d := range all {
-		if d.Properties().Name == w.transport {
+		if d.Properties().Name == mode {
 			return []transport.ProcessDriver{d}
 		}
 	}

@@ -76,6 +76,11 @@ type Properties struct {
 	// Report, when not nil, is the line the transport adds to a run's
 	// header and metadata (e.g. shm's "# Single copy").
 	Report *PeerReport
+	// HostShmBytes, when not nil, is the space in bytes that n ranks of
+	// one host take in its shared-memory file system (/dev/shm) over this
+	// transport; a launcher checks it against the free space before any
+	// rank starts. Nil means the transport uses none.
+	HostShmBytes func(n int) int64
 	// Settings are the environment variables a ProcessDriver takes
 	// (ProcessConfig.Setting), e.g. tcp's MPBENCH_SOCKBUF. A launcher
 	// reads and checks them (ReadSettings) before any transport is

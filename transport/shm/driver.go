@@ -21,11 +21,12 @@ func (driver) Properties() transport.Properties {
 		// large eager payload may have to be copied into an
 		// unexpected-message buffer first; a rendezvous payload streams
 		// through the ring straight into the receive buffer).
-		EagerBytes: 64 << 10,
-		Reach:      transport.SameHost,
-		Progress:   transport.PolledByWaiter,
-		Report:     copyPathReport,
-		Settings:   []transport.IntSetting{CMASetting},
+		EagerBytes:   64 << 10,
+		Reach:        transport.SameHost,
+		Progress:     transport.PolledByWaiter,
+		Report:       copyPathReport,
+		HostShmBytes: hostBytes,
+		Settings:     []transport.IntSetting{CMASetting},
 	}
 }
 
@@ -46,3 +47,12 @@ func (driver) RemoveJob(secret []byte) { RemoveJob("", secret) }
 
 // RemoveStale removes segments of dead jobs older than StaleAge.
 func (driver) RemoveStale() { RemoveStale("", StaleAge) }
+
+// hostBytes is the space n ranks of one host take in /dev/shm: n segments
+// of SegmentBytes(n) bytes; none for fewer than 2 ranks (no peer).
+func hostBytes(n int) int64 {
+	if n < 2 {
+		return 0
+	}
+	return int64(n) * SegmentBytes(n)
+}
