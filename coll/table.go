@@ -392,7 +392,7 @@ func (a Algorithms) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "pipeline segment default: %d bytes; override with e.g. bcast=pipeline:seg=65536,allreduce=ring\n", DefaultSegment)
+	_, err := fmt.Fprintf(w, "pipeline segment default: %d bytes; override with e.g. bcast=pipeline:seg=65536,allreduce=ring; auto (any collective, e.g. bcast=auto) keeps the default selection\n", DefaultSegment)
 	return err
 }
 
