@@ -3,6 +3,7 @@
 package shm
 
 import (
+	"runtime"
 	"time"
 
 	"github.com/mpbench/mpbench/transport"
@@ -183,7 +184,10 @@ func (e *Endpoint) streamOut(p *outPeer, deadline time.Time) error {
 		err = e.waitFor(p.rank, finished, &p.hdr.space, 0, deadline)
 	}
 	for !complete && !p.strmTok.CompareAndSwap(false, true) {
-		busypoll.Yield() // another goroutine is copying a piece
+		// Another goroutine of this rank is copying a piece: let it
+		// run, on this processor if need be.
+		busypoll.Yield()
+		runtime.Gosched()
 	}
 	p.strmOn.Store(false)
 	p.strm = stream{}

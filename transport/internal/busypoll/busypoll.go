@@ -32,8 +32,13 @@ func Oversubscribed(local int) bool { return local > runtime.NumCPU() }
 // given up (sched_yield, as Open MPI does when oversubscribed) after
 // every empty look, so the rank being waited for may run, instead of
 // spinning out a time slice. The clock is read every 64 looks (8 when
-// oversubscribed), and the Go processor is yielded now and then so that
-// the process's other goroutines run without waiting for preemption.
+// oversubscribed), and the Go processor is yielded every 1024 looks so
+// that the process's other goroutines run without waiting for
+// preemption. It is not yielded at every look when oversubscribed: each
+// runtime.Gosched wakes an idle processor's thread to look for work (and
+// may move the rank to that thread), which costs the ranks a context
+// switch and a futex call per look on the CPUs they share (see
+// docs/runtime-progress.md, "Oversubscribed").
 func Until(done func() bool, poll func() int, budget time.Duration, oversubscribed bool) bool {
 	var last time.Time // start of the current idle stretch, read lazily
 	for i := 0; ; i++ {
@@ -54,7 +59,7 @@ func Until(done func() bool, poll func() int, budget time.Duration, oversubscrib
 			} else if now.Sub(last) > budget {
 				return false
 			}
-			if oversubscribed || i&1023 == 1023 {
+			if i&1023 == 1023 {
 				runtime.Gosched()
 			}
 		}
