@@ -45,6 +45,33 @@ func barrierTree(c comm.Comm) error {
 	return nil
 }
 
+// barrierLinear: every other rank sends an empty message to rank 0 and
+// waits for one back; rank 0 receives from each in rank order, then
+// sends to each. Cost 2 alpha plus 2(p-1) per-message overheads at rank
+// 0, which releases the others and leaves first. Open MPI's basic linear
+// barrier (ompi/mca/coll/base/coll_base_barrier.c), its default for 4 to
+// 7 ranks.
+func barrierLinear(c comm.Comm) error {
+	p, me := c.Size(), c.Rank()
+	if me != 0 {
+		if err := send(c, nil, 0, tagBarrier); err != nil {
+			return err
+		}
+		return recv(c, nil, 0, tagBarrier)
+	}
+	for r := 1; r < p; r++ {
+		if err := recv(c, nil, r, tagBarrier); err != nil {
+			return err
+		}
+	}
+	for r := 1; r < p; r++ {
+		if err := send(c, nil, r, tagBarrier); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Barrier returns on each rank only after every rank of c has entered it
 // (MPI_Barrier), using coll's algorithms on the collective message space
 // rather than c's own Barrier method.
@@ -62,4 +89,5 @@ func (a Algorithms) Barrier(c comm.Comm) error {
 var barrierAlgorithms = []algorithm{
 	{name: "dissemination", run: func(c comm.Comm, _ args) error { return barrierDissemination(c) }},
 	{name: "tree", run: func(c comm.Comm, _ args) error { return barrierTree(c) }},
+	{name: "linear", run: func(c comm.Comm, _ args) error { return barrierLinear(c) }},
 }

@@ -80,6 +80,7 @@ var directCalls = map[string]func(c comm.Comm) error{
 	"alltoallv=pairwise":            alltoallDirect(alltoallPairwise),
 	"barrier=dissemination":         barrierDissemination,
 	"barrier=tree":                  barrierTree,
+	"barrier=linear":                barrierLinear,
 }
 
 func allgatherDirect(f func(c comm.Comm, own, buf []byte, l layout) error) func(comm.Comm) error {

@@ -115,6 +115,10 @@ func TestDefaultTable(t *testing.T) {
 		{"gather", 9, 1, "binomial"},
 		{"scatterv", 9, 1, "linear"},
 		{"barrier", 9, 0, "dissemination"},
+		{"barrier", 8, 0, "dissemination"},
+		{"barrier", 3, 0, "dissemination"},
+		{"barrier", 4, 0, "linear"},
+		{"barrier", 7, 0, "linear"},
 	}
 	for _, c := range cases {
 		ch, err := Algorithms{}.Select(c.coll, c.p, c.bytes)

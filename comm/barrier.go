@@ -2,8 +2,10 @@ package comm
 
 import "fmt"
 
-// Barrier blocks until every rank of c has entered it (MPI_Barrier). It is
-// the dissemination barrier (Hensgen, Finkel, Manber, "Two algorithms for
+// Barrier blocks until every rank of c has entered it (MPI_Barrier). From
+// 4 to 7 ranks it is the linear barrier (barrierLinear), as coll's default
+// table chooses for the Barrier benchmark; otherwise the dissemination
+// barrier (Hensgen, Finkel, Manber, "Two algorithms for
 // barrier synchronization", 1988): in round k = 0, 1, ... while 2^k <
 // size, rank r sends a 0-byte message to r+2^k and receives one from
 // r-2^k (mod size), on c's runtime context with tag k; ceil(log2 size)
@@ -11,6 +13,9 @@ import "fmt"
 func (c *communicator) Barrier() error {
 	n := c.size
 	ctx := c.ctx(c.kinds.runtime)
+	if n >= 4 && n < 8 {
+		return c.barrierLinear(ctx)
+	}
 	for k, round := 1, int32(0); k < n; k, round = k*2, round+1 {
 		to := c.world[(c.rank+k)%n]
 		from := c.world[(c.rank-k+n)%n]
@@ -19,4 +24,62 @@ func (c *communicator) Barrier() error {
 		}
 	}
 	return nil
+}
+
+// barrierLinear is Open MPI's basic linear barrier, its default for 4 to
+// 7 ranks: every other rank sends a 0-byte message to rank 0 and waits
+// for one back; rank 0 receives from each, then releases each, and so
+// leaves first (tag 0 up, 1 down, on c's runtime context ctx). Rank 0
+// leaving first lets a collective rooted there, called right after the
+// barrier as IMB's -sync does, find its root running on a host whose
+// ranks outnumber its CPUs (docs/runtime-progress.md, "Oversubscribed").
+func (c *communicator) barrierLinear(ctx uint32) error {
+	root := c.world[0]
+	if c.rank != 0 {
+		if _, err := c.sendrecvOrdered(root, ctx); err != nil {
+			return fmt.Errorf("comm: barrier: %w", err)
+		}
+		return nil
+	}
+	for r := 1; r < c.size; r++ {
+		if err := c.recvEmpty(c.world[r], ctx, 0); err != nil {
+			return fmt.Errorf("comm: barrier: %w", err)
+		}
+	}
+	for r := 1; r < c.size; r++ {
+		if err := c.sendEmpty(c.world[r], ctx, 1); err != nil {
+			return fmt.Errorf("comm: barrier: %w", err)
+		}
+	}
+	return nil
+}
+
+// sendrecvOrdered sends a 0-byte message with tag 0 to world rank root
+// and then receives one with tag 1 from it, as one sendrecv (the receive
+// matches only root's release, which root sends after every arrival).
+func (c *communicator) sendrecvOrdered(root int, ctx uint32) (Status, error) {
+	return c.sendrecv(nil, root, ctx, 0, nil, root, ctx, 1)
+}
+
+// sendEmpty sends a 0-byte message with tag to world rank dst on ctx.
+func (c *communicator) sendEmpty(dst int, ctx uint32, tag int32) error {
+	r, err := c.e.startSend(c, nil, dst, ctx, tag, true, nil)
+	if r == nil || err != nil {
+		return err
+	}
+	c.e.wait(r, nil, false)
+	err = r.err
+	putReq(r)
+	return err
+}
+
+// recvEmpty receives a 0-byte message with tag from world rank src on ctx.
+func (c *communicator) recvEmpty(src int, ctx uint32, tag int32) error {
+	r := c.e.newRequest(c, reqRecv, nil, src, ctx, tag, true, nil)
+	if joined, done := c.e.startRecv(r, true); !done {
+		c.e.wait(r, nil, joined)
+	}
+	err := r.err
+	putReq(r)
+	return err
 }

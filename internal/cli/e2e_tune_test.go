@@ -129,9 +129,9 @@ func TestE2ETune(t *testing.T) {
 		t.Fatal(err)
 	}
 	// bcast: 4 sizes (0, 1, 64, 4096) x 2 process counts x 5 (default + 4
-	// algorithms); barrier: 2 x 3 (default + 2).
-	if n := strings.Count(string(b), `"collective":`); n != 4*2*5+2*3 {
-		t.Errorf("points.json has %d points, want %d", n, 4*2*5+2*3)
+	// algorithms); barrier: 2 x 4 (default + 3).
+	if n := strings.Count(string(b), `"collective":`); n != 4*2*5+2*4 {
+		t.Errorf("points.json has %d points, want %d", n, 4*2*5+2*4)
 	}
 	cmd, out, errb = e2eCmd(t, "tune", "--verify", dir, "--rounds", "2")
 	err = cmd.Run()
