@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,8 +62,9 @@ func runUnderMPILauncher(cmd *cobra.Command, f *runFlags, inv *invocation) (hand
 // build to use.
 func runWithMPILauncher(cmd *cobra.Command, f *runFlags, opts bench.Options, inv *invocation) error {
 	if mpiLaunch == nil {
-		return usageErrorf("--transport mpi needs a binary built with -tags mpi (go build -tags mpi ./cmd/mpbench); " +
-			"it then starts mpirun itself, or run 'mpirun -np N mpbench run'; this binary offers --transport auto, tcp or shm")
+		return usageErrorf("--transport mpi needs a binary built with -tags mpi (go build -tags mpi ./cmd/mpbench); "+
+			"it then starts mpirun itself, or run 'mpirun -np N mpbench run'; this binary offers --transport %s",
+			strings.Join(transportModes(false), ", "))
 	}
 	return mpiLaunch(cmd, f, opts, inv)
 }
