@@ -42,12 +42,12 @@ func (c *communicator) barrierLinear(ctx uint32) error {
 		return nil
 	}
 	for r := 1; r < c.size; r++ {
-		if err := c.recvEmpty(c.world[r], ctx, 0); err != nil {
+		if _, err := c.recv(nil, c.world[r], ctx, 0); err != nil {
 			return fmt.Errorf("comm: barrier: %w", err)
 		}
 	}
 	for r := 1; r < c.size; r++ {
-		if err := c.sendEmpty(c.world[r], ctx, 1); err != nil {
+		if err := c.send(nil, c.world[r], ctx, 1); err != nil {
 			return fmt.Errorf("comm: barrier: %w", err)
 		}
 	}
@@ -59,27 +59,4 @@ func (c *communicator) barrierLinear(ctx uint32) error {
 // matches only root's release, which root sends after every arrival).
 func (c *communicator) sendrecvOrdered(root int, ctx uint32) (Status, error) {
 	return c.sendrecv(nil, root, ctx, 0, nil, root, ctx, 1)
-}
-
-// sendEmpty sends a 0-byte message with tag to world rank dst on ctx.
-func (c *communicator) sendEmpty(dst int, ctx uint32, tag int32) error {
-	r, err := c.e.startSend(c, nil, dst, ctx, tag, true, nil)
-	if r == nil || err != nil {
-		return err
-	}
-	c.e.wait(r, nil, false)
-	err = r.err
-	putReq(r)
-	return err
-}
-
-// recvEmpty receives a 0-byte message with tag from world rank src on ctx.
-func (c *communicator) recvEmpty(src int, ctx uint32, tag int32) error {
-	r := c.e.newRequest(c, reqRecv, nil, src, ctx, tag, true, nil)
-	if joined, done := c.e.startRecv(r, true); !done {
-		c.e.wait(r, nil, joined)
-	}
-	err := r.err
-	putReq(r)
-	return err
 }

@@ -82,6 +82,11 @@ func (c *communicator) Send(buf []byte, dest, tag int) error {
 	if err != nil {
 		return err
 	}
+	return c.send(buf, dst, ctx, wire)
+}
+
+// send is Send on a world rank, a context and a wire tag.
+func (c *communicator) send(buf []byte, dst int, ctx uint32, wire int32) error {
 	r, err := c.e.startSend(c, buf, dst, ctx, wire, true, nil)
 	if r == nil || err != nil {
 		return err
@@ -100,6 +105,12 @@ func (c *communicator) Recv(buf []byte, source, tag int) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
+	return c.recv(buf, src, ctx, wire)
+}
+
+// recv is Recv from a world rank (or AnySource), on a context, with a
+// wire tag.
+func (c *communicator) recv(buf []byte, src int, ctx uint32, wire int32) (Status, error) {
 	r := c.e.newRequest(c, reqRecv, buf, src, ctx, wire, true, nil)
 	if joined, done := c.e.startRecv(r, true); !done {
 		c.e.wait(r, nil, joined)
