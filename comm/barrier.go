@@ -36,7 +36,9 @@ func (c *communicator) Barrier() error {
 func (c *communicator) barrierLinear(ctx uint32) error {
 	root := c.world[0]
 	if c.rank != 0 {
-		if _, err := c.sendrecvOrdered(root, ctx); err != nil {
+		// The receive matches only root's release, sent after every
+		// arrival.
+		if _, err := c.sendrecv(nil, root, ctx, 0, nil, root, ctx, 1); err != nil {
 			return fmt.Errorf("comm: barrier: %w", err)
 		}
 		return nil
@@ -52,11 +54,4 @@ func (c *communicator) barrierLinear(ctx uint32) error {
 		}
 	}
 	return nil
-}
-
-// sendrecvOrdered sends a 0-byte message with tag 0 to world rank root
-// and then receives one with tag 1 from it, as one sendrecv (the receive
-// matches only root's release, which root sends after every arrival).
-func (c *communicator) sendrecvOrdered(root int, ctx uint32) (Status, error) {
-	return c.sendrecv(nil, root, ctx, 0, nil, root, ctx, 1)
 }
