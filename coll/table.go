@@ -172,11 +172,10 @@ const (
 // (ompi_coll_tuned_barrier_intra_dec_fixed, Open MPI 4.1): the linear
 // barrier from 4 to 7 ranks. Its rank 0 leaves first, having released the
 // others, so a collective called right after it (IMB's -sync barrier
-// before every repetition) finds its root running. On a host whose ranks
-// outnumber its CPUs this decides what the next collective costs: Bcast
-// at 4 ranks on 2 CPUs took 12 usec per call after the dissemination
-// barrier and 2.3 after the linear one, as Open MPI's took 1.3-2.2
-// (docs/runtime-progress.md, "Oversubscribed").
+// before every repetition) finds its root running; on a host whose ranks
+// outnumber its CPUs this decides what the next collective costs
+// (measured in docs/runtime-progress.md, "Oversubscribed"). comm's own
+// Barrier, which -sync uses, takes the same rule.
 const (
 	ompiBarrierLinearMin = 4
 	ompiBarrierLinearMax = 8

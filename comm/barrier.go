@@ -13,7 +13,7 @@ import "fmt"
 func (c *communicator) Barrier() error {
 	n := c.size
 	ctx := c.ctx(c.kinds.runtime)
-	if n >= 4 && n < 8 {
+	if n >= 4 && n < 8 { // coll's default table has the same rule (ompiBarrierLinearMin, Max)
 		return c.barrierLinear(ctx)
 	}
 	for k, round := 1, int32(0); k < n; k, round = k*2, round+1 {
