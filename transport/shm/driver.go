@@ -17,11 +17,13 @@ func (driver) Properties() transport.Properties {
 	return transport.Properties{
 		Name:    "shm",
 		Summary: "shared memory between the ranks of one host (Linux)",
-		// Eager up to 64 KiB measured fastest, rendezvous beyond (a
-		// large eager payload may have to be copied into an
-		// unexpected-message buffer first; a rendezvous payload streams
-		// through the ring straight into the receive buffer).
-		EagerBytes:   64 << 10,
+		// Eager up to single copy's threshold (DefaultCMABytes): a
+		// rendezvous below it costs its RTS/CTS round trip, which with
+		// more ranks than CPUs waits for the receiver to be scheduled,
+		// and an eager payload streams through the ring as fast
+		// (docs/runtime-progress.md, "The eager limit on shared
+		// memory").
+		EagerBytes:   DefaultCMABytes,
 		Reach:        transport.SameHost,
 		Progress:     transport.PolledByWaiter,
 		Report:       copyPathReport,
