@@ -175,11 +175,8 @@ const (
 // before every repetition) finds its root running; on a host whose ranks
 // outnumber its CPUs this decides what the next collective costs
 // (measured in docs/runtime-progress.md, "Oversubscribed"). comm's own
-// Barrier, which -sync uses, takes the same rule.
-const (
-	ompiBarrierLinearMin = 4
-	ompiBarrierLinearMax = 8
-)
+// Barrier, which -sync uses, takes the same rule, defined there
+// (comm.LinearBarrierMin, comm.LinearBarrierMax).
 
 func isPow2(p int) bool { return p > 0 && p&(p-1) == 0 }
 
@@ -229,7 +226,7 @@ var specs = []collSpec{
 		rule: []step{otherwise("linear")}},
 	{name: "barrier", native: offers[NativeBarrier], algs: barrierAlgorithms, bytes: "unused",
 		rule: []step{
-			when(both(ranksQ.compare(">=", ompiBarrierLinearMin), ranksQ.compare("<", ompiBarrierLinearMax)), "linear"),
+			when(both(ranksQ.compare(">=", comm.LinearBarrierMin), ranksQ.compare("<", comm.LinearBarrierMax)), "linear"),
 			otherwise("dissemination")},
 		origin: "MPICH; Open MPI for 4-7 ranks"},
 }

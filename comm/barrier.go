@@ -13,7 +13,7 @@ import "fmt"
 func (c *communicator) Barrier() error {
 	n := c.size
 	ctx := c.ctx(c.kinds.runtime)
-	if n >= 4 && n < 8 { // coll's default table has the same rule (ompiBarrierLinearMin, Max)
+	if n >= LinearBarrierMin && n < LinearBarrierMax {
 		return c.barrierLinear(ctx)
 	}
 	for k, round := 1, int32(0); k < n; k, round = k*2, round+1 {
@@ -25,6 +25,15 @@ func (c *communicator) Barrier() error {
 	}
 	return nil
 }
+
+// The ranks for which Barrier, and coll's default table for the Barrier
+// benchmark, take the linear barrier: from LinearBarrierMin up to
+// LinearBarrierMax-1, Open MPI 4.1's fixed decision
+// (ompi_coll_tuned_barrier_intra_dec_fixed).
+const (
+	LinearBarrierMin = 4
+	LinearBarrierMax = 8
+)
 
 // barrierLinear is Open MPI's basic linear barrier, its default for 4 to
 // 7 ranks: every other rank sends a 0-byte message to rank 0 and waits
