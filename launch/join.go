@@ -73,7 +73,7 @@ func JoinJob(ctx context.Context) (transport.Endpoint, Job, error) {
 	var d net.Dialer
 	ctl, err := d.DialContext(ctx, "tcp", w.rendezvous)
 	if err != nil {
-		return nil, Job{}, &WorkerError{Op: "launch", Rank: w.rank, Host: hostName(), Err: fmt.Errorf("connecting to the rendezvous at %s (%s): %w", w.rendezvous, EnvRendezvous, err)}
+		return nil, Job{}, &WorkerError{Op: "launch", Rank: w.rank, Host: hostName(), Err: fmt.Errorf("connecting to the rendezvous at %s (%s): %w%s", w.rendezvous, EnvRendezvous, err, transport.LocalPortHint(err))}
 	}
 	ep, job, err := join(ctx, w, ctl)
 	if err != nil {

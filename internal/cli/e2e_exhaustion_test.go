@@ -312,5 +312,5 @@ func TestE2EAddressSpaceTooLow(t *testing.T) {
 func TestE2ENoLocalPort(t *testing.T) {
 	needRootUnshare(t)
 	runExhausted(t, nil, `exec unshare -n sh -c 'ip link set lo up && echo "40000 40003" > /proc/sys/net/ipv4/ip_local_port_range && exec "$MPBENCH" run -np 4 --transport tcp -msglog 0:3 -time 0.1 --timeout 60s Sendrecv'`,
-		"cannot assign requested address|address already in use")
+		"cannot assign requested address|address already in use", "net.ipv4.ip_local_port_range")
 }

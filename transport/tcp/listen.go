@@ -9,6 +9,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mpbench/mpbench/transport"
 )
 
 // Listener is a rank's bound TCP port before the mesh is built.
@@ -27,7 +29,7 @@ func Listen(o Options) (*Listener, error) {
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("tcp: rank %d: %w", opts.Rank, err)
+		return nil, fmt.Errorf("tcp: rank %d: %w%s", opts.Rank, err, transport.LocalPortHint(err))
 	}
 	return &Listener{opts: opts, ln: ln.(*net.TCPListener)}, nil
 }
@@ -272,7 +274,7 @@ func (l *Listener) dial(ctx context.Context, peer int, addr string) (*net.TCPCon
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("%w (last attempt: %v)", context.Cause(ctx), err)
+			return nil, fmt.Errorf("%w (last attempt: %v)%s", context.Cause(ctx), err, transport.LocalPortHint(err))
 		case <-t.C:
 		}
 		backoff = min(2*backoff, time.Second)
