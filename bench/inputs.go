@@ -138,19 +138,31 @@ func unknownBenchmark(name string) error {
 func ReadInput(r io.Reader) ([]string, error) {
 	var names []string
 	sc := bufio.NewScanner(r)
-	for sc.Scan() {
+	n := 0
+	for ; sc.Scan(); n++ {
 		line := sc.Text()
 		if fields := strings.Fields(line); len(fields) > 0 && !strings.HasPrefix(line, "#") {
 			names = append(names, fields[0])
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, optionErrorf("-input: %w", err)
+		return nil, scanError("-input", "benchmark name", n+1, err)
 	}
 	if len(names) == 0 {
 		return nil, optionErrorf("-input: the file names no benchmark; expected one name per line")
 	}
 	return names, nil
+}
+
+// scanError is the *OptionError of a line-by-line read of option's file
+// that failed at line (1-based), e.g. "-msglen line 1: longer than 65536
+// bytes; expected one size in bytes per line" for a line too long to be
+// one (bufio.ErrTooLong), else "-msglen: <err>".
+func scanError(option, item string, line int, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return optionErrorf("%s line %d: longer than %d bytes; expected one %s per line", option, line, bufio.MaxScanTokenSize, item)
+	}
+	return optionErrorf("%s: %w", option, err)
 }
 
 // ReadInputFile is ReadInput of the file at path; every error is an

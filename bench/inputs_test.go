@@ -26,3 +26,22 @@ func TestSizeAndThreadChecks(t *testing.T) {
 		t.Errorf("-thread_level Multiple on a library: %v", err)
 	}
 }
+
+// TestLineTooLong: a -msglen or -input file with a line longer than the
+// scanner takes (/dev/zero, a binary file) is refused naming the line and
+// what a line should hold, not with bufio's internal words.
+func TestLineTooLong(t *testing.T) {
+	long := strings.Repeat("0", 70000)
+	_, err := ReadMsgLen(strings.NewReader("8\n" + long + "\n"))
+	if err == nil || err.Error() != "-msglen line 2: longer than 65536 bytes; expected one size in bytes per line" {
+		t.Errorf("ReadMsgLen of a 70000-byte line: %v", err)
+	}
+	_, err = ReadInput(strings.NewReader(long))
+	if err == nil || err.Error() != "-input line 1: longer than 65536 bytes; expected one benchmark name per line" {
+		t.Errorf("ReadInput of a 70000-byte line: %v", err)
+	}
+	var oe *OptionError
+	if !errors.As(err, &oe) {
+		t.Errorf("ReadInput's error %T is not an *OptionError (bad input, exit status 2)", err)
+	}
+}

@@ -288,7 +288,8 @@ func ParseMsgLog(s string) (lo, hi int, err error) {
 func ReadMsgLen(r io.Reader) ([]int64, error) {
 	sc := bufio.NewScanner(r)
 	sizes := []int64{}
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
@@ -300,7 +301,7 @@ func ReadMsgLen(r io.Reader) ([]int64, error) {
 		sizes = append(sizes, n)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, optionErrorf("-msglen: %w", err)
+		return nil, scanError("-msglen", "size in bytes", line, err)
 	}
 	if len(sizes) == 0 {
 		return nil, optionErrorf("-msglen: the file lists no sizes; expected one size in bytes per line")
