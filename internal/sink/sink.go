@@ -21,10 +21,14 @@ type Finisher interface {
 	Finish(runErr error) error
 }
 
-// Fanout feeds every row to each of its sinks in order. Each method calls
-// every sink, even after one failed, and returns the errors joined (nil
-// when all succeed), so that one broken output does not lose rows in the
-// others.
+// Fanout feeds every row to each of its sinks in order. Begin, End and
+// Finish call every sink, even after one failed, and return the errors
+// joined (nil when all succeed), so that one broken output does not lose
+// the others' closing parts. Row stops at the first sink that fails to take
+// the row and returns its error: a sink later in the list never shows a
+// row that an earlier one could not keep, so with the result files before
+// the terminal (as the worker orders them) every row printed is in the
+// files, also when a disk fills.
 type Fanout []Finisher
 
 // Begin calls Begin on every sink.
@@ -36,13 +40,14 @@ func (f Fanout) Begin(b bench.Block) error {
 	return errors.Join(errs...)
 }
 
-// Row calls Row on every sink.
+// Row calls Row on each sink in order until one fails.
 func (f Fanout) Row(b bench.Block, r result.Row) error {
-	var errs []error
 	for _, s := range f {
-		errs = append(errs, s.Row(b, r))
+		if err := s.Row(b, r); err != nil {
+			return err
+		}
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // End calls End on every sink.

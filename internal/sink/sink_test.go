@@ -30,6 +30,9 @@ func (r *recorder) Row(_ bench.Block, row result.Row) error {
 func (r *recorder) End(bench.Block) error { r.calls = append(r.calls, "end"); return r.fail }
 func (r *recorder) Finish(error) error    { r.calls = append(r.calls, "finish"); return r.fail }
 
+// TestFanoutCallsEverySinkAndJoinsErrors: Begin, End and Finish reach
+// every sink whatever the others return; a row one sink failed to take
+// goes to no sink after it (the terminal never shows a row the files lack).
 func TestFanoutCallsEverySinkAndJoinsErrors(t *testing.T) {
 	bad := errors.New("disk full")
 	a, b := &recorder{fail: bad}, &recorder{}
@@ -42,9 +45,13 @@ func TestFanoutCallsEverySinkAndJoinsErrors(t *testing.T) {
 	if err := (Fanout{b}).Begin(blk); err != nil {
 		t.Errorf("healthy sink: %v", err)
 	}
+	_ = f.End(blk)
 	_ = f.Finish(nil)
-	if strings.Join(b.calls, ",") != "row PingPong,begin PingPong,finish" {
-		t.Errorf("second sink calls %v: must run even when the first fails", b.calls)
+	if strings.Join(b.calls, ",") != "begin PingPong,end,finish" {
+		t.Errorf("second sink calls %v: want no row the first could not take, and End and Finish even so", b.calls)
+	}
+	if err := (Fanout{b, a}).Row(blk, result.NewRow("PingPong", 2, 0)); !errors.Is(err, bad) || b.calls[len(b.calls)-1] != "row PingPong" {
+		t.Errorf("a failing second sink: Row error %v, first sink calls %v", err, b.calls)
 	}
 }
 
