@@ -75,3 +75,15 @@ func headerLines(lines []peerLine) []imb.InfoLine {
 	}
 	return out
 }
+
+// verifyLine is the header line (and JSON meta key frame_checksums) of a
+// run whose frames carry checksums (transport.EnvVerify): a debug mode
+// whose times are not comparable with a normal run's, so its outputs say
+// so. None otherwise.
+func verifyLine() []peerLine {
+	if !transport.VerifyFromEnv() {
+		return nil
+	}
+	return []peerLine{{Header: "Frame checksums", Key: "frame_checksums",
+		Text: "CRC-32C on every frame (" + transport.EnvVerify + "=1), a debug mode: times are not comparable with a run without it"}}
+}

@@ -97,6 +97,7 @@ func joinAndRun(cmd *cobra.Command, f *workerFlags, join func(context.Context) (
 			err = &launch.WorkerError{Rank: world.Rank(), Err: err}
 		}
 	} else {
+		tr.Reports = append(tr.Reports, verifyLine()...)
 		err = runRank(ctx, cmd, f, world, tr, opts, start)
 	}
 	close(runDone)
