@@ -78,7 +78,10 @@
 #   history, see docs/mpi-comparison.md),
 #   TABLE_ONLY=1 with OUT of an earlier run prints its table again,
 #   VERDICT_BENCH ("Uniband Biband"), VERDICT_FROM (1024), TOLERANCE (5, in
-#   percent): what the verdict section judges.
+#   percent): what the verdict section judges (the benchmarks must also be
+#   in BENCHMARKS; TOLERANCE=3 judges "within 3%").
+# With both libraries, mpbench's columns are divided by the best library's
+# median at each size and, in two more columns, by each library's.
 # At NP above the host's CPUs MPICH polls without yielding and takes minutes
 # per pass: leave its configurations out (CONFIGS) or lower MSGLOG and TIME.
 set -euo pipefail
@@ -88,7 +91,8 @@ NP=${NP:-2}
 MSGLOG=${MSGLOG:-0:22}
 TIME=${TIME:-1}
 BENCHMARKS=${BENCHMARKS:-"PingPong PingPing Sendrecv Exchange Allreduce Bcast Alltoall Allgather Reduce Barrier"}
-ALL="mpbench-shm mpbench-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm base-ompi-shm"
+ALL="mpbench-shm mpbench-tcp imb-ompi-shm imb-ompi-tcp imb-mpich-shm imb-mpich-tcp mpi-ompi-shm mpi-mpich-shm"
+[ -n "${BASE_OMPI:-}" ] && ALL="$ALL base-ompi-shm"
 [ -n "${BASE:-}" ] && ALL="$ALL base-shm base-tcp"
 # Not in the default list (CONFIGS names them): the copy path without single copy.
 COPY="mpbench-shm-copy imb-ompi-shm-copy"
@@ -110,6 +114,10 @@ mkdir -p "$OUT"
 log() { printf '%s\n' "$*" >&2; }
 tol=$(awk -v p="${TOLERANCE:-5}" 'BEGIN { if (p !~ /^[0-9.]+$/ || p + 0 <= 0 || p + 0 >= 100) exit 1; print p / 100 }') ||
 	{ log "TOLERANCE=${TOLERANCE:-}: want a percentage between 0 and 100, e.g. 5"; exit 2; }
+case $NP in "" | *[!0-9]* | 0) log "NP=$NP: want a number of ranks, 1 or more" && exit 2 ;; esac
+case $ROUNDS in "" | *[!0-9]* | 0) log "ROUNDS=$ROUNDS: want a number of rounds, 1 or more" && exit 2 ;; esac
+[[ $MSGLOG =~ ^[0-9]+(:[0-9]+)?$ ]] || { log "MSGLOG=$MSGLOG: want IMB's -msglog, MIN:MAX or MAX (powers of two), e.g. 0:22"; exit 2; }
+awk -v t="$TIME" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t + 0 > 0) }' || { log "TIME=$TIME: want IMB's -time in seconds, above 0, e.g. 1"; exit 2; }
 case ${BIND:-} in "" | core) ;; *) log "BIND=$BIND: want core, or leave it unset for each launcher's default" && exit 2 ;; esac
 if [ -n "${ALLOCMEM_SHIFT:-}" ]; then
 	for k in ${ALLOCMEM_SHIFT//,/ } ""; do
@@ -222,6 +230,9 @@ for m in shm tcp; do
 	b=$(lib "$m")
 	o=$(own "$m")
 	has "$o" && [ -n "$b" ] && ratios="$ratios,$o=$b"
+	# With both libraries, against each one too (the best one's column
+	# above mixes them size by size).
+	case $b in *"|"*) for l in ${b//|/ }; do has "$o" && ratios="$ratios,$o=$l"; done ;; esac
 	has "base-$m" && [ -n "$b" ] && ratios="$ratios,base-$m=$b"
 	has "$o" && has "base-$m" && ratios="$ratios,$o=base-$m"
 done
@@ -239,6 +250,11 @@ for v in mpi-ompi-shm=imb-ompi-shm mpi-mpich-shm=imb-mpich-shm base-ompi-shm=imb
 	has "${v%=*}" && has "${v#*=}" && verdicts="$verdicts,$v"
 done
 vbench=$(echo ${VERDICT_BENCH:-Uniband Biband} | tr ' ' ,)
+if [ -n "${verdicts}" ]; then
+	judged=""
+	for v in ${vbench//,/ }; do case " $BENCHMARKS " in *" $v "*) judged="$judged $v" ;; esac; done
+	[ -n "$judged" ] || log "no verdicts: BENCHMARKS has none of VERDICT_BENCH ($vbench); add them to BENCHMARKS, or set VERDICT_BENCH"
+fi
 echo "# $(date -u +%FT%TZ) $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), NP $NP, MSGLOG $MSGLOG, TIME $TIME, $ROUNDS rounds after a warm-up; outputs in $OUT"
 cd "$here" && go run ./bench/imbtable -dir "$OUT" -configs "$cfg" -ratios "${ratios#,}" -step 3 -paired \
 	-verdict "${verdicts#,}" -verdict-bench "$vbench" -verdict-from "${VERDICT_FROM:-1024}" -tolerance "$tol"
