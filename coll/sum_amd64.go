@@ -29,18 +29,15 @@ func addFloat64Blocks(d, a, b *byte, blocks int)
 // summed: 0 without AVX2, for another datatype, or under 128 bytes.
 func sumBlocks(dt Datatype, dst, a, b []byte) int {
 	blocks := len(dst) / sumBlock
-	if !vectorSum || blocks == 0 {
+	if !vectorSum || blocks == 0 || (dt != Float32 && dt != Float64) {
 		return 0
 	}
 	n := blocks * sumBlock
 	raceSum(dst[:n], a[:n], b[:n])
-	switch dt {
-	case Float32:
+	if dt == Float32 {
 		addFloat32Blocks(&dst[0], &a[0], &b[0], blocks)
-	case Float64:
+	} else {
 		addFloat64Blocks(&dst[0], &a[0], &b[0], blocks)
-	default:
-		return 0
 	}
 	return n
 }
