@@ -21,8 +21,8 @@ func (driver) Properties() transport.Properties {
 		// rendezvous below it costs its RTS/CTS round trip, which with
 		// more ranks than CPUs waits for the receiver to be scheduled,
 		// and an eager payload streams through the ring as fast
-		// (docs/runtime-progress.md, "The eager limit on shared
-		// memory").
+		// (docs/runtime-progress.md, "np 4 after the barrier change,
+		// and the eager limit on shared memory").
 		EagerBytes:   DefaultCMABytes,
 		Reach:        transport.SameHost,
 		Progress:     transport.PolledByWaiter,
