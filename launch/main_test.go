@@ -145,22 +145,28 @@ func testWorker(mode string) int {
 			return 3
 		}
 	case "collateral": // rank 1 reports a lost peer at once; rank 0 is killed 150 ms later
+		if err := rootIgnoresTerm(ep, col); err != nil {
+			fmt.Fprintf(os.Stderr, "rank %d: %v\n", rank, err)
+			return 3
+		}
 		if rank == 1 {
 			fmt.Fprintln(os.Stderr, "rank 1: lost rank 0")
 			return 1
 		}
 		if rank == 0 {
-			signal.Ignore(syscall.SIGTERM)
 			time.Sleep(150 * time.Millisecond)
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	case "relayed": // ranks 1, 2 relay rank 0's failure at once; rank 0 reports its own 150 ms later
+		if err := rootIgnoresTerm(ep, col); err != nil {
+			fmt.Fprintf(os.Stderr, "rank %d: %v\n", rank, err)
+			return 3
+		}
 		if rank != 0 {
 			ReportError(os.Stderr, relayedErr{"csv: write: no space left on device"})
 			return 1
 		}
-		signal.Ignore(syscall.SIGTERM) // still closing its files when the others end
-		time.Sleep(150 * time.Millisecond)
+		time.Sleep(150 * time.Millisecond) // still closing its files when the others end
 		ReportError(os.Stderr, errors.New("csv: write: no space left on device"))
 		return 1
 	case "crash": // rank 1 dereferences a nil pointer
@@ -220,6 +226,29 @@ func (c *collector) Deliver(h transport.Header, read func([]byte) error) error {
 
 // exchangeAll sends every peer three small Eager frames and one 1 MiB Data
 // frame and checks what arrives from every peer, in order.
+// rootIgnoresTerm makes rank 0 ignore SIGTERM before any other rank goes
+// on: rank 0 then tells each the others, which wait for it. Without the
+// wait, a loaded host could deliver the launcher's SIGTERM (sent when the
+// others end) before rank 0 had ignored it.
+func rootIgnoresTerm(ep transport.Endpoint, col *collector) error {
+	if ep.Rank() == 0 {
+		signal.Ignore(syscall.SIGTERM)
+		for dst := 1; dst < ep.Size(); dst++ {
+			h, p := exchangeFrame(0, dst, 0)
+			if err := ep.Send(dst, h, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	select {
+	case <-col.frames:
+		return nil
+	case <-time.After(20 * time.Second):
+		return errors.New("rank 0 did not say it ignores SIGTERM within 20 s")
+	}
+}
+
 func exchangeAll(ep transport.Endpoint, col *collector) error {
 	rank, size := ep.Rank(), ep.Size()
 	var wg sync.WaitGroup
