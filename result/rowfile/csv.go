@@ -266,6 +266,10 @@ func ReadCSV(r io.Reader, name string) ([]result.Run, error) {
 			start()
 		}
 		problem := func(msg string) {
+			// One line, whatever the file held: a stray carriage return
+			// (a file edited on Windows) stays inside a line that
+			// bufio's split at '\n' returns.
+			msg = strings.NewReplacer("\r", " ", "\n", " ").Replace(msg)
 			cur.Problems = append(cur.Problems, result.Problem{File: name, Line: line, Msg: msg})
 		}
 		if strings.HasPrefix(text, "#") {
