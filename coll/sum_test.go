@@ -80,17 +80,14 @@ func firstDifference(dt Datatype, got, want []byte) int {
 	size := dt.Size()
 	for i := 0; i < len(want)/size; i++ {
 		g, w := got[i*size:], want[i*size:]
-		var gNaN, wNaN, same bool
+		same := string(g[:size]) == string(w[:size])
+		var gv, wv float64
 		if dt == Float32 {
-			gv, wv := float32From(g), float32From(w)
-			gNaN, wNaN = gv != gv, wv != wv
-			same = math.Float32bits(gv) == math.Float32bits(wv)
+			gv, wv = float64(float32From(g)), float64(float32From(w))
 		} else {
-			gv, wv := float64From(g), float64From(w)
-			gNaN, wNaN = math.IsNaN(gv), math.IsNaN(wv)
-			same = math.Float64bits(gv) == math.Float64bits(wv)
+			gv, wv = float64From(g), float64From(w)
 		}
-		if !same && !(gNaN && wNaN) {
+		if !same && !(math.IsNaN(gv) && math.IsNaN(wv)) {
 			return i
 		}
 	}
