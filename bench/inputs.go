@@ -138,15 +138,15 @@ func unknownBenchmark(name string) error {
 func ReadInput(r io.Reader) ([]string, error) {
 	var names []string
 	sc := bufio.NewScanner(r)
-	n := 0
-	for ; sc.Scan(); n++ {
-		line := sc.Text()
-		if fields := strings.Fields(line); len(fields) > 0 && !strings.HasPrefix(line, "#") {
+	line := 1
+	for ; sc.Scan(); line++ {
+		text := sc.Text()
+		if fields := strings.Fields(text); len(fields) > 0 && !strings.HasPrefix(text, "#") {
 			names = append(names, fields[0])
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, scanError("-input", "benchmark name", n+1, err)
+		return nil, scanError("-input", "benchmark name", line, err)
 	}
 	if len(names) == 0 {
 		return nil, optionErrorf("-input: the file names no benchmark; expected one name per line")
